@@ -1,0 +1,2 @@
+//! `kvlab-server`: serves the engine over RESP on TCP.
+fn main() {}

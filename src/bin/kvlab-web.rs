@@ -1,0 +1,2 @@
+//! `kvlab-web`: the browser entry point that trunk builds.
+fn main() {}

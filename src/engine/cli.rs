@@ -1,0 +1,296 @@
+//! What `redis-cli` does with text: splitting a typed line into arguments
+//! ([`split_args`], Redis's `sdssplitargs`) and rendering a reply as the text it prints on a
+//! terminal ([`format_reply`], `cliFormatReplyTTY`).
+//!
+//! ```
+//! use kvlab::engine::cli::{format_reply, split_args};
+//! use kvlab::engine::Reply;
+//!
+//! assert_eq!(split_args(r#"SET "a b" 'c'"#).unwrap(), vec![b"SET".to_vec(), b"a b".to_vec(), b"c".to_vec()]);
+//! let r = Reply::Array(vec![Reply::bulk(b"x"), Reply::Integer(2)]);
+//! assert_eq!(format_reply(&r), "1) \"x\"\n2) (integer) 2");
+//! ```
+
+use super::reply::{format_double, Reply};
+
+/// The message redis-cli prints when a line can't be split (unbalanced quotes).
+pub const INVALID_ARGUMENTS: &str = "Invalid argument(s)";
+
+/// Splits a command line the way `redis-cli` does (`sdssplitargs`).
+///
+/// * Arguments are separated by whitespace.
+/// * `"…"` allows the escapes `\n \r \t \b \a \\ \"` and `\xHH`; any other `\c` is `c`.
+/// * `'…'` is literal except `\'`.
+/// * A closing quote must be followed by whitespace or the end of the line.
+///
+/// Returns `None` for unbalanced quotes or a closing quote glued to more text, which
+/// redis-cli reports as [`INVALID_ARGUMENTS`].
+pub fn split_args(line: &str) -> Option<Vec<Vec<u8>>> {
+    let p = line.as_bytes();
+    let mut i = 0;
+    let mut out = Vec::new();
+    loop {
+        while i < p.len() && is_space(p[i]) {
+            i += 1;
+        }
+        if i >= p.len() {
+            return Some(out);
+        }
+        let mut cur = Vec::new();
+        let (mut inq, mut insq) = (false, false);
+        loop {
+            if inq {
+                if i >= p.len() {
+                    return None;
+                }
+                if p[i] == b'\\'
+                    && i + 3 < p.len()
+                    && p[i + 1] == b'x'
+                    && p[i + 2].is_ascii_hexdigit()
+                    && p[i + 3].is_ascii_hexdigit()
+                {
+                    cur.push(hex(p[i + 2]) * 16 + hex(p[i + 3]));
+                    i += 3;
+                } else if p[i] == b'\\' && i + 1 < p.len() {
+                    i += 1;
+                    cur.push(match p[i] {
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b't' => b'\t',
+                        b'b' => 8,
+                        b'a' => 7,
+                        c => c,
+                    });
+                } else if p[i] == b'"' {
+                    // The closing quote must be followed by a space or nothing.
+                    if i + 1 < p.len() && !is_space(p[i + 1]) {
+                        return None;
+                    }
+                    i += 1;
+                    break;
+                } else {
+                    cur.push(p[i]);
+                }
+            } else if insq {
+                if i >= p.len() {
+                    return None;
+                }
+                if p[i] == b'\\' && i + 1 < p.len() && p[i + 1] == b'\'' {
+                    i += 1;
+                    cur.push(b'\'');
+                } else if p[i] == b'\'' {
+                    if i + 1 < p.len() && !is_space(p[i + 1]) {
+                        return None;
+                    }
+                    i += 1;
+                    break;
+                } else {
+                    cur.push(p[i]);
+                }
+            } else {
+                if i >= p.len() {
+                    break;
+                }
+                match p[i] {
+                    b' ' | b'\n' | b'\r' | b'\t' | 0 => {
+                        break;
+                    }
+                    b'"' => inq = true,
+                    b'\'' => insq = true,
+                    c => cur.push(c),
+                }
+            }
+            i += 1;
+        }
+        out.push(cur);
+    }
+}
+
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+fn hex(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => c - b'0',
+        b'a'..=b'f' => c - b'a' + 10,
+        b'A'..=b'F' => c - b'A' + 10,
+        _ => 0,
+    }
+}
+
+/// Renders `reply` as `redis-cli` prints it on a terminal, without the final newline.
+pub fn format_reply(reply: &Reply) -> String {
+    let mut out = String::new();
+    format_into(reply, "", &mut out);
+    if out.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+/// Quotes bytes as redis-cli does (`sdscatrepr`): `"…"` with `\\ \" \n \r \t \a \b`
+/// escaped and other non-printable bytes as `\xHH`.
+pub fn quote(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() + 2);
+    s.push('"');
+    for &b in bytes {
+        match b {
+            b'\\' => s.push_str("\\\\"),
+            b'"' => s.push_str("\\\""),
+            b'\n' => s.push_str("\\n"),
+            b'\r' => s.push_str("\\r"),
+            b'\t' => s.push_str("\\t"),
+            7 => s.push_str("\\a"),
+            8 => s.push_str("\\b"),
+            0x20..=0x7e => s.push(b as char),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    s.push('"');
+    s
+}
+
+fn format_into(reply: &Reply, prefix: &str, out: &mut String) {
+    match reply {
+        Reply::Error(e) => {
+            out.push_str("(error) ");
+            out.push_str(e);
+            out.push('\n');
+        }
+        Reply::Status(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Reply::Integer(n) => {
+            out.push_str(&format!("(integer) {n}\n"));
+        }
+        Reply::Double(d) => {
+            out.push_str(&format!("(double) {}\n", format_double(*d)));
+        }
+        Reply::Bulk(b) => {
+            out.push_str(&quote(b));
+            out.push('\n');
+        }
+        Reply::BigNumber(n) => {
+            out.push_str(&format!("(big number) {n}\n"));
+        }
+        Reply::Verbatim(_, text) => {
+            out.push_str(&String::from_utf8_lossy(text));
+            out.push('\n');
+        }
+        Reply::Nil | Reply::NilArray => out.push_str("(nil)\n"),
+        Reply::Bool(b) => out.push_str(if *b { "(true)\n" } else { "(false)\n" }),
+        Reply::Array(items) => {
+            format_aggregate(items.iter().collect(), ')', "(empty array)", prefix, out)
+        }
+        Reply::Set(items) => {
+            format_aggregate(items.iter().collect(), '~', "(empty set)", prefix, out)
+        }
+        Reply::Push(items) => {
+            format_aggregate(items.iter().collect(), ')', "(empty push)", prefix, out)
+        }
+        Reply::Map(pairs) => {
+            if pairs.is_empty() {
+                out.push_str("(empty hash)\n");
+                return;
+            }
+            let idxlen = digits(pairs.len());
+            let child_prefix = format!("{prefix}{}", " ".repeat(idxlen + 2));
+            for (i, (k, v)) in pairs.iter().enumerate() {
+                let p = if i == 0 { "" } else { prefix };
+                out.push_str(&format!("{p}{:>width$}# ", i + 1, width = idxlen));
+                let mut tmp = String::new();
+                format_into(k, &child_prefix, &mut tmp);
+                if tmp.ends_with('\n') {
+                    tmp.pop();
+                }
+                out.push_str(&tmp);
+                out.push_str(" => ");
+                format_into(v, &child_prefix, out);
+            }
+        }
+    }
+}
+
+fn format_aggregate(items: Vec<&Reply>, sep: char, empty: &str, prefix: &str, out: &mut String) {
+    if items.is_empty() {
+        out.push_str(empty);
+        out.push('\n');
+        return;
+    }
+    let idxlen = digits(items.len());
+    let child_prefix = format!("{prefix}{}", " ".repeat(idxlen + 2));
+    for (i, item) in items.iter().enumerate() {
+        let p = if i == 0 { "" } else { prefix };
+        out.push_str(&format!("{p}{:>width$}{sep} ", i + 1, width = idxlen));
+        format_into(item, &child_prefix, out);
+    }
+}
+
+fn digits(mut n: usize) -> usize {
+    let mut d = 0;
+    loop {
+        d += 1;
+        n /= 10;
+        if n == 0 {
+            return d;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(s: &str) -> Option<Vec<String>> {
+        split_args(s).map(|v| {
+            v.into_iter()
+                .map(|a| String::from_utf8(a).unwrap())
+                .collect()
+        })
+    }
+
+    #[test]
+    fn splits_like_sdssplitargs() {
+        assert_eq!(split("set a b").unwrap(), ["set", "a", "b"]);
+        assert_eq!(split("  set   a  ").unwrap(), ["set", "a"]);
+        assert_eq!(split(r#"set "a b" c"#).unwrap(), ["set", "a b", "c"]);
+        assert_eq!(split(r#"set "a\nb""#).unwrap(), ["set", "a\nb"]);
+        assert_eq!(split(r#"set "\x41\x42""#).unwrap(), ["set", "AB"]);
+        assert_eq!(split(r#"set 'it\'s'"#).unwrap(), ["set", "it's"]);
+        assert_eq!(split(r#"set 'a\nb'"#).unwrap(), ["set", "a\\nb"]);
+        assert_eq!(split(r#"set """#).unwrap(), ["set", ""]);
+        assert_eq!(split(r#"set a"b c""#).unwrap(), ["set", "ab c"]);
+        assert_eq!(split(""), Some(vec![]));
+        assert_eq!(split(r#"set "abc"#), None);
+        assert_eq!(split(r#"set 'abc"#), None);
+        assert_eq!(split(r#"set "a"b"#), None);
+    }
+
+    #[test]
+    fn renders_nested_arrays_with_redis_cli_indentation() {
+        let items: Vec<Reply> = (0..10).map(|i| Reply::bulk_int(i)).collect();
+        let r = Reply::Array(vec![Reply::Array(items), Reply::Nil]);
+        let text = format_reply(&r);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "1)  1) \"0\"");
+        assert_eq!(lines[1], "    2) \"1\"");
+        assert_eq!(lines[9], "   10) \"9\"");
+        assert_eq!(lines[10], "2) (nil)");
+    }
+
+    #[test]
+    fn quotes_binary_like_sdscatrepr() {
+        assert_eq!(quote(b"a\"b\\\x00\xff\t"), r#""a\"b\\\x00\xff\t""#);
+    }
+
+    #[test]
+    fn empty_and_scalar_replies() {
+        assert_eq!(format_reply(&Reply::Array(vec![])), "(empty array)");
+        assert_eq!(format_reply(&Reply::ok()), "OK");
+        assert_eq!(format_reply(&Reply::Integer(-3)), "(integer) -3");
+        assert_eq!(format_reply(&Reply::Nil), "(nil)");
+        assert_eq!(format_reply(&Reply::Error("ERR x".into())), "(error) ERR x");
+    }
+}

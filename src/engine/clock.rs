@@ -1,0 +1,77 @@
+//! Time, injected.
+//!
+//! Time is a source of non-determinism, so the engine never reads the system clock itself:
+//! the host hands it a [`Clock`]. The native server uses [`SystemClock`]; the browser passes
+//! a clock built on `Date.now()`; tests use [`ManualClock`] and move time by hand.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// A source of wall-clock time in microseconds since the Unix epoch.
+pub trait Clock {
+    /// Microseconds since 1970-01-01T00:00:00Z.
+    fn now_us(&self) -> i64;
+
+    /// Milliseconds since the Unix epoch.
+    fn now_ms(&self) -> i64 {
+        self.now_us().div_euclid(1000)
+    }
+}
+
+/// The operating system's clock. Not available on `wasm32-unknown-unknown`, where
+/// `SystemTime::now` panics.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemClock;
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Clock for SystemClock {
+    fn now_us(&self) -> i64 {
+        use std::time::{SystemTime, UNIX_EPOCH};
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_micros() as i64)
+            .unwrap_or(0)
+    }
+}
+
+/// A clock that only moves when told to. Clones share the same time.
+#[derive(Debug, Clone)]
+pub struct ManualClock {
+    us: Rc<Cell<i64>>,
+}
+
+impl ManualClock {
+    /// A clock standing at `ms` milliseconds since the epoch.
+    pub fn at_ms(ms: i64) -> ManualClock {
+        ManualClock {
+            us: Rc::new(Cell::new(ms.saturating_mul(1000))),
+        }
+    }
+
+    /// Moves the clock forward (or back, for a negative `ms`).
+    pub fn advance_ms(&self, ms: i64) {
+        self.us
+            .set(self.us.get().saturating_add(ms.saturating_mul(1000)));
+    }
+
+    /// Sets the clock to `ms` milliseconds since the epoch.
+    pub fn set_ms(&self, ms: i64) {
+        self.us.set(ms.saturating_mul(1000));
+    }
+}
+
+impl Clock for ManualClock {
+    fn now_us(&self) -> i64 {
+        self.us.get()
+    }
+}
+
+/// A clock backed by a closure returning milliseconds (the browser passes `Date.now`).
+pub struct FnClock<F: Fn() -> f64>(pub F);
+
+impl<F: Fn() -> f64> Clock for FnClock<F> {
+    fn now_us(&self) -> i64 {
+        ((self.0)() * 1000.0) as i64
+    }
+}

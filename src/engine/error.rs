@@ -1,0 +1,183 @@
+//! Every error the engine can reply with, each text written once.
+//!
+//! The texts are Redis 7.0's, byte for byte (see `createSharedObjects` in Redis's `server.c`
+//! and the `addReplyError*` calls in the command files). Handlers return
+//! `Err(Error::Variant)`; [`Error::to_reply`] turns it into the reply. A command that needs a
+//! message Redis builds at run time uses one of the variants with fields.
+
+use std::fmt;
+
+use super::reply::Reply;
+
+/// Result of a command handler or argument parser.
+pub type CmdResult<T = Reply> = Result<T, Error>;
+
+/// An error reply, with Redis's exact text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// `WRONGTYPE Operation against a key holding the wrong kind of value`
+    WrongType,
+    /// `ERR syntax error`
+    Syntax,
+    /// `ERR no such key`
+    NoSuchKey,
+    /// `ERR index out of range`
+    IndexOutOfRange,
+    /// `ERR value is not an integer or out of range`
+    NotInteger,
+    /// `ERR value is not a valid float`
+    NotFloat,
+    /// `ERR increment or decrement would overflow`
+    Overflow,
+    /// `ERR increment would produce NaN or Infinity`
+    NanOrInfinity,
+    /// `ERR value is out of range, must be positive`
+    MustBePositive,
+    /// `ERR hash value is not an integer`
+    HashNotInteger,
+    /// `ERR hash value is not a float`
+    HashNotFloat,
+    /// `ERR string exceeds maximum allowed size (proto-max-bulk-len)`
+    StringTooLong,
+    /// `ERR offset is out of range`
+    OffsetOutOfRange,
+    /// `ERR invalid cursor`
+    InvalidCursor,
+    /// `ERR DB index is out of range`
+    DbIndexOutOfRange,
+    /// `ERR source and destination objects are the same`
+    SameObject,
+    /// `ERR invalid expire time in '<cmd>' command`
+    InvalidExpireTime(String),
+    /// `ERR wrong number of arguments for '<cmd>' command`
+    WrongArity(String),
+    /// `ERR unknown command '<name>', with args beginning with: '<a>' '<b>' `
+    UnknownCommand {
+        /// The command name as sent.
+        name: String,
+        /// The arguments after the name, as sent.
+        args: Vec<String>,
+    },
+    /// `ERR unknown subcommand '<sub>'. Try <CMD> HELP.`
+    UnknownSubcommand {
+        /// The container command, e.g. `CONFIG`.
+        command: String,
+        /// The subcommand as sent.
+        sub: String,
+    },
+    /// `ERR Protocol error: <detail>` (the server closes the connection after it).
+    Protocol(String),
+    /// `ERR <text>`: a one-off message that Redis formats at run time. The text must be
+    /// Redis's own; prefer a named variant when a message is used in more than one place.
+    Err(String),
+    /// A message with its own error code (e.g. `NOPROTO ...`, `EXECABORT ...`).
+    Coded(String),
+}
+
+impl Error {
+    /// The reply that carries this error.
+    pub fn to_reply(&self) -> Reply {
+        Reply::Error(self.to_string())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::WrongType => {
+                f.write_str("WRONGTYPE Operation against a key holding the wrong kind of value")
+            }
+            Error::Syntax => f.write_str("ERR syntax error"),
+            Error::NoSuchKey => f.write_str("ERR no such key"),
+            Error::IndexOutOfRange => f.write_str("ERR index out of range"),
+            Error::NotInteger => f.write_str("ERR value is not an integer or out of range"),
+            Error::NotFloat => f.write_str("ERR value is not a valid float"),
+            Error::Overflow => f.write_str("ERR increment or decrement would overflow"),
+            Error::NanOrInfinity => f.write_str("ERR increment would produce NaN or Infinity"),
+            Error::MustBePositive => f.write_str("ERR value is out of range, must be positive"),
+            Error::HashNotInteger => f.write_str("ERR hash value is not an integer"),
+            Error::HashNotFloat => f.write_str("ERR hash value is not a float"),
+            Error::StringTooLong => {
+                f.write_str("ERR string exceeds maximum allowed size (proto-max-bulk-len)")
+            }
+            Error::OffsetOutOfRange => f.write_str("ERR offset is out of range"),
+            Error::InvalidCursor => f.write_str("ERR invalid cursor"),
+            Error::DbIndexOutOfRange => f.write_str("ERR DB index is out of range"),
+            Error::SameObject => f.write_str("ERR source and destination objects are the same"),
+            Error::InvalidExpireTime(cmd) => {
+                write!(f, "ERR invalid expire time in '{cmd}' command")
+            }
+            Error::WrongArity(cmd) => {
+                write!(f, "ERR wrong number of arguments for '{cmd}' command")
+            }
+            Error::UnknownCommand { name, args } => {
+                // Redis: "unknown command '%.128s', with args beginning with: " followed by
+                // "'%.*s' " per argument while the accumulated text stays under 128 bytes.
+                write!(
+                    f,
+                    "ERR unknown command '{}', with args beginning with: ",
+                    truncate(name, 128)
+                )?;
+                let mut used = 0usize;
+                for a in args {
+                    if used >= 128 {
+                        break;
+                    }
+                    let room = 128 - used;
+                    let shown = truncate(a, room);
+                    write!(f, "'{shown}' ")?;
+                    used += shown.len() + 3;
+                }
+                Ok(())
+            }
+            Error::UnknownSubcommand { command, sub } => write!(
+                f,
+                "ERR unknown subcommand '{}'. Try {} HELP.",
+                truncate(sub, 128),
+                command.to_ascii_uppercase()
+            ),
+            Error::Protocol(detail) => write!(f, "ERR Protocol error: {detail}"),
+            Error::Err(text) => write!(f, "ERR {text}"),
+            Error::Coded(text) => f.write_str(text),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// At most `max` bytes of `s`, cut on a character boundary.
+fn truncate(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while end > 0 && !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_command_lists_args_with_trailing_space() {
+        let e = Error::UnknownCommand {
+            name: "foo".into(),
+            args: vec!["a".into(), "b".into()],
+        };
+        assert_eq!(
+            e.to_string(),
+            "ERR unknown command 'foo', with args beginning with: 'a' 'b' "
+        );
+        let e = Error::UnknownCommand {
+            name: "foo".into(),
+            args: vec![],
+        };
+        assert_eq!(
+            e.to_string(),
+            "ERR unknown command 'foo', with args beginning with: "
+        );
+    }
+}

@@ -1,0 +1,411 @@
+//! The command table: the single source of truth for every command.
+//!
+//! Each command group (`cmd/string.rs`, `cmd/hash.rs`, …) declares a `COMMANDS` slice of
+//! [`Command`] values: name, arity in Redis's ±N convention (N = exactly N arguments
+//! counting the name, -N = at least N), flags, group, key positions, syntax, summary,
+//! complexity, the version that introduced it, and the handler. Container commands
+//! (`CONFIG`, `CLIENT`, `OBJECT`, `COMMAND`) list their subcommands the same way.
+//!
+//! Everything that needs to know about commands reads this table: dispatch and the central
+//! arity check in [`crate::engine::Engine::execute`], `COMMAND INFO/DOCS/LIST/COUNT`, and the
+//! console's hints and `HELP`.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use bitflags::bitflags;
+
+use super::args::Args;
+use super::error::CmdResult;
+use super::Ctx;
+
+/// A command handler: reads its arguments from the cursor (positioned after the name, or
+/// after the subcommand), acts on the context and returns the reply.
+pub type Handler = fn(&mut Ctx<'_>, &mut Args) -> CmdResult;
+
+bitflags! {
+    /// Command flags, as Redis's `COMMAND INFO` names them.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Flags: u32 {
+        /// May modify the keyspace.
+        const WRITE = 1 << 0;
+        /// Only reads.
+        const READONLY = 1 << 1;
+        /// May grow memory use.
+        const DENYOOM = 1 << 2;
+        /// Administrative.
+        const ADMIN = 1 << 3;
+        /// Pub/sub related.
+        const PUBSUB = 1 << 4;
+        /// Not allowed from scripts.
+        const NOSCRIPT = 1 << 5;
+        /// May block the client.
+        const BLOCKING = 1 << 6;
+        /// Allowed while loading.
+        const LOADING = 1 << 7;
+        /// Allowed on a stale replica.
+        const STALE = 1 << 8;
+        /// Not shown in MONITOR.
+        const SKIP_MONITOR = 1 << 9;
+        /// Not logged in the slow log.
+        const SKIP_SLOWLOG = 1 << 10;
+        /// O(1) or O(log N).
+        const FAST = 1 << 11;
+        /// Allowed before authentication.
+        const NO_AUTH = 1 << 12;
+        /// May replicate even though it is not a write.
+        const MAY_REPLICATE = 1 << 13;
+        /// Refused inside MULTI.
+        const NO_MULTI = 1 << 14;
+        /// Allowed while a script is busy.
+        const ALLOW_BUSY = 1 << 15;
+        /// Key positions can't be found from first/last/step alone.
+        const MOVABLE_KEYS = 1 << 16;
+    }
+}
+
+impl Flags {
+    /// The flag names `COMMAND INFO` replies with, in Redis's order.
+    pub fn names(self) -> Vec<&'static str> {
+        const NAMES: &[(Flags, &str)] = &[
+            (Flags::WRITE, "write"),
+            (Flags::READONLY, "readonly"),
+            (Flags::DENYOOM, "denyoom"),
+            (Flags::ADMIN, "admin"),
+            (Flags::PUBSUB, "pubsub"),
+            (Flags::NOSCRIPT, "noscript"),
+            (Flags::BLOCKING, "blocking"),
+            (Flags::LOADING, "loading"),
+            (Flags::STALE, "stale"),
+            (Flags::SKIP_MONITOR, "skip_monitor"),
+            (Flags::SKIP_SLOWLOG, "skip_slowlog"),
+            (Flags::FAST, "fast"),
+            (Flags::NO_AUTH, "no_auth"),
+            (Flags::MAY_REPLICATE, "may_replicate"),
+            (Flags::NO_MULTI, "no_multi"),
+            (Flags::ALLOW_BUSY, "allow_busy"),
+            (Flags::MOVABLE_KEYS, "movablekeys"),
+        ];
+        NAMES
+            .iter()
+            .filter(|(f, _)| self.contains(*f))
+            .map(|(_, n)| *n)
+            .collect()
+    }
+}
+
+/// The command groups of Redis's documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Group {
+    /// Keys and expiry.
+    Generic,
+    /// Strings.
+    String,
+    /// Hashes.
+    Hash,
+    /// Lists.
+    List,
+    /// Sets.
+    Set,
+    /// Sorted sets.
+    SortedSet,
+    /// Connection management.
+    Connection,
+    /// Server management.
+    Server,
+    /// Pub/sub.
+    Pubsub,
+    /// Transactions.
+    Transactions,
+    /// Streams.
+    Stream,
+    /// Bitmaps.
+    Bitmap,
+    /// HyperLogLog.
+    Hyperloglog,
+    /// Geospatial indexes.
+    Geo,
+    /// Cluster.
+    Cluster,
+    /// Scripting and functions.
+    Scripting,
+}
+
+impl Group {
+    /// The name Redis's `COMMAND DOCS` uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::Generic => "generic",
+            Group::String => "string",
+            Group::Hash => "hash",
+            Group::List => "list",
+            Group::Set => "set",
+            Group::SortedSet => "sorted-set",
+            Group::Connection => "connection",
+            Group::Server => "server",
+            Group::Pubsub => "pubsub",
+            Group::Transactions => "transactions",
+            Group::Stream => "stream",
+            Group::Bitmap => "bitmap",
+            Group::Hyperloglog => "hyperloglog",
+            Group::Geo => "geo",
+            Group::Cluster => "cluster",
+            Group::Scripting => "scripting",
+        }
+    }
+
+    /// Every group, in documentation order.
+    pub const ALL: &'static [Group] = &[
+        Group::Generic,
+        Group::String,
+        Group::List,
+        Group::Set,
+        Group::SortedSet,
+        Group::Hash,
+        Group::Pubsub,
+        Group::Transactions,
+        Group::Connection,
+        Group::Server,
+        Group::Scripting,
+        Group::Hyperloglog,
+        Group::Cluster,
+        Group::Geo,
+        Group::Stream,
+        Group::Bitmap,
+    ];
+}
+
+/// Where a command's keys are: positions `first..=last` stepping by `step` (a negative
+/// `last` counts from the end: -1 = last argument). All zero for no keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeySpec {
+    /// Position of the first key (1 = first argument after the name).
+    pub first: i32,
+    /// Position of the last key; negative counts from the end.
+    pub last: i32,
+    /// Distance between keys.
+    pub step: i32,
+}
+
+/// One entry of the command table.
+#[derive(Debug, Clone, Copy)]
+pub struct Command {
+    /// Lowercase name (`get`, or `get` for `CONFIG GET` under its container).
+    pub name: &'static str,
+    /// Redis's arity: N = exactly N arguments including the name(s); -N = at least N.
+    pub arity: i32,
+    /// Flags.
+    pub flags: Flags,
+    /// Documentation group.
+    pub group: Group,
+    /// Key positions.
+    pub keys: KeySpec,
+    /// The arguments after the name, in Redis's documentation syntax.
+    pub syntax: &'static str,
+    /// One sentence on what it does, in our words.
+    pub summary: &'static str,
+    /// Time complexity.
+    pub complexity: &'static str,
+    /// The Redis version that introduced it.
+    pub since: &'static str,
+    /// The handler; `None` for a container whose subcommands do the work.
+    pub handler: Option<Handler>,
+    /// Subcommands of a container command.
+    pub subcommands: &'static [Command],
+}
+
+impl Command {
+    /// A command with no flags, no keys and no documentation yet; fill in with the builder
+    /// methods (all `const`, so tables are plain data).
+    pub const fn new(name: &'static str, arity: i32, group: Group, handler: Handler) -> Command {
+        Command {
+            name,
+            arity,
+            flags: Flags::empty(),
+            group,
+            keys: KeySpec {
+                first: 0,
+                last: 0,
+                step: 0,
+            },
+            syntax: "",
+            summary: "",
+            complexity: "",
+            since: "1.0.0",
+            handler: Some(handler),
+            subcommands: &[],
+        }
+    }
+
+    /// A container command (`CONFIG`, `CLIENT`, …) dispatching to `subcommands`.
+    pub const fn container(
+        name: &'static str,
+        group: Group,
+        subcommands: &'static [Command],
+    ) -> Command {
+        Command {
+            name,
+            arity: -2,
+            flags: Flags::empty(),
+            group,
+            keys: KeySpec {
+                first: 0,
+                last: 0,
+                step: 0,
+            },
+            syntax: "",
+            summary: "",
+            complexity: "Depends on subcommand.",
+            since: "1.0.0",
+            handler: None,
+            subcommands,
+        }
+    }
+
+    /// Sets the flags.
+    pub const fn flags(mut self, flags: Flags) -> Command {
+        self.flags = flags;
+        self
+    }
+
+    /// Sets the key positions.
+    pub const fn keys(mut self, first: i32, last: i32, step: i32) -> Command {
+        self.keys = KeySpec { first, last, step };
+        self
+    }
+
+    /// Sets the syntax, summary, complexity and since-version.
+    pub const fn doc(
+        mut self,
+        syntax: &'static str,
+        summary: &'static str,
+        complexity: &'static str,
+        since: &'static str,
+    ) -> Command {
+        self.syntax = syntax;
+        self.summary = summary;
+        self.complexity = complexity;
+        self.since = since;
+        self
+    }
+
+    /// True when `argc` arguments (including the name) satisfy the arity.
+    pub fn arity_ok(&self, argc: usize) -> bool {
+        let argc = argc as i64;
+        let a = i64::from(self.arity);
+        if a >= 0 {
+            argc == a
+        } else {
+            argc >= -a
+        }
+    }
+
+    /// Looks up a subcommand by name, ignoring case.
+    pub fn subcommand(&self, name: &[u8]) -> Option<&'static Command> {
+        self.subcommands
+            .iter()
+            .find(|c| c.name.as_bytes().eq_ignore_ascii_case(name))
+    }
+
+    /// The positions of the key arguments in an argument vector of length `argc`.
+    pub fn key_positions(&self, argc: usize) -> Vec<usize> {
+        let KeySpec { first, last, step } = self.keys;
+        if first <= 0 || step <= 0 {
+            return Vec::new();
+        }
+        let last = if last < 0 {
+            argc as i64 + i64::from(last)
+        } else {
+            i64::from(last)
+        };
+        let mut out = Vec::new();
+        let mut i = i64::from(first);
+        while i <= last && (i as usize) < argc {
+            out.push(i as usize);
+            i += i64::from(step);
+        }
+        out
+    }
+}
+
+/// Every command group's table, in the order `COMMAND` lists them.
+fn groups() -> &'static [&'static [Command]] {
+    use super::cmd;
+    &[
+        cmd::string::COMMANDS,
+        cmd::hash::COMMANDS,
+        cmd::keys::COMMANDS,
+        cmd::server::COMMANDS,
+    ]
+}
+
+/// Iterates over every top-level command.
+pub fn all() -> impl Iterator<Item = &'static Command> {
+    groups().iter().flat_map(|g| g.iter())
+}
+
+/// Looks a top-level command up by name, ignoring ASCII case. **O(1).**
+pub fn lookup(name: &[u8]) -> Option<&'static Command> {
+    static INDEX: OnceLock<HashMap<&'static str, &'static Command>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| all().map(|c| (c.name, c)).collect());
+    if name.len() > 32 {
+        return None;
+    }
+    let mut buf = [0u8; 32];
+    let lower = &mut buf[..name.len()];
+    lower.copy_from_slice(name);
+    lower.make_ascii_lowercase();
+    let lower = std::str::from_utf8(lower).ok()?;
+    index.get(lower).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_lowercase_and_documented() {
+        let mut seen = std::collections::HashSet::new();
+        for c in all() {
+            assert!(seen.insert(c.name), "duplicate command {}", c.name);
+            assert_eq!(c.name, c.name.to_ascii_lowercase());
+            assert!(!c.summary.is_empty(), "{} has no summary", c.name);
+            assert!(!c.complexity.is_empty(), "{} has no complexity", c.name);
+            assert!(c.arity != 0, "{} has arity 0", c.name);
+            assert!(
+                c.flags.contains(Flags::WRITE) != c.flags.contains(Flags::READONLY)
+                    || (!c.flags.contains(Flags::WRITE) && !c.flags.contains(Flags::READONLY)),
+                "{} is both write and readonly",
+                c.name
+            );
+            for s in c.subcommands {
+                assert!(
+                    !s.summary.is_empty(),
+                    "{}|{} has no summary",
+                    c.name,
+                    s.name
+                );
+                assert!(s.handler.is_some(), "{}|{} has no handler", c.name, s.name);
+            }
+            if c.subcommands.is_empty() {
+                assert!(c.handler.is_some(), "{} has no handler", c.name);
+            }
+        }
+    }
+
+    #[test]
+    fn lookup_ignores_case() {
+        assert!(lookup(b"PING").is_some());
+        assert!(lookup(b"pInG").is_some());
+        assert!(lookup(b"nosuchcommand").is_none());
+    }
+
+    #[test]
+    fn key_positions_follow_first_last_step() {
+        let c = Command::new("mset", -3, Group::String, |_, _| {
+            Ok(super::super::Reply::ok())
+        })
+        .keys(1, -1, 2);
+        assert_eq!(c.key_positions(5), vec![1, 3]);
+    }
+}

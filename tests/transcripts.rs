@@ -1,0 +1,121 @@
+//! Runs every transcript in `tests/transcripts/*.txt` against the engine.
+//!
+//! # Format
+//! ```text
+//! # A comment. Blank lines separate nothing and are ignored.
+//! > SET greeting "hello world"
+//! OK
+//! > LRANGE list 0 -1
+//! 1) "a"
+//! 2) "b"
+//! @sleep 1500      advance the engine's clock by 1500 ms
+//! @tick            run one active-expiry cycle
+//! @client B        switch to client B (connected on first use); the first client is A
+//! ```
+//! A line starting with `> ` is a command, split with redis-cli's rules; the lines after it up
+//! to the next command or directive are the exact reply as redis-cli prints it. The engine
+//! starts empty at 2024-01-01T00:00:00Z with a fixed random seed, so transcripts are
+//! deterministic.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use kvlab::engine::cli::{format_reply, split_args};
+use kvlab::engine::{Engine, ManualClock};
+
+/// The clock's starting point: 2024-01-01T00:00:00Z.
+const START_MS: i64 = 1_704_067_200_000;
+
+fn run_file(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("read transcript");
+    let clock = ManualClock::at_ms(START_MS);
+    let mut engine = Engine::new(Box::new(clock.clone()), 1);
+    let mut clients = HashMap::new();
+    let mut current = "A".to_string();
+    clients.insert(current.clone(), engine.connect());
+    let mut failures = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        i += 1;
+        let trimmed = line.trim_end();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if let Some(directive) = trimmed.strip_prefix('@') {
+            let mut parts = directive.split_whitespace();
+            match (parts.next(), parts.next()) {
+                (Some("sleep"), Some(ms)) => clock.advance_ms(ms.parse().expect("sleep ms")),
+                (Some("tick"), None) => {
+                    engine.tick();
+                }
+                (Some("client"), Some(name)) => {
+                    current = name.to_string();
+                    if !clients.contains_key(&current) {
+                        let id = engine.connect();
+                        clients.insert(current.clone(), id);
+                    }
+                }
+                _ => panic!("{}:{i}: unknown directive {trimmed}", path.display()),
+            }
+            continue;
+        }
+        let Some(cmd) = trimmed.strip_prefix("> ") else {
+            panic!(
+                "{}:{i}: expected '> command' or a directive, got {trimmed:?}",
+                path.display()
+            );
+        };
+        let cmd_line = i;
+        let mut expected = Vec::new();
+        while i < lines.len() {
+            let l = lines[i].trim_end();
+            if l.starts_with("> ") || l.starts_with('@') || l.starts_with('#') || l.is_empty() {
+                break;
+            }
+            expected.push(l);
+            i += 1;
+        }
+        let expected = expected.join("\n");
+        let got = match split_args(cmd) {
+            Some(argv) if argv.is_empty() => continue,
+            Some(argv) => format_reply(&engine.execute(clients[&current], argv)),
+            None => "Invalid argument(s)".to_string(),
+        };
+        let got: String = got
+            .lines()
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join("\n");
+        if got != expected {
+            failures.push(format!(
+                "{}:{cmd_line}: > {cmd}\n--- expected\n{expected}\n--- got\n{got}\n",
+                path.display()
+            ));
+        }
+    }
+    failures
+}
+
+#[test]
+fn transcripts() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/transcripts exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no transcripts found");
+    let mut failures = Vec::new();
+    for f in &files {
+        failures.extend(run_file(f));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} transcript mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
