@@ -35,6 +35,7 @@ pub mod error;
 pub mod glob;
 pub mod keyspace;
 pub mod reply;
+pub mod scan;
 pub mod table;
 pub mod types;
 
