@@ -270,7 +270,7 @@ mod tests {
 
     #[test]
     fn renders_nested_arrays_with_redis_cli_indentation() {
-        let items: Vec<Reply> = (0..10).map(|i| Reply::bulk_int(i)).collect();
+        let items: Vec<Reply> = (0..10).map(Reply::bulk_int).collect();
         let r = Reply::Array(vec![Reply::Array(items), Reply::Nil]);
         let text = format_reply(&r);
         let lines: Vec<&str> = text.lines().collect();

@@ -34,8 +34,9 @@ fn get(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 
 /// SET key value (options come with the full string group)
 fn set(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    let key = args.next_owned()?;
-    let value = args.next_owned()?;
+    // Copied, not taken (`next_owned`): the argv is this command's replayed effect.
+    let key = args.next_bytes()?.to_vec();
+    let value = args.next_bytes()?.to_vec();
     args.finish()?;
     ctx.set_value(key, Value::Str(StrValue::new(value)), false);
     Ok(Reply::ok())
