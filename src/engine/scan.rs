@@ -20,13 +20,32 @@ pub struct ScanOpts {
     pub type_filter: Option<String>,
 }
 
-/// Parses a cursor argument: any unsigned 64-bit decimal, else `ERR invalid cursor`.
+/// Parses a cursor argument as Redis's `parseScanCursorOrReply` does with C's `strtoul`,
+/// else `ERR invalid cursor`: no leading white space, an optional `+` or `-` (a negative
+/// value wraps modulo 2^64, as `strtoul` returns it), decimal digits that fit in 64 bits,
+/// and nothing after them up to the end of the C string (a NUL byte ends it). An empty
+/// argument is cursor 0, as in Redis.
 pub fn parse_cursor(arg: &[u8]) -> CmdResult<u64> {
-    std::str::from_utf8(arg)
-        .ok()
-        .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|s| s.parse::<u64>().ok())
-        .ok_or(Error::InvalidCursor)
+    let text = arg.split(|&b| b == 0).next().unwrap_or_default();
+    if text.is_empty() {
+        return Ok(0);
+    }
+    let (neg, digits) = match text[0] {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return Err(Error::InvalidCursor);
+    }
+    let mut v: u64 = 0;
+    for &d in digits {
+        v = v
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(d - b'0')))
+            .ok_or(Error::InvalidCursor)?;
+    }
+    Ok(if neg { v.wrapping_neg() } else { v })
 }
 
 /// Parses the options after the cursor. `allow_type` is true for SCAN only.
@@ -70,9 +89,43 @@ pub fn step(len: usize, cursor: u64, count: usize) -> (impl Iterator<Item = usiz
     ((end..start).rev().map(|p| p as usize), end)
 }
 
-/// True if `item` passes the optional `MATCH` pattern.
+/// True if `item` passes the optional `MATCH` pattern. A pattern of exactly `*` matches
+/// everything, the empty string included: Redis skips matching for it (the glob itself
+/// never matches an empty string).
 pub fn pattern_ok(opts: &ScanOpts, item: &[u8]) -> bool {
     opts.pattern
         .as_deref()
-        .is_none_or(|p| super::glob::matches(p, item, false))
+        .is_none_or(|p| p == b"*" || super::glob::matches(p, item, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_cursor;
+
+    /// Checked against Redis 7.0.15 (`SCAN <cursor>`).
+    #[test]
+    fn cursors_parse_like_strtoul() {
+        for (arg, want) in [
+            (&b"0"[..], Some(0)),
+            (b"", Some(0)),
+            (b"00", Some(0)),
+            (b"+0", Some(0)),
+            (b"-1", Some(u64::MAX)),
+            (b"18446744073709551615", Some(u64::MAX)),
+            (b"18446744073709551616", None),
+            (b" 0", None),
+            (b"x", None),
+            (b"1x", None),
+            (b"-", None),
+            (b"+", None),
+            (b"5\x00junk", Some(5)),
+        ] {
+            assert_eq!(
+                parse_cursor(arg).ok(),
+                want,
+                "{:?}",
+                String::from_utf8_lossy(arg)
+            );
+        }
+    }
 }
