@@ -38,11 +38,23 @@ pub struct Entry {
     pub accessed_ms: i64,
 }
 
+impl Entry {
+    /// True if the key is logically gone at `now_ms`. As in Redis (`keyIsExpired`), a key
+    /// is expired only once the clock has passed its deadline: at `now_ms == deadline` it
+    /// still exists, with a TTL of 0.
+    pub fn is_expired_at(&self, now_ms: i64) -> bool {
+        self.expire_at.is_some_and(|t| t < now_ms)
+    }
+}
+
 /// One logical database.
 #[derive(Debug, Default, Clone)]
 pub struct Db {
     map: IndexMap<Key, Entry, Hasher>,
     volatile: IndexSet<Key, Hasher>,
+    /// Where the active expiry cycle resumes its walk over `volatile` (Redis's
+    /// `expires_cursor`).
+    pub expire_cursor: usize,
 }
 
 impl Db {
@@ -71,9 +83,9 @@ impl Db {
         self.map.get_mut(key)
     }
 
-    /// True if `key` has an entry that is expired at `now_ms`.
+    /// True if `key` has an entry that is expired at `now_ms` (see [`Entry::is_expired_at`]).
     pub fn is_expired(&self, key: &[u8], now_ms: i64) -> bool {
-        matches!(self.map.get(key), Some(Entry { expire_at: Some(t), .. }) if *t <= now_ms)
+        self.map.get(key).is_some_and(|e| e.is_expired_at(now_ms))
     }
 
     /// Inserts or replaces the value of `key`. With `keep_ttl` an existing deadline stays;

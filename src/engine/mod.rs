@@ -183,6 +183,31 @@ impl Ctx<'_> {
         }
     }
 
+    /// Looks up `key` for reading without touching its access time, as Redis's
+    /// `LOOKUP_NOTOUCH` lookups (`TTL`, `EXISTS`, `TYPE`, `OBJECT`): lazily expires it and
+    /// counts a hit or miss. **O(1).**
+    pub fn lookup_read_notouch(&mut self, key: &[u8]) -> Option<&Entry> {
+        self.expire_if_needed(key);
+        let idx = self.client.db;
+        let srv = &mut *self.srv;
+        match srv.dbs[idx].get_raw(key) {
+            Some(e) => {
+                srv.stats.keyspace_hits += 1;
+                Some(e)
+            }
+            None => {
+                srv.stats.keyspace_misses += 1;
+                None
+            }
+        }
+    }
+
+    /// Removes `key` from database `db` (not necessarily the selected one) if it has
+    /// expired, recording a `DEL` effect in that database. Returns true if removed.
+    pub fn expire_if_needed_in(&mut self, db: usize, key: &[u8]) -> bool {
+        expire_if_needed(self.srv, db, key, self.now_ms)
+    }
+
     /// Looks up `key` for writing (lazily expiring it first). **O(1).**
     pub fn lookup_write(&mut self, key: &[u8]) -> Option<&mut Entry> {
         self.expire_if_needed(key);
@@ -450,42 +475,77 @@ impl Engine {
         reply
     }
 
-    /// Runs one active-expiry cycle, as Redis's `activeExpireCycle` does on each tick: for
-    /// each database, sample up to 20 volatile keys, remove the expired ones, and repeat
-    /// while more than a quarter of a sample was expired, up to a bounded amount of work.
-    /// Returns the number of keys removed. The host calls this every 100 ms (`hz 10`).
+    /// Runs one active-expiry cycle, modelled on Redis 7.0's `activeExpireCycle` (the slow
+    /// cycle, at the default `active-expire-effort 1`), and returns the number of keys it
+    /// removed. The host calls this every 100 ms (`hz 10`).
+    ///
+    /// For each database with volatile keys, one *round* examines up to 20 of them,
+    /// walking the volatile set from where the previous round stopped (Redis walks its
+    /// `expires` table with `expires_cursor`; it does not pick at random), and removes those
+    /// whose deadline has passed. Rounds repeat while more than 10% of the keys examined
+    /// were expired. Redis stops a cycle after 25% of the tick's time; to stay
+    /// deterministic we bound the work instead: at most 16 rounds (320 keys) per database
+    /// per call. A database with at most 20 volatile keys is therefore swept completely by
+    /// one call. Every removal records a `DEL` effect and counts in `expired_keys`, exactly
+    /// as a lazy expiry does.
     pub fn tick(&mut self) -> usize {
-        const SAMPLE: usize = 20;
         const MAX_ROUNDS: usize = 16;
+        const ACCEPTABLE_STALE_PERCENT: usize = 10;
         let now = self.srv.clock.now_ms();
         let mut removed = 0;
         for db in 0..self.srv.dbs.len() {
             for _ in 0..MAX_ROUNDS {
-                let n = self.srv.dbs[db].volatile_len();
-                if n == 0 {
-                    break;
-                }
-                let mut expired = 0;
-                let samples = SAMPLE.min(n);
-                for _ in 0..samples {
-                    let n = self.srv.dbs[db].volatile_len();
-                    if n == 0 {
-                        break;
-                    }
-                    let i = self.srv.rng.usize(0..n);
-                    let Some(key) = self.srv.dbs[db].volatile_key_at(i).cloned() else {
-                        break;
-                    };
-                    if expire_if_needed(&mut self.srv, db, &key, now) {
-                        expired += 1;
-                    }
-                }
+                let (sampled, expired) = active_expire_round(&mut self.srv, db, now);
                 removed += expired;
-                if expired * 4 <= samples {
+                if sampled == 0 || expired * 100 / sampled <= ACCEPTABLE_STALE_PERCENT {
                     break;
                 }
             }
         }
         removed
     }
+}
+
+/// One round of active expiry in database `db`: examines up to 20 distinct volatile keys,
+/// starting at the database's `expire_cursor` and wrapping around once, removing the
+/// expired ones. Returns `(examined, removed)`.
+///
+/// Removal is a `swap_remove`: the last volatile key moves into the hole. Before the walk
+/// wraps, that key lies ahead of the cursor and has not been examined, so the same position
+/// is looked at again; after the wrap it was examined already, so the walk moves on. Each
+/// key is thus examined at most once per round.
+fn active_expire_round(srv: &mut Server, db: usize, now: i64) -> (usize, usize) {
+    const KEYS_PER_ROUND: usize = 20;
+    let len = srv.dbs[db].volatile_len();
+    let want = len.min(KEYS_PER_ROUND);
+    let mut pos = srv.dbs[db].expire_cursor;
+    if pos >= len {
+        pos = 0;
+    }
+    let start = pos;
+    let mut wrapped = false;
+    let (mut sampled, mut expired) = (0, 0);
+    while sampled < want {
+        if pos >= srv.dbs[db].volatile_len() {
+            if wrapped || start == 0 {
+                break;
+            }
+            pos = 0;
+            wrapped = true;
+        }
+        let Some(key) = srv.dbs[db].volatile_key_at(pos).cloned() else {
+            break;
+        };
+        sampled += 1;
+        if expire_if_needed(srv, db, &key, now) {
+            expired += 1;
+            if wrapped {
+                pos += 1;
+            }
+        } else {
+            pos += 1;
+        }
+    }
+    srv.dbs[db].expire_cursor = pos;
+    (sampled, expired)
 }
