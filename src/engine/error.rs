@@ -47,6 +47,9 @@ pub enum Error {
     DbIndexOutOfRange,
     /// `ERR source and destination objects are the same`
     SameObject,
+    /// `ERR value is out of range, value must between <min> and <max>` (Redis's
+    /// `getRangeLongFromObjectOrReply`, e.g. a database index beyond a C `int`).
+    OutOfRangeBetween(i64, i64),
     /// `ERR invalid expire time in '<cmd>' command`
     InvalidExpireTime(String),
     /// `ERR wrong number of arguments for '<cmd>' command`
@@ -104,6 +107,12 @@ impl fmt::Display for Error {
             Error::InvalidCursor => f.write_str("ERR invalid cursor"),
             Error::DbIndexOutOfRange => f.write_str("ERR DB index is out of range"),
             Error::SameObject => f.write_str("ERR source and destination objects are the same"),
+            Error::OutOfRangeBetween(min, max) => {
+                write!(
+                    f,
+                    "ERR value is out of range, value must between {min} and {max}"
+                )
+            }
             Error::InvalidExpireTime(cmd) => {
                 write!(f, "ERR invalid expire time in '{cmd}' command")
             }
