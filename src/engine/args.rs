@@ -71,15 +71,10 @@ impl Args {
         }
     }
 
-    /// Consumes the next argument as an owned vector.
+    /// Consumes the next argument as an owned copy. The argument vector itself stays intact:
+    /// it is the command's replayable effect unless the handler propagates something else.
     pub fn next_owned(&mut self) -> CmdResult<Vec<u8>> {
-        match self.argv.get_mut(self.pos) {
-            Some(v) => {
-                self.pos += 1;
-                Ok(std::mem::take(v))
-            }
-            None => Err(Error::Syntax),
-        }
+        self.next_bytes().map(<[u8]>::to_vec)
     }
 
     /// Consumes the next argument as an `i64` (`ERR value is not an integer or out of range`).
