@@ -833,4 +833,79 @@ mod tests {
         // f990..f999 remain (f99 itself was deleted as an odd field during the scan).
         assert_eq!(bulks(&parts[1]).len(), 2 * 10);
     }
+
+    /// Random commands of both groups with awkward arguments: no panic, and the invariants
+    /// hold (no empty hash is stored, no string exceeds the limit).
+    #[test]
+    fn random_commands_never_panic() {
+        const TOKENS: &[&str] = &[
+            "a",
+            "b",
+            "h",
+            "s",
+            "f",
+            "g",
+            "0",
+            "1",
+            "-1",
+            "2",
+            "-3",
+            "10",
+            "1.5",
+            "-0",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "4611686018427387904",
+            "1e300",
+            "inf",
+            "nan",
+            "",
+            " 1",
+            "\\x00",
+            "\\xff",
+            "EX",
+            "PX",
+            "EXAT",
+            "PXAT",
+            "KEEPTTL",
+            "PERSIST",
+            "NX",
+            "XX",
+            "GET",
+            "IDX",
+            "LEN",
+            "MINMATCHLEN",
+            "WITHMATCHLEN",
+            "WITHVALUES",
+            "MATCH",
+            "COUNT",
+            "*",
+            "f*",
+            "536870911",
+            "0x10",
+            "1e4932",
+        ];
+        let mut names: Vec<&str> = super::COMMANDS.iter().map(|c| c.name).collect();
+        names.extend(crate::engine::cmd::string::COMMANDS.iter().map(|c| c.name));
+        let mut rng = fastrand::Rng::with_seed(11);
+        let (mut e, c) = engine();
+        for _ in 0..20_000 {
+            let name = names[rng.usize(0..names.len())];
+            let n = rng.usize(0..7);
+            let args: Vec<String> = (0..n)
+                .map(|_| format!("\"{}\"", TOKENS[rng.usize(0..TOKENS.len())]))
+                .collect();
+            let line = format!("{name} {}", args.join(" "));
+            run(&mut e, c, &line);
+            for (k, en) in e.server().dbs[0].iter() {
+                match &en.value {
+                    Value::Hash(h) => assert!(!h.is_empty(), "{line}: empty hash {k:?}"),
+                    Value::Str(s) => assert!(s.len() <= 536_870_912, "{line}"),
+                }
+            }
+            if rng.usize(0..50) == 0 {
+                e.srv.dbs[0].clear();
+            }
+        }
+    }
 }

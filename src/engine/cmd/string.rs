@@ -447,6 +447,14 @@ fn grow_zeroed(bytes: &mut Vec<u8>, len: usize) -> CmdResult<()> {
     Ok(())
 }
 
+/// `offset..offset + len` as memory indices; a span this machine cannot address (a
+/// configured limit beyond a 32-bit address space) is out of memory.
+fn byte_span(offset: u64, len: usize) -> CmdResult<(usize, usize)> {
+    let start = usize::try_from(offset).map_err(|_| Error::OutOfMemory)?;
+    let end = start.checked_add(len).ok_or(Error::OutOfMemory)?;
+    Ok((start, end))
+}
+
 // ---------------------------------------------------------------------------------------
 // GET and SET families
 // ---------------------------------------------------------------------------------------
@@ -795,10 +803,10 @@ fn setrange(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 return Ok(Reply::Integer(0));
             }
             check_string_length(max, offset, value.len() as u64)?;
-            let start = offset as usize;
+            let (start, end) = byte_span(offset, value.len())?;
             let mut bytes = Vec::new();
-            grow_zeroed(&mut bytes, start + value.len())?;
-            bytes[start..].copy_from_slice(&value);
+            grow_zeroed(&mut bytes, end)?;
+            bytes[start..end].copy_from_slice(&value);
             let len = bytes.len();
             ctx.set_value(key, Value::Str(StrValue::raw(bytes)), false);
             Ok(Reply::Integer(len as i64))
@@ -809,8 +817,7 @@ fn setrange(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 return Ok(Reply::Integer(s.len() as i64));
             }
             check_string_length(max, offset, value.len() as u64)?;
-            let start = offset as usize;
-            let end = start + value.len();
+            let (start, end) = byte_span(offset, value.len())?;
             grow_zeroed(&mut s.bytes, end)?;
             s.bytes[start..end].copy_from_slice(&value);
             s.raw = true;
@@ -1224,5 +1231,74 @@ mod tests {
         }
         assert_eq!(dump(&a), dump(&b));
         assert!(!dump(&a)[0].is_empty() && !dump(&a)[3].is_empty());
+    }
+
+    /// With `proto-max-bulk-len` at its minimum (1 MB), as checked against redis-server.
+    #[test]
+    fn proto_max_bulk_len_limits_growth_and_lcs() {
+        let (mut e, _, c) = engine();
+        e.srv
+            .config
+            .values
+            .insert("proto-max-bulk-len".into(), "1048576".into());
+        let err =
+            Reply::Error("ERR string exceeds maximum allowed size (proto-max-bulk-len)".into());
+        run(&mut e, c, &format!("SET k {}", "x".repeat(1048575)));
+        assert_eq!(run(&mut e, c, "APPEND k x"), Reply::Integer(1048576));
+        assert_eq!(run(&mut e, c, "APPEND k x"), err);
+        assert_eq!(
+            run(&mut e, c, "SETRANGE k 1048575 y"),
+            Reply::Integer(1048576)
+        );
+        assert_eq!(run(&mut e, c, "SETRANGE k 1048576 y"), err);
+        assert_eq!(
+            run(&mut e, c, "SETRANGE k2 1048575 y"),
+            Reply::Integer(1048576)
+        );
+        assert_eq!(run(&mut e, c, "SETRANGE k3 1048576 y"), err);
+        assert_eq!(e.server().dbs[0].get_raw(b"k3").map(|_| ()), None);
+
+        let lcs_err = Reply::Error(
+            "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len".into(),
+        );
+        run(
+            &mut e,
+            c,
+            &format!("MSET a {} b {}", "a".repeat(511), "b".repeat(511)),
+        );
+        assert_eq!(run(&mut e, c, "LCS a b LEN"), Reply::Integer(0));
+        run(&mut e, c, &format!("SET a {}", "a".repeat(512)));
+        assert_eq!(run(&mut e, c, "LCS a b LEN"), lcs_err);
+    }
+
+    #[test]
+    fn resp3_shapes() {
+        let (mut e, _, c) = engine();
+        if let Some(cl) = e.clients.get_mut(&c) {
+            cl.proto = 3;
+        }
+        run(&mut e, c, "MSET a ab b xb");
+        run(&mut e, c, "HSET h f v");
+        let pair = Reply::Array(vec![Reply::bulk(b"f"), Reply::bulk(b"v")]);
+        assert_eq!(
+            run(&mut e, c, "HRANDFIELD h -2 WITHVALUES"),
+            Reply::Array(vec![pair.clone(), pair])
+        );
+        assert_eq!(
+            run(&mut e, c, "HGETALL h"),
+            Reply::Map(vec![(Reply::bulk(b"f"), Reply::bulk(b"v"))])
+        );
+        assert_eq!(run(&mut e, c, "HGETALL nokey"), Reply::Map(vec![]));
+        let range = |s: i64, t: i64| Reply::Array(vec![Reply::Integer(s), Reply::Integer(t)]);
+        assert_eq!(
+            run(&mut e, c, "LCS a b IDX"),
+            Reply::Map(vec![
+                (
+                    Reply::bulk(b"matches"),
+                    Reply::Array(vec![Reply::Array(vec![range(1, 1), range(1, 1)])])
+                ),
+                (Reply::bulk(b"len"), Reply::Integer(1)),
+            ])
+        );
     }
 }
