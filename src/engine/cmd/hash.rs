@@ -138,7 +138,7 @@ pub const COMMANDS: &[Command] = &[
         .doc(
             "key cursor [MATCH pattern] [COUNT count]",
             "Iterates over the fields and values of a hash a few at a time.",
-            "O(1) for every call. O(N) for a complete iteration, including enough command calls for the cursor to return back to 0. N is the number of elements inside the collection.",
+            "O(1) for every call. O(N) for a complete iteration, including enough command calls for the cursor to return back to 0. N is the number of elements inside the collection..",
             "2.8.0",
         ),
     Command::new("hset", -4, Group::Hash, hset)

@@ -30,7 +30,7 @@ const FAST: Flags = Flags::FAST;
 /// The string commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("append", 3, Group::String, append)
-        .flags(W.union(DENYOOM))
+        .flags(W.union(DENYOOM).union(FAST))
         .keys(1, 1, 1)
         .doc(
             "key value",
