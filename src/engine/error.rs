@@ -41,6 +41,10 @@ pub enum Error {
     StringTooLong,
     /// `ERR offset is out of range`
     OffsetOutOfRange,
+    /// `OOM command not allowed when used memory > 'maxmemory'.`: an allocation the command
+    /// needed failed (a browser tab out of memory), answered as Redis answers a write over
+    /// its memory limit instead of aborting.
+    OutOfMemory,
     /// `ERR invalid cursor`
     InvalidCursor,
     /// `ERR DB index is out of range`
@@ -104,6 +108,9 @@ impl fmt::Display for Error {
                 f.write_str("ERR string exceeds maximum allowed size (proto-max-bulk-len)")
             }
             Error::OffsetOutOfRange => f.write_str("ERR offset is out of range"),
+            Error::OutOfMemory => {
+                f.write_str("OOM command not allowed when used memory > 'maxmemory'.")
+            }
             Error::InvalidCursor => f.write_str("ERR invalid cursor"),
             Error::DbIndexOutOfRange => f.write_str("ERR DB index is out of range"),
             Error::SameObject => f.write_str("ERR source and destination objects are the same"),

@@ -34,6 +34,7 @@ pub mod cmd;
 pub mod error;
 pub mod glob;
 pub mod keyspace;
+pub mod longdouble;
 pub mod reply;
 pub mod scan;
 pub mod table;

@@ -1,16 +1,28 @@
 //! Strings.
 //!
 //! A string is a byte vector. Redis 7.0 stores it in one of three encodings, and `OBJECT
-//! ENCODING` shows which, so we track enough to answer the same way:
+//! ENCODING` shows which, so we track enough to answer the same way. Which encoding Redis
+//! picks depends on the command that stored the value, not only on the bytes:
 //!
-//! * `int` — the value was stored by a command that tries to compact it (SET, INCR, …) and
-//!   it is the canonical decimal text of an `i64` (at most 20 bytes);
-//! * `embstr` — stored that way, at most 44 bytes, not an integer;
-//! * `raw` — longer, or modified in place (APPEND, SETRANGE, SETBIT), which Redis always
-//!   leaves raw.
+//! * commands that store an argument as given (SET, SETEX, PSETEX, SETNX, GETSET, MSET,
+//!   MSETNX, APPEND on a missing key) call `tryObjectEncoding`: the canonical decimal text
+//!   of an `i64` (at most 20 bytes) becomes `int`, anything else up to 44 bytes `embstr`,
+//!   longer values `raw` ([`StrValue::new`]);
+//! * INCR, DECR, INCRBY and DECRBY store an integer, so their results are always `int`
+//!   (also [`StrValue::new`], since the text is canonical);
+//! * INCRBYFLOAT builds its result with `createStringObject`, which never tries the integer
+//!   form: `embstr` up to 44 bytes, else `raw`, even for `"11"` ([`StrValue::plain`]);
+//! * APPEND to an existing key, SETRANGE and the bit commands edit the bytes in place, which
+//!   Redis only does on a `raw` copy, so the value stays `raw` from then on
+//!   ([`StrValue::raw`], or set the `raw` flag).
 //!
 //! Invariant: `bytes.len()` never exceeds `proto-max-bulk-len` (512 MB by default); the
 //! commands that grow a string check before they grow it.
+
+use crate::engine::args::parse_i64;
+
+/// Longest string Redis keeps in the `embstr` encoding (`OBJ_ENCODING_EMBSTR_SIZE_LIMIT`).
+pub const EMBSTR_SIZE_LIMIT: usize = 44;
 
 /// A string value.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -19,24 +31,90 @@ pub struct StrValue {
     pub bytes: Vec<u8>,
     /// True once the value was modified in place, which makes Redis use the `raw` encoding.
     pub raw: bool,
+    /// True when the value was stored without trying the `int` encoding (INCRBYFLOAT).
+    pub plain: bool,
 }
 
 impl StrValue {
-    /// A freshly stored string (encoding chosen as SET chooses it).
+    /// A string stored as SET stores it (`tryObjectEncoding`): `int`, `embstr` or `raw`
+    /// depending on the bytes.
     pub fn new(bytes: Vec<u8>) -> StrValue {
-        StrValue { bytes, raw: false }
+        StrValue {
+            bytes,
+            raw: false,
+            plain: false,
+        }
+    }
+
+    /// A string built by `createStringObject`: `embstr` up to 44 bytes, else `raw`, never
+    /// `int` (the results of INCRBYFLOAT).
+    pub fn plain(bytes: Vec<u8>) -> StrValue {
+        StrValue {
+            bytes,
+            raw: false,
+            plain: true,
+        }
+    }
+
+    /// A string that is `raw` whatever its bytes (created or edited in place).
+    pub fn raw(bytes: Vec<u8>) -> StrValue {
+        StrValue {
+            bytes,
+            raw: true,
+            plain: false,
+        }
     }
 
     /// The `OBJECT ENCODING` name.
     pub fn encoding(&self) -> &'static str {
         if self.raw {
             "raw"
-        } else if self.bytes.len() <= 20 && crate::engine::args::parse_i64(&self.bytes).is_some() {
+        } else if !self.plain && self.bytes.len() <= 20 && parse_i64(&self.bytes).is_some() {
             "int"
-        } else if self.bytes.len() <= 44 {
+        } else if self.bytes.len() <= EMBSTR_SIZE_LIMIT {
             "embstr"
         } else {
             "raw"
         }
+    }
+
+    /// The value as Redis's `getLongLongFromObject` reads it: the whole string must be a
+    /// canonical decimal `i64`.
+    pub fn as_i64(&self) -> Option<i64> {
+        parse_i64(&self.bytes)
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// True for the empty string.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodings_follow_the_storing_command() {
+        assert_eq!(StrValue::new(b"12".to_vec()).encoding(), "int");
+        assert_eq!(
+            StrValue::new(b"-9223372036854775808".to_vec()).encoding(),
+            "int"
+        );
+        assert_eq!(
+            StrValue::new(b"9223372036854775808".to_vec()).encoding(),
+            "embstr"
+        );
+        assert_eq!(StrValue::new(b"012".to_vec()).encoding(), "embstr");
+        assert_eq!(StrValue::new(vec![b'a'; 44]).encoding(), "embstr");
+        assert_eq!(StrValue::new(vec![b'a'; 45]).encoding(), "raw");
+        assert_eq!(StrValue::plain(b"11".to_vec()).encoding(), "embstr");
+        assert_eq!(StrValue::plain(vec![b'1'; 45]).encoding(), "raw");
+        assert_eq!(StrValue::raw(b"1".to_vec()).encoding(), "raw");
     }
 }
