@@ -478,6 +478,21 @@ pub fn lookup(name: &[u8]) -> Option<&'static Param> {
     })
 }
 
+/// Like [`lookup`], also returning the name that matched in its table spelling (the alias
+/// when the alias was given). Redis 7.0 registers an alias as an entry of its own, so
+/// errors name it and `CONFIG SET` takes a name and its alias as two parameters.
+pub fn lookup_named(name: &[u8]) -> Option<(&'static str, &'static Param)> {
+    PARAMS.iter().find_map(|p| {
+        if p.name.as_bytes().eq_ignore_ascii_case(name) {
+            Some((p.name, p))
+        } else {
+            p.alias
+                .filter(|a| a.as_bytes().eq_ignore_ascii_case(name))
+                .map(|a| (a, p))
+        }
+    })
+}
+
 impl Config {
     /// Every parameter at its default.
     pub fn with_defaults() -> Config {

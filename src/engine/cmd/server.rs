@@ -168,58 +168,44 @@ fn value_of(cfg: &Config, p: &config::Param) -> String {
 /// CONFIG SET parameter value [parameter value ...]
 ///
 /// All or nothing, checked in Redis's order: an odd argument count is a syntax error;
-/// then every name is looked up — an unknown one wins over every other error (`Unknown
-/// option or number of arguments for CONFIG SET - '<name>'`), then immutable or protected
-/// parameters and a parameter named twice; then each value is checked against its
-/// parameter and the first bad one fails the whole command (`CONFIG SET failed (possibly
-/// related to argument '<name>') - <reason>`) with nothing changed.
+/// then every name is looked up and the first problem found wins — an unknown name
+/// (`Unknown option or number of arguments for CONFIG SET - '<name>'`), an immutable or
+/// protected parameter, or a name given twice (an alias counts as a name of its own, as in
+/// Redis 7.0); then each value is checked against its parameter and the first bad one fails
+/// the whole command (`CONFIG SET failed (possibly related to argument '<name>') -
+/// <reason>`) with nothing changed. Values are applied in order, so a later alias wins.
 fn config_set(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let pairs = args.rest();
     if pairs.len() % 2 != 0 {
         return Err(Error::Syntax);
     }
-    let mut unknown: Option<String> = None;
-    let mut refused: Option<(String, &str)> = None;
-    let mut chosen: Vec<&'static config::Param> = Vec::new();
+    let mut chosen: Vec<(&'static str, &'static config::Param)> = Vec::new();
     for pair in pairs.chunks(2) {
         let given = String::from_utf8_lossy(&pair[0]).into_owned();
-        let Some(p) = config::lookup(&pair[0]) else {
-            if unknown.is_none() {
-                unknown = Some(given);
-            }
-            continue;
+        let Some((name, p)) = config::lookup_named(&pair[0]) else {
+            return Err(Error::Err(format!(
+                "Unknown option or number of arguments for CONFIG SET - '{given}'"
+            )));
         };
-        if unknown.is_some() || refused.is_some() {
-            continue;
-        }
         if p.flags & IMMUTABLE != 0 {
-            refused = Some((given, "can't set immutable config"));
+            return Err(set_failed(&given, "can't set immutable config"));
         } else if p.flags & PROTECTED != 0 {
-            refused = Some((given, "can't set protected config"));
-        } else if chosen.iter().any(|c| c.name == p.name) {
-            refused = Some((given, "duplicate parameter"));
+            return Err(set_failed(&given, "can't set protected config"));
+        } else if chosen.iter().any(|(n, _)| *n == name) {
+            return Err(set_failed(&given, "duplicate parameter"));
         }
-        chosen.push(p);
+        chosen.push((name, p));
     }
-    if let Some(name) = unknown {
-        return Err(Error::Err(format!(
-            "Unknown option or number of arguments for CONFIG SET - '{name}'"
-        )));
-    }
-    if let Some((name, why)) = refused {
-        return Err(set_failed(&name, why));
-    }
-    let mut updates = Vec::with_capacity(chosen.len());
-    for (p, pair) in chosen.iter().zip(pairs.chunks(2)) {
-        let current = value_of(&ctx.srv.config, p);
+    // Values are checked in order against the value the earlier pairs leave behind.
+    let mut staged = ctx.srv.config.clone();
+    for ((name, p), pair) in chosen.iter().zip(pairs.chunks(2)) {
+        let current = value_of(&staged, p);
         match Config::normalize(p, &pair[1], &current) {
-            Ok(v) => updates.push((p.name, v)),
-            Err(why) => return Err(set_failed(p.name, &why)),
+            Ok(v) => staged.set_normalized(p.name, v),
+            Err(why) => return Err(set_failed(name, &why)),
         }
     }
-    for (name, v) in updates {
-        ctx.srv.config.set_normalized(name, v);
-    }
+    ctx.srv.config = staged;
     Ok(Reply::ok())
 }
 
