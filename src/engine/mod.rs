@@ -114,10 +114,11 @@ pub enum ReplyMode {
     SkipThis,
 }
 
-/// Configuration parameters the engine understands (`CONFIG GET/SET`).
+/// Configuration parameters the engine understands (`CONFIG GET/SET`); the parameter
+/// table, checks and typed accessors are in [`config`].
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Parameter → value text, for parameters that are only stored and reported.
+    /// Canonical parameter name → its normalised value, as `CONFIG GET` shows it.
     pub values: std::collections::BTreeMap<String, String>,
 }
 

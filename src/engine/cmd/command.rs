@@ -58,7 +58,7 @@ const COMMAND_SUBCOMMANDS: &[Command] = &[
         .acl(&["connection"])
         .tips(&["nondeterministic_output_order"])
         .doc(
-            "[FILTERBY MODULE module-name | ACLCAT category | PATTERN pattern]",
+            "[FILTERBY <MODULE module-name | ACLCAT category | PATTERN pattern>]",
             "Lists the names of the commands and subcommands, optionally filtered.",
             "O(N) where N is the total number of Redis commands",
             "7.0.0",
@@ -612,14 +612,16 @@ enum Raw {
     Repeat(Vec<Raw>),
 }
 
-/// Parses a syntax line in Redis's documentation style into `COMMAND DOCS` arguments.
+/// Parses a syntax line in Redis's documentation style into `COMMAND DOCS` arguments:
+/// `[x]` optional, `<x | y>` or `(x y)` a required group, `x | y` alternatives, `x [x ...]`
+/// repeatable, an UPPERCASE word a token (it attaches to the argument that follows).
 /// Malformed lines give whatever could be read; they never panic.
 pub fn parse_syntax(syntax: &str) -> Vec<DocArg> {
     let mut tokens = Vec::new();
     for word in syntax.split_whitespace() {
         let mut cur = String::new();
         for ch in word.chars() {
-            if matches!(ch, '[' | ']' | '(' | ')' | '|') {
+            if matches!(ch, '[' | ']' | '(' | ')' | '<' | '>' | '|') {
                 if !cur.is_empty() {
                     tokens.push(std::mem::take(&mut cur));
                 }
@@ -633,9 +635,13 @@ pub fn parse_syntax(syntax: &str) -> Vec<DocArg> {
         }
     }
     let mut pos = 0;
-    let alts = parse_alts(&tokens, &mut pos);
-    let seq = alts.into_iter().next().unwrap_or_default();
-    to_args(seq)
+    let mut alts = parse_alts(&tokens, &mut pos);
+    if alts.len() > 1 {
+        // `ON | OFF` at the top level: one required one-of.
+        let choices = alts.into_iter().map(|a| single(to_args(a))).collect();
+        return vec![DocArg::group(ArgType::OneOf, choices)];
+    }
+    to_args(alts.pop().unwrap_or_default())
 }
 
 /// Reads `|`-separated sequences until a closing bracket (consumed) or the end.
@@ -644,9 +650,9 @@ fn parse_alts(tokens: &[String], pos: &mut usize) -> Vec<Vec<Raw>> {
     while let Some(t) = tokens.get(*pos) {
         *pos += 1;
         match t.as_str() {
-            "]" | ")" => break,
+            "]" | ")" | ">" => break,
             "|" => alts.push(Vec::new()),
-            "[" | "(" => {
+            "[" | "(" | "<" => {
                 let inner = parse_alts(tokens, pos);
                 if let Some(cur) = alts.last_mut() {
                     cur.push(Raw::Group {
@@ -820,6 +826,7 @@ mod tests {
                 "key [GET pattern [GET pattern ...]]",
             ),
             ("[LIMIT offset count]", "[LIMIT offset count]"),
+            ("ON | OFF | SKIP", "ON|OFF|SKIP"),
             (
                 "[FILTERBY MODULE module-name | ACLCAT category | PATTERN pattern]",
                 "[FILTERBY MODULE module-name|ACLCAT category|PATTERN pattern]",
@@ -828,6 +835,118 @@ mod tests {
             let args = parse_syntax(syntax);
             assert_eq!(hint(&args), expected, "{syntax}");
         }
+    }
+
+    #[test]
+    fn every_syntax_line_parses_and_ours_round_trip() {
+        let mine = [Group::Connection, Group::Server];
+        for c in table::all() {
+            for (name, cmd) in
+                std::iter::once((c.name, c)).chain(c.subcommands.iter().map(|s| (s.name, s)))
+            {
+                let args = parse_syntax(cmd.syntax);
+                assert!(args.iter().all(|a| !a.name.is_empty()), "{name}");
+                if mine.contains(&cmd.group) {
+                    let want = cmd.syntax.replace(['<', '>'], "").replace(" | ", "|");
+                    assert_eq!(hint(&args), want, "{name}");
+                }
+            }
+        }
+    }
+
+    fn run(line: &str) -> Reply {
+        let mut e = crate::engine::Engine::new(Box::new(crate::engine::ManualClock::at_ms(0)), 1);
+        let id = e.connect();
+        e.execute(id, crate::engine::cli::split_args(line).unwrap())
+    }
+
+    #[test]
+    fn bare_command_lists_every_command() {
+        let Reply::Array(all) = run("COMMAND") else {
+            panic!("not an array")
+        };
+        assert_eq!(Reply::Integer(all.len() as i64), run("COMMAND COUNT"));
+        assert_eq!(all.len(), table::all().count());
+        assert_eq!(run("COMMAND INFO"), Reply::Array(all));
+    }
+
+    #[test]
+    fn command_info_of_a_container_lists_its_subcommands() {
+        let Reply::Array(outer) = run("COMMAND INFO config") else {
+            panic!("not an array")
+        };
+        let Reply::Array(info) = &outer[0] else {
+            panic!("not an array")
+        };
+        assert_eq!(info.len(), 10);
+        assert_eq!(info[0], Reply::bulk(b"config"));
+        assert_eq!(info[1], Reply::Integer(-2));
+        assert_eq!(info[2], Reply::Set(vec![]));
+        assert_eq!(info[6], Reply::Set(vec![Reply::status("@slow")]));
+        let Reply::Array(subs) = &info[9] else {
+            panic!("subcommands are an array")
+        };
+        let Reply::Array(get) = &subs[0] else {
+            panic!("not an array")
+        };
+        assert_eq!(get[0], Reply::bulk(b"config|get"));
+        // A command without subcommands has an empty *set* there, as in Redis.
+        let Reply::Array(outer) = run("COMMAND INFO ping") else {
+            panic!("not an array")
+        };
+        let Reply::Array(ping) = &outer[0] else {
+            panic!("not an array")
+        };
+        assert_eq!(ping[9], Reply::Set(vec![]));
+    }
+
+    #[test]
+    fn command_docs_has_redis_cli_shape() {
+        let Reply::Map(entries) = run("COMMAND DOCS client nosuch") else {
+            panic!("not a map")
+        };
+        assert_eq!(entries.len(), 1);
+        let (name, Reply::Map(doc)) = &entries[0] else {
+            panic!("doc is not a map")
+        };
+        assert_eq!(*name, Reply::bulk(b"client"));
+        let keys: Vec<&Reply> = doc.iter().map(|(k, _)| k).collect();
+        assert_eq!(
+            keys,
+            [
+                &Reply::bulk(b"summary"),
+                &Reply::bulk(b"since"),
+                &Reply::bulk(b"group"),
+                &Reply::bulk(b"complexity"),
+                &Reply::bulk(b"subcommands"),
+            ]
+        );
+        let Reply::Map(subs) = &doc[4].1 else {
+            panic!("subcommands are a map")
+        };
+        let (sub_name, Reply::Map(list)) = subs
+            .iter()
+            .find(|(k, _)| *k == Reply::bulk(b"client|list"))
+            .unwrap()
+        else {
+            panic!("no client|list")
+        };
+        assert_eq!(*sub_name, Reply::bulk(b"client|list"));
+        let (_, Reply::Array(args)) = list
+            .iter()
+            .find(|(k, _)| *k == Reply::bulk(b"arguments"))
+            .unwrap()
+        else {
+            panic!("arguments are an array")
+        };
+        let Reply::Map(first) = &args[0] else {
+            panic!("an argument is a map")
+        };
+        assert!(first.contains(&(Reply::bulk(b"token"), Reply::bulk(b"TYPE"))));
+        assert!(first.contains(&(
+            Reply::bulk(b"flags"),
+            Reply::Set(vec![Reply::status("optional")])
+        )));
     }
 
     #[test]

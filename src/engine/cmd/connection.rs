@@ -108,7 +108,7 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
         .flags(Flags::ADMIN.union(CLIENT_FLAGS))
         .tips(&["nondeterministic_output"])
         .doc(
-            "[TYPE NORMAL | MASTER | REPLICA | PUBSUB] [ID client-id [client-id ...]]",
+            "[TYPE <NORMAL | MASTER | REPLICA | PUBSUB>] [ID client-id [client-id ...]]",
             "Describes the connected clients, one line each.",
             "O(N) where N is the number of client connections",
             "2.4.0",

@@ -682,12 +682,11 @@ const KEY_OVERHEAD: u64 = 56;
 const ELEMENT_OVERHEAD: u64 = 16;
 
 /// An **estimate** of the bytes a database's keys and values take, in the spirit of
-/// Redis's `used_memory_dataset`: each key costs its length plus [`KEY_OVERHEAD`], each value
-/// its payload plus [`ELEMENT_OVERHEAD`] per element. To stay O(1), a database with more than
-/// [`SAMPLE_KEYS`] keys is measured on that many keys spread evenly over its storage and
-/// scaled up, and a collection with more than [`SAMPLE_ELEMENTS`] elements likewise — as
-/// Redis's `MEMORY USAGE` samples. The numbers are for teaching and comparison, not
-/// accounting.
+/// Redis's `used_memory_dataset`: each key costs its length plus 56 bytes of bookkeeping,
+/// each value its payload plus 16 bytes per element. To stay O(1), a database with more
+/// than 64 keys is measured on 64 keys spread evenly over its storage and scaled up, and a
+/// collection with more than 8 elements likewise — as Redis's `MEMORY USAGE` samples. The
+/// numbers are for teaching and comparison, not accounting.
 pub fn estimate_dataset_bytes(db: &crate::engine::keyspace::Db) -> u64 {
     let n = db.len();
     if n == 0 {
