@@ -23,7 +23,8 @@
 //! `dbfilename`) can be read but `CONFIG SET` refuses them with Redis's messages. Hidden
 //! ones (`rdb-key-save-delay`, `key-load-delay`, …) answer only to their exact name.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
 use super::args::parse_i64;
 use super::Config;
@@ -468,29 +469,31 @@ pub const PARAMS: &[Param] = &[
     .flags(MULTI_ARG),
 ];
 
-/// Finds a parameter by name or alias, ignoring ASCII case. **O(P)** over the ~180
-/// parameters, as small as Redis's dictionary lookup in practice.
+/// Finds a parameter by name or alias, ignoring ASCII case. **O(1).**
 pub fn lookup(name: &[u8]) -> Option<&'static Param> {
-    PARAMS.iter().find(|p| {
-        p.name.as_bytes().eq_ignore_ascii_case(name)
-            || p.alias
-                .is_some_and(|a| a.as_bytes().eq_ignore_ascii_case(name))
-    })
+    lookup_named(name).map(|(_, p)| p)
 }
 
 /// Like [`lookup`], also returning the name that matched in its table spelling (the alias
 /// when the alias was given). Redis 7.0 registers an alias as an entry of its own, so
-/// errors name it and `CONFIG SET` takes a name and its alias as two parameters.
+/// errors name it and `CONFIG SET` takes a name and its alias as two parameters. **O(1).**
 pub fn lookup_named(name: &[u8]) -> Option<(&'static str, &'static Param)> {
-    PARAMS.iter().find_map(|p| {
-        if p.name.as_bytes().eq_ignore_ascii_case(name) {
-            Some((p.name, p))
-        } else {
-            p.alias
-                .filter(|a| a.as_bytes().eq_ignore_ascii_case(name))
-                .map(|a| (a, p))
+    static INDEX: OnceLock<HashMap<&'static str, (&'static str, &'static Param)>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut m = HashMap::new();
+        for p in PARAMS {
+            m.insert(p.name, (p.name, p));
+            if let Some(a) = p.alias {
+                m.insert(a, (a, p));
+            }
         }
-    })
+        m
+    });
+    if name.len() > 64 {
+        return None;
+    }
+    let lower = std::str::from_utf8(name).ok()?.to_ascii_lowercase();
+    index.get(lower.as_str()).copied()
 }
 
 impl Config {
@@ -504,8 +507,12 @@ impl Config {
         }
     }
 
-    /// The value of a parameter (by name or alias) as `CONFIG GET` shows it.
+    /// The value of a parameter (by name or alias, any case) as `CONFIG GET` shows it.
+    /// **O(1)** for aliases and odd cases, O(log P) for canonical names.
     pub fn get(&self, name: &str) -> Option<&str> {
+        if let Some(v) = self.values.get(name) {
+            return Some(v);
+        }
         let p = lookup(name.as_bytes())?;
         Some(
             self.values
