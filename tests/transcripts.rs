@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use kvlab::engine::cli::{format_reply, split_args};
+use kvlab::engine::cli::{format_reply_for, split_args};
 use kvlab::engine::{Engine, ManualClock};
 
 /// The clock's starting point: 2024-01-01T00:00:00Z.
@@ -80,7 +80,13 @@ fn run_file(path: &Path) -> Vec<String> {
         let expected = expected.join("\n");
         let got = match split_args(cmd) {
             Some(argv) if argv.is_empty() => continue,
-            Some(argv) => format_reply(&engine.execute(clients[&current], argv)),
+            Some(argv) => {
+                let id = clients[&current];
+                let reply = engine.execute(id, argv);
+                // Printed in the protocol the client speaks after the command (HELLO
+                // switches before it replies).
+                format_reply_for(&reply, engine.client(id).map_or(2, |c| c.proto))
+            }
             None => "Invalid argument(s)".to_string(),
         };
         let got: String = got

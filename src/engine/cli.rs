@@ -129,6 +129,38 @@ pub fn format_reply(reply: &Reply) -> String {
     out
 }
 
+/// Renders `reply` as `redis-cli` prints it to a client speaking protocol `proto`: in RESP2
+/// the RESP3-only types arrive downgraded (maps and sets as flat arrays, doubles and big
+/// numbers as bulk strings, booleans as integers), so they print that way. Verbatim
+/// strings print raw either way, as redis-cli prints the commands that use them (`INFO`,
+/// `CLIENT LIST`) raw.
+pub fn format_reply_for(reply: &Reply, proto: u8) -> String {
+    if proto >= 3 {
+        format_reply(reply)
+    } else {
+        format_reply(&to_resp2(reply))
+    }
+}
+
+/// The shape a RESP2 client receives `reply` in (see [`Reply::write_resp`]).
+fn to_resp2(reply: &Reply) -> Reply {
+    match reply {
+        Reply::Map(pairs) => Reply::Array(
+            pairs
+                .iter()
+                .flat_map(|(k, v)| [to_resp2(k), to_resp2(v)])
+                .collect(),
+        ),
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
+            Reply::Array(items.iter().map(to_resp2).collect())
+        }
+        Reply::Double(d) => Reply::Bulk(format_double(*d).into_bytes()),
+        Reply::Bool(b) => Reply::Integer(i64::from(*b)),
+        Reply::BigNumber(n) => Reply::Bulk(n.clone().into_bytes()),
+        other => other.clone(),
+    }
+}
+
 /// Quotes bytes as redis-cli does (`sdscatrepr`): `"…"` with `\\ \" \n \r \t \a \b`
 /// escaped and other non-printable bytes as `\xHH`.
 pub fn quote(bytes: &[u8]) -> String {

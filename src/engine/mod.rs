@@ -31,6 +31,7 @@ pub mod args;
 pub mod cli;
 pub mod clock;
 pub mod cmd;
+pub mod config;
 pub mod error;
 pub mod glob;
 pub mod keyspace;
@@ -91,12 +92,34 @@ pub struct Client {
     pub last_cmd: String,
     /// Set by `QUIT`: the host closes the connection after sending the reply.
     pub close_after_reply: bool,
+    /// What `CLIENT REPLY` asked for; the host honours it (see [`ReplyMode`]).
+    pub reply_mode: ReplyMode,
+    /// `CLIENT NO-EVICT ON`: excluded from client eviction.
+    pub no_evict: bool,
 }
 
-/// Configuration parameters the engine understands (`CONFIG GET/SET`).
+/// Whether the host sends replies to a client, as set by `CLIENT REPLY` (Redis's
+/// `CLIENT_REPLY_OFF` and `CLIENT_REPLY_SKIP*` flags). The host asks
+/// [`Engine::reply_wanted`] after each command, which also advances the skip state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReplyMode {
+    /// Every reply is sent (the default, and what `CLIENT REPLY ON` restores, with `OK`).
+    #[default]
+    On,
+    /// No reply is sent, not even to `CLIENT REPLY OFF` itself, until `CLIENT REPLY ON`.
+    Off,
+    /// `CLIENT REPLY SKIP` just ran (it is ignored while `Off`): neither its reply nor the
+    /// next command's is sent.
+    Skip,
+    /// The command after `CLIENT REPLY SKIP`: its reply is not sent, then back to `On`.
+    SkipThis,
+}
+
+/// Configuration parameters the engine understands (`CONFIG GET/SET`); the parameter
+/// table, checks and typed accessors are in [`config`].
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Parameter → value text, for parameters that are only stored and reported.
+    /// Canonical parameter name → its normalised value, as `CONFIG GET` shows it.
     pub values: std::collections::BTreeMap<String, String>,
 }
 
@@ -143,6 +166,8 @@ pub struct Ctx<'a> {
     pub srv: &'a mut Server,
     /// The calling client.
     pub client: &'a mut Client,
+    /// Every other connected client (the caller is in [`Ctx::client`] only).
+    pub others: &'a mut HashMap<ClientId, Client>,
     /// Time of this command, Unix milliseconds: one command sees one instant, as in Redis.
     pub now_ms: i64,
     /// Changes made by this command (Redis's `dirty` delta).
@@ -319,9 +344,7 @@ impl Engine {
                 dbs: (0..NUM_DBS).map(|_| Db::default()).collect(),
                 clock,
                 rng,
-                config: Config {
-                    values: cmd::server::default_config(),
-                },
+                config: Config::with_defaults(),
                 stats: Stats {
                     start_ms,
                     ..Stats::default()
@@ -359,6 +382,8 @@ impl Engine {
                 last_cmd_ms: now,
                 last_cmd: "NULL".to_string(),
                 close_after_reply: false,
+                reply_mode: ReplyMode::On,
+                no_evict: false,
             },
         );
         id
@@ -372,6 +397,27 @@ impl Engine {
     /// The state of a connected client.
     pub fn client(&self, id: ClientId) -> Option<&Client> {
         self.clients.get(&id)
+    }
+
+    /// Whether the host should send the reply of the command it just ran for `id`, as
+    /// `CLIENT REPLY` decided; call it once after each [`Engine::execute`]. It moves the
+    /// skip state on: a `CLIENT REPLY SKIP` silences itself and the next command.
+    pub fn reply_wanted(&mut self, id: ClientId) -> bool {
+        let Some(c) = self.clients.get_mut(&id) else {
+            return true;
+        };
+        match c.reply_mode {
+            ReplyMode::On => true,
+            ReplyMode::Off => false,
+            ReplyMode::Skip => {
+                c.reply_mode = ReplyMode::SkipThis;
+                false
+            }
+            ReplyMode::SkipThis => {
+                c.reply_mode = ReplyMode::On;
+                false
+            }
+        }
     }
 
     /// Number of connected clients.
@@ -415,6 +461,9 @@ impl Engine {
         };
         let (cmd, fullname, pos) = if cmd.subcommands.is_empty() {
             (cmd, cmd.name.to_string(), 1)
+        } else if argv.len() < 2 && cmd.handler.is_some() {
+            // A container that also works alone (`COMMAND`).
+            (cmd, cmd.name.to_string(), 1)
         } else if argv.len() < 2 {
             return Error::WrongArity(cmd.name.to_string()).to_reply();
         } else {
@@ -437,15 +486,19 @@ impl Engine {
         };
 
         let now_ms = self.srv.clock.now_ms();
-        let Some(c) = self.clients.get_mut(&client) else {
+        // The caller is taken out of the map for the command, so that a handler can see it
+        // mutably and every other client too (`CLIENT LIST`).
+        let Some(mut caller) = self.clients.remove(&client) else {
             return Reply::NilArray;
         };
+        let c = &mut caller;
         c.last_cmd_ms = now_ms;
         c.last_cmd = fullname;
         self.srv.stats.commands += 1;
         let mut ctx = Ctx {
             srv: &mut self.srv,
             client: c,
+            others: &mut self.clients,
             now_ms,
             dirty: 0,
             propagate: None,
@@ -473,6 +526,7 @@ impl Engine {
                 None => {}
             }
         }
+        self.clients.insert(client, caller);
         reply
     }
 

@@ -61,11 +61,16 @@ bitflags! {
         const ALLOW_BUSY = 1 << 15;
         /// Key positions can't be found from first/last/step alone.
         const MOVABLE_KEYS = 1 << 16;
+        /// The key arguments are optional (`COMMAND GETKEYS` may return none).
+        const NO_MANDATORY_KEYS = 1 << 17;
+        /// Refused while a replica loads its dataset asynchronously.
+        const NO_ASYNC_LOADING = 1 << 18;
     }
 }
 
 impl Flags {
-    /// The flag names `COMMAND INFO` replies with, in Redis's order.
+    /// The flag names `COMMAND INFO` replies with, in Redis's order (`addReplyFlagsForCommand`).
+    /// `may_replicate` is kept but not shown, as Redis hides it.
     pub fn names(self) -> Vec<&'static str> {
         const NAMES: &[(Flags, &str)] = &[
             (Flags::WRITE, "write"),
@@ -81,10 +86,11 @@ impl Flags {
             (Flags::SKIP_SLOWLOG, "skip_slowlog"),
             (Flags::FAST, "fast"),
             (Flags::NO_AUTH, "no_auth"),
-            (Flags::MAY_REPLICATE, "may_replicate"),
+            (Flags::NO_MANDATORY_KEYS, "no_mandatory_keys"),
+            (Flags::NO_ASYNC_LOADING, "no_async_loading"),
             (Flags::NO_MULTI, "no_multi"),
-            (Flags::ALLOW_BUSY, "allow_busy"),
             (Flags::MOVABLE_KEYS, "movablekeys"),
+            (Flags::ALLOW_BUSY, "allow_busy"),
         ];
         NAMES
             .iter()
@@ -212,6 +218,14 @@ pub struct Command {
     pub handler: Option<Handler>,
     /// Subcommands of a container command.
     pub subcommands: &'static [Command],
+    /// ACL categories beyond those derived from the flags and the group (see
+    /// [`Command::acl_categories`]), without the `@`, e.g. `dangerous`.
+    pub acl: &'static [&'static str],
+    /// Hints for cluster clients (`COMMAND INFO` "tips"), e.g. `nondeterministic_output`.
+    pub tips: &'static [&'static str],
+    /// Key-spec flags (`COMMAND INFO`), e.g. `["RW", "access", "update"]`; when empty they
+    /// are derived from the command flags (`RO access` for read-only, `RW update` for writes).
+    pub key_flags: &'static [&'static str],
 }
 
 impl Command {
@@ -234,6 +248,9 @@ impl Command {
             since: "1.0.0",
             handler: Some(handler),
             subcommands: &[],
+            acl: &[],
+            tips: &[],
+            key_flags: &[],
         }
     }
 
@@ -259,7 +276,36 @@ impl Command {
             since: "1.0.0",
             handler: None,
             subcommands,
+            acl: &[],
+            tips: &[],
+            key_flags: &[],
         }
+    }
+
+    /// Gives a container a handler of its own for when it is called without a subcommand
+    /// (`COMMAND` lists every command), with the arity that applies then.
+    pub const fn bare(mut self, handler: Handler, arity: i32) -> Command {
+        self.handler = Some(handler);
+        self.arity = arity;
+        self
+    }
+
+    /// Adds ACL categories that Redis gives this command explicitly (without the `@`).
+    pub const fn acl(mut self, categories: &'static [&'static str]) -> Command {
+        self.acl = categories;
+        self
+    }
+
+    /// Sets the cluster-client tips shown by `COMMAND INFO`.
+    pub const fn tips(mut self, tips: &'static [&'static str]) -> Command {
+        self.tips = tips;
+        self
+    }
+
+    /// Sets the key-spec flags shown by `COMMAND INFO` (see [`Command::key_flags`]).
+    pub const fn key_flags(mut self, flags: &'static [&'static str]) -> Command {
+        self.key_flags = flags;
+        self
     }
 
     /// Sets the flags.
@@ -307,6 +353,80 @@ impl Command {
             .find(|c| c.name.as_bytes().eq_ignore_ascii_case(name))
     }
 
+    /// The ACL categories (without `@`) in the order Redis lists them: those Redis derives
+    /// from the flags (`setImplicitACLCategories`: write, read, admin + dangerous, pubsub,
+    /// fast, blocking, and slow for anything not fast), the group's own category
+    /// (`keyspace` for generic, `string`, `hash`, …; none for server and cluster), and the
+    /// extra ones the row names with [`Command::acl`].
+    pub fn acl_categories(&self) -> Vec<&'static str> {
+        const ORDER: &[&str] = &[
+            "keyspace",
+            "read",
+            "write",
+            "set",
+            "sortedset",
+            "list",
+            "hash",
+            "string",
+            "bitmap",
+            "hyperloglog",
+            "geo",
+            "stream",
+            "pubsub",
+            "admin",
+            "fast",
+            "slow",
+            "blocking",
+            "dangerous",
+            "connection",
+            "transaction",
+            "scripting",
+        ];
+        let mut have: Vec<&str> = self.acl.to_vec();
+        let f = self.flags;
+        if f.contains(Flags::WRITE) {
+            have.push("write");
+        }
+        if f.contains(Flags::READONLY) && self.group != Group::Scripting {
+            have.push("read");
+        }
+        if f.contains(Flags::ADMIN) {
+            have.extend(["admin", "dangerous"]);
+        }
+        if f.contains(Flags::PUBSUB) {
+            have.push("pubsub");
+        }
+        if f.contains(Flags::FAST) {
+            have.push("fast");
+        }
+        if f.contains(Flags::BLOCKING) {
+            have.push("blocking");
+        }
+        if !have.contains(&"fast") {
+            have.push("slow");
+        }
+        // Containers carry no group category of their own (Redis's CLIENT, CONFIG).
+        have.extend(match self.group {
+            _ if !self.subcommands.is_empty() => None,
+            Group::Generic => Some("keyspace"),
+            Group::String => Some("string"),
+            Group::Hash => Some("hash"),
+            Group::List => Some("list"),
+            Group::Set => Some("set"),
+            Group::SortedSet => Some("sortedset"),
+            Group::Connection => Some("connection"),
+            Group::Pubsub => Some("pubsub"),
+            Group::Transactions => Some("transaction"),
+            Group::Stream => Some("stream"),
+            Group::Bitmap => Some("bitmap"),
+            Group::Hyperloglog => Some("hyperloglog"),
+            Group::Geo => Some("geo"),
+            Group::Scripting => Some("scripting"),
+            Group::Server | Group::Cluster => None,
+        });
+        ORDER.iter().copied().filter(|c| have.contains(c)).collect()
+    }
+
     /// The positions of the key arguments in an argument vector of length `argc`.
     pub fn key_positions(&self, argc: usize) -> Vec<usize> {
         let KeySpec { first, last, step } = self.keys;
@@ -335,7 +455,9 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::string::COMMANDS,
         cmd::hash::COMMANDS,
         cmd::keys::COMMANDS,
+        cmd::connection::COMMANDS,
         cmd::server::COMMANDS,
+        cmd::command::COMMANDS,
     ]
 }
 

@@ -1,0 +1,560 @@
+//! The connection group: PING, ECHO, SELECT, HELLO, QUIT, RESET and the CLIENT container.
+//!
+//! These commands read or change the calling client's own state ([`crate::engine::Client`]):
+//! its database, protocol version, name, reply mode. `CLIENT LIST` also reads the other
+//! clients through [`Ctx::others`].
+//!
+//! The host owns the connection, so some effects are only recorded here and carried out by
+//! the host: `QUIT` sets `close_after_reply`, `CLIENT REPLY` sets the reply mode that
+//! [`crate::engine::Engine::reply_wanted`] applies.
+
+use crate::engine::args::{parse_i64, Args};
+use crate::engine::error::{CmdResult, Error};
+use crate::engine::table::{Command, Flags, Group};
+use crate::engine::{Client, Ctx, Reply, ReplyMode, NUM_DBS};
+
+/// Flags shared by the connection-state commands Redis allows anywhere (`HELLO`, `QUIT`,
+/// `RESET`).
+const ANYTIME: Flags = Flags::NOSCRIPT
+    .union(Flags::LOADING)
+    .union(Flags::STALE)
+    .union(Flags::FAST)
+    .union(Flags::NO_AUTH)
+    .union(Flags::ALLOW_BUSY);
+
+/// Flags of most `CLIENT` subcommands.
+const CLIENT_FLAGS: Flags = Flags::NOSCRIPT.union(Flags::LOADING).union(Flags::STALE);
+
+/// The connection commands.
+pub const COMMANDS: &[Command] = &[
+    Command::new("ping", -1, Group::Connection, ping)
+        .flags(Flags::FAST)
+        .tips(&["request_policy:all_shards", "response_policy:all_succeeded"])
+        .doc(
+            "[message]",
+            "Answers PONG, or echoes the message: a liveness check.",
+            "O(1)",
+            "1.0.0",
+        ),
+    Command::new("echo", 2, Group::Connection, echo)
+        .flags(Flags::LOADING.union(Flags::STALE).union(Flags::FAST))
+        .doc(
+            "message",
+            "Replies with the message it was given.",
+            "O(1)",
+            "1.0.0",
+        ),
+    Command::new("select", 2, Group::Connection, select)
+        .flags(Flags::LOADING.union(Flags::STALE).union(Flags::FAST))
+        .doc(
+            "index",
+            "Switches this connection to another logical database (0-15).",
+            "O(1)",
+            "1.0.0",
+        ),
+    Command::new("hello", -1, Group::Connection, hello)
+        .flags(ANYTIME)
+        .doc(
+            "[protover [AUTH username password] [SETNAME clientname]]",
+            "Handshakes: picks RESP2 or RESP3, optionally authenticates and names the connection, and describes the server.",
+            "O(1)",
+            "6.0.0",
+        ),
+    Command::new("quit", -1, Group::Connection, quit)
+        .flags(ANYTIME)
+        .doc(
+            "",
+            "Answers OK and closes the connection.",
+            "O(1)",
+            "1.0.0",
+        ),
+    Command::new("reset", 1, Group::Connection, reset)
+        .flags(ANYTIME)
+        .doc(
+            "",
+            "Returns the connection to its initial state: database 0, RESP2, no name, replies on.",
+            "O(1)",
+            "6.2.0",
+        ),
+    Command::container("client", Group::Connection, CLIENT_SUBCOMMANDS).doc(
+        "",
+        "Inspects and changes client connections.",
+        "Depends on subcommand.",
+        "2.4.0",
+    ),
+];
+
+const CLIENT_SUBCOMMANDS: &[Command] = &[
+    Command::new("id", 2, Group::Connection, client_id)
+        .flags(CLIENT_FLAGS)
+        .doc("", "Returns the id of this connection.", "O(1)", "5.0.0"),
+    Command::new("setname", 3, Group::Connection, client_setname)
+        .flags(CLIENT_FLAGS)
+        .doc(
+            "connection-name",
+            "Names this connection (an empty name removes it).",
+            "O(1)",
+            "2.6.9",
+        ),
+    Command::new("getname", 2, Group::Connection, client_getname)
+        .flags(CLIENT_FLAGS)
+        .doc(
+            "",
+            "Returns the name of this connection, or nil.",
+            "O(1)",
+            "2.6.9",
+        ),
+    Command::new("list", -2, Group::Connection, client_list)
+        .flags(Flags::ADMIN.union(CLIENT_FLAGS))
+        .tips(&["nondeterministic_output"])
+        .doc(
+            "[TYPE <NORMAL | MASTER | REPLICA | PUBSUB>] [ID client-id [client-id ...]]",
+            "Describes the connected clients, one line each.",
+            "O(N) where N is the number of client connections",
+            "2.4.0",
+        ),
+    Command::new("info", 2, Group::Connection, client_info)
+        .flags(CLIENT_FLAGS)
+        .tips(&["nondeterministic_output"])
+        .doc(
+            "",
+            "Describes this connection in CLIENT LIST's format.",
+            "O(1)",
+            "6.2.0",
+        ),
+    Command::new("no-evict", 3, Group::Connection, client_no_evict)
+        .flags(Flags::ADMIN.union(CLIENT_FLAGS))
+        .doc(
+            "ON | OFF",
+            "Exempts this connection from client eviction, or not.",
+            "O(1)",
+            "7.0.0",
+        ),
+    Command::new("reply", 3, Group::Connection, client_reply)
+        .flags(CLIENT_FLAGS)
+        .doc(
+            "ON | OFF | SKIP",
+            "Turns the server's replies to this connection on or off, or skips the next one.",
+            "O(1)",
+            "3.2.0",
+        ),
+    Command::new("help", 2, Group::Connection, client_help)
+        .flags(Flags::LOADING.union(Flags::STALE))
+        .doc("", "Lists the CLIENT subcommands.", "O(1)", "5.0.0"),
+];
+
+/// PING [message]: replies `PONG`, or the message as a bulk string.
+fn ping(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    match args.remaining() {
+        0 => Ok(Reply::status("PONG")),
+        1 => Ok(Reply::bulk(args.next_bytes()?)),
+        _ => Err(Error::WrongArity("ping".into())),
+    }
+}
+
+/// ECHO message: replies the message.
+fn echo(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    Ok(Reply::bulk(args.next_bytes()?))
+}
+
+/// SELECT index: switches the connection to database `index` (0..16).
+fn select(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let idx = args.next_i64()?;
+    if idx < 0 || idx >= NUM_DBS as i64 {
+        return Err(Error::DbIndexOutOfRange);
+    }
+    ctx.client.db = idx as usize;
+    Ok(Reply::ok())
+}
+
+/// HELLO [protover [AUTH username password] [SETNAME clientname]]
+///
+/// Switches to RESP `protover` (2 or 3; otherwise `NOPROTO`), authenticates (there are no
+/// ACL users: `default` is accepted with any password unless `requirepass` is set, which
+/// it must then equal), names the connection, and replies with a map describing the
+/// server — in the *new* protocol. Options are checked before anything changes; a failed
+/// AUTH or SETNAME leaves the protocol as it was.
+fn hello(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let mut version = None;
+    if !args.is_empty() {
+        let v = parse_i64(args.next_bytes()?).ok_or_else(|| {
+            Error::Err("Protocol version is not an integer or out of range".into())
+        })?;
+        if !(2..=3).contains(&v) {
+            return Err(Error::Coded("NOPROTO unsupported protocol version".into()));
+        }
+        version = Some(v as u8);
+    }
+    let mut auth = None;
+    let mut name = None;
+    while let Some(opt) = args.peek().map(<[u8]>::to_vec) {
+        args.next_bytes()?;
+        let more = args.remaining();
+        if opt.eq_ignore_ascii_case(b"AUTH") && more >= 2 {
+            let user = args.next_owned()?;
+            let pass = args.next_owned()?;
+            auth = Some((user, pass));
+        } else if opt.eq_ignore_ascii_case(b"SETNAME") && more >= 1 {
+            name = Some(args.next_owned()?);
+        } else {
+            return Err(Error::Err(format!(
+                "Syntax error in HELLO option '{}'",
+                String::from_utf8_lossy(&opt)
+            )));
+        }
+    }
+    if let Some((user, pass)) = auth {
+        let required = ctx.srv.config.get("requirepass").unwrap_or("");
+        if user != b"default" || (!required.is_empty() && pass != required.as_bytes()) {
+            return Err(Error::Coded(
+                "WRONGPASS invalid username-password pair or user is disabled.".into(),
+            ));
+        }
+    }
+    if let Some(name) = name {
+        set_name(ctx.client, name)?;
+    }
+    if let Some(v) = version {
+        ctx.client.proto = v;
+    }
+    Ok(Reply::Map(vec![
+        (Reply::bulk(b"server"), Reply::bulk(b"redis")),
+        (Reply::bulk(b"version"), Reply::bulk(b"7.0.15")),
+        (
+            Reply::bulk(b"proto"),
+            Reply::Integer(i64::from(ctx.client.proto)),
+        ),
+        (Reply::bulk(b"id"), Reply::Integer(ctx.client.id as i64)),
+        (Reply::bulk(b"mode"), Reply::bulk(b"standalone")),
+        (Reply::bulk(b"role"), Reply::bulk(b"master")),
+        (Reply::bulk(b"modules"), Reply::Array(Vec::new())),
+    ]))
+}
+
+/// Sets or (with an empty name) clears the client's name. Names may only hold the
+/// printable ASCII characters `!`..`~`, as Redis's `clientSetName` requires.
+fn set_name(client: &mut Client, name: Vec<u8>) -> CmdResult<()> {
+    if name.is_empty() {
+        client.name = None;
+        return Ok(());
+    }
+    if name.iter().any(|&c| !(b'!'..=b'~').contains(&c)) {
+        return Err(Error::Err(
+            "Client names cannot contain spaces, newlines or special characters.".into(),
+        ));
+    }
+    client.name = Some(name);
+    Ok(())
+}
+
+/// QUIT: replies OK; the host closes the connection after sending it.
+fn quit(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    ctx.client.close_after_reply = true;
+    Ok(Reply::ok())
+}
+
+/// RESET: clears the connection state as Redis's `clearClientConnectionState` does —
+/// database 0, RESP2, no name, replies on — and replies with the status `RESET`.
+/// (`CLIENT NO-EVICT` survives, as in Redis.)
+fn reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    let c = &mut *ctx.client;
+    c.db = 0;
+    c.proto = 2;
+    c.name = None;
+    c.reply_mode = ReplyMode::On;
+    Ok(Reply::status("RESET"))
+}
+
+/// CLIENT ID: the connection's id.
+fn client_id(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(Reply::Integer(ctx.client.id as i64))
+}
+
+/// CLIENT SETNAME connection-name
+fn client_setname(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let name = args.next_owned()?;
+    set_name(ctx.client, name)?;
+    Ok(Reply::ok())
+}
+
+/// CLIENT GETNAME: the name, or nil.
+fn client_getname(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(Reply::bulk_or_nil(ctx.client.name.as_deref()))
+}
+
+/// The client types `CLIENT LIST TYPE` accepts. Every client here is `normal` (pub/sub
+/// clients will report `pubsub` once subscriptions exist; there are no replicas).
+fn client_type_known(name: &[u8]) -> bool {
+    ["normal", "slave", "replica", "pubsub", "master"]
+        .iter()
+        .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
+}
+
+/// CLIENT LIST [TYPE type] | [ID id [id ...]]
+///
+/// One line per client in connection order, fields named and ordered as Redis 7.0 prints
+/// them. Fields about buffers and sockets we don't have are reported as an idle Redis
+/// client shows them. `TYPE` (exactly one, alone) filters by type; `ID` lists the given
+/// ids in the order given (unknown ids are skipped, an unparsable one is an error).
+/// **O(N)** in the number of clients.
+fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let now = ctx.now_ms;
+    let me = ctx.client.id;
+    let mem: usize = args.argv().iter().map(Vec::len).sum();
+    let argv_mem = |c: &Client| if c.id == me { mem } else { 0 };
+    let argc = args.argv().len();
+    let mut out = String::new();
+    if argc == 4 && args.eat("TYPE") {
+        let t = args.next_bytes()?;
+        if !client_type_known(t) {
+            return Err(Error::Err(format!(
+                "Unknown client type '{}'",
+                String::from_utf8_lossy(t)
+            )));
+        }
+        if t.eq_ignore_ascii_case(b"normal") {
+            for c in all_clients(ctx) {
+                out.push_str(&client_line(c, now, argv_mem(c)));
+                out.push('\n');
+            }
+        }
+    } else if argc > 3 && args.eat("ID") {
+        let mut ids = Vec::new();
+        for a in args.rest() {
+            let id = parse_i64(&a).ok_or_else(|| Error::Err("Invalid client ID".into()))?;
+            ids.push(id);
+        }
+        for id in ids {
+            let found = if id == ctx.client.id as i64 {
+                Some(&*ctx.client)
+            } else {
+                u64::try_from(id).ok().and_then(|id| ctx.others.get(&id))
+            };
+            if let Some(c) = found {
+                out.push_str(&client_line(c, now, argv_mem(c)));
+                out.push('\n');
+            }
+        }
+    } else if argc != 2 {
+        return Err(Error::Syntax);
+    } else {
+        for c in all_clients(ctx) {
+            out.push_str(&client_line(c, now, argv_mem(c)));
+            out.push('\n');
+        }
+    }
+    Ok(Reply::Verbatim("txt", out.into_bytes()))
+}
+
+/// Every client, the caller included, in connection (id) order.
+fn all_clients<'c>(ctx: &'c Ctx<'_>) -> Vec<&'c Client> {
+    let mut all: Vec<&Client> = ctx.others.values().collect();
+    all.push(&*ctx.client);
+    all.sort_by_key(|c| c.id);
+    all
+}
+
+/// One `CLIENT LIST` line (Redis's `catClientInfoString`). `argv_mem` is the size of the
+/// command being run: non-zero for the calling client only.
+fn client_line(c: &Client, now_ms: i64, argv_mem: usize) -> String {
+    let age = (now_ms - c.created_ms).max(0) / 1000;
+    let idle = (now_ms - c.last_cmd_ms).max(0) / 1000;
+    let flags = if c.no_evict { "e" } else { "N" };
+    let name = c
+        .name
+        .as_deref()
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .unwrap_or_default();
+    format!(
+        "id={id} addr={addr} laddr={laddr} fd={fd} name={name} age={age} idle={idle} flags={flags} db={db} sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={tot} events=r cmd={cmd} user=default redir=-1 resp={resp}",
+        id = c.id,
+        addr = c.addr,
+        laddr = c.laddr,
+        fd = c.id + 7,
+        db = c.db,
+        tot = 1024 + argv_mem + name.len(),
+        cmd = c.last_cmd,
+        resp = c.proto,
+    )
+}
+
+/// CLIENT INFO: this connection's `CLIENT LIST` line.
+fn client_info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let argv_mem: usize = args.argv().iter().map(Vec::len).sum();
+    let mut line = client_line(ctx.client, ctx.now_ms, argv_mem);
+    line.push('\n');
+    Ok(Reply::Verbatim("txt", line.into_bytes()))
+}
+
+/// CLIENT NO-EVICT ON|OFF
+fn client_no_evict(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let v = args.next_bytes()?;
+    if v.eq_ignore_ascii_case(b"on") {
+        ctx.client.no_evict = true;
+    } else if v.eq_ignore_ascii_case(b"off") {
+        ctx.client.no_evict = false;
+    } else {
+        return Err(Error::Syntax);
+    }
+    Ok(Reply::ok())
+}
+
+/// CLIENT REPLY ON|OFF|SKIP
+///
+/// `ON` replies OK. `OFF` and `SKIP` send no reply at all (the host drops it, see
+/// [`crate::engine::Engine::reply_wanted`]); `SKIP` while replies are off changes nothing.
+fn client_reply(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let v = args.next_bytes()?;
+    let c = &mut *ctx.client;
+    if v.eq_ignore_ascii_case(b"on") {
+        c.reply_mode = ReplyMode::On;
+    } else if v.eq_ignore_ascii_case(b"off") {
+        c.reply_mode = ReplyMode::Off;
+    } else if v.eq_ignore_ascii_case(b"skip") {
+        if c.reply_mode != ReplyMode::Off {
+            c.reply_mode = ReplyMode::Skip;
+        }
+    } else {
+        return Err(Error::Syntax);
+    }
+    Ok(Reply::ok())
+}
+
+/// CLIENT HELP
+fn client_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(help_reply(
+        "CLIENT",
+        &[
+            "CACHING (YES|NO)",
+            "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+            "GETREDIR",
+            "    Return the client ID we are redirecting to when tracking is enabled.",
+            "GETNAME",
+            "    Return the name of the current connection.",
+            "ID",
+            "    Return the ID of the current connection.",
+            "INFO",
+            "    Return information about the current client connection.",
+            "KILL <ip:port>",
+            "    Kill connection made from <ip:port>.",
+            "KILL <option> <value> [<option> <value> [...]]",
+            "    Kill connections. Options are:",
+            "    * ADDR (<ip:port>|<unixsocket>:0)",
+            "      Kill connections made from the specified address",
+            "    * LADDR (<ip:port>|<unixsocket>:0)",
+            "      Kill connections made to specified local address",
+            "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+            "      Kill connections by type.",
+            "    * USER <username>",
+            "      Kill connections authenticated by <username>.",
+            "    * SKIPME (YES|NO)",
+            "      Skip killing current connection (default: yes).",
+            "LIST [options ...]",
+            "    Return information about client connections. Options:",
+            "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+            "      Return clients of specified type.",
+            "UNPAUSE",
+            "    Stop the current client pause, resuming traffic.",
+            "PAUSE <timeout> [WRITE|ALL]",
+            "    Suspend all, or just write, clients for <timeout> milliseconds.",
+            "REPLY (ON|OFF|SKIP)",
+            "    Control the replies sent to the current connection.",
+            "SETNAME <name>",
+            "    Assign the name <name> to the current connection.",
+            "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+            "    Unblock the specified blocked client.",
+            "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+            "         [OPTIN] [OPTOUT] [NOLOOP]",
+            "    Control server assisted client side caching.",
+            "TRACKINGINFO",
+            "    Report tracking status for the current connection.",
+            "NO-EVICT (ON|OFF)",
+            "    Protect current client connection from eviction.",
+        ],
+    ))
+}
+
+/// A `<CMD> HELP` reply as Redis's `addReplyHelp` builds it: a title line, the given
+/// lines, and the `HELP` entry, each a status reply.
+pub fn help_reply(command: &str, lines: &[&str]) -> Reply {
+    let mut out = Vec::with_capacity(lines.len() + 3);
+    out.push(Reply::Status(format!(
+        "{command} <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"
+    )));
+    out.extend(lines.iter().map(|l| Reply::status(l)));
+    out.push(Reply::status("HELP"));
+    out.push(Reply::status("    Prints this help."));
+    Reply::Array(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Engine, ManualClock, Reply};
+
+    fn run(e: &mut Engine, id: u64, line: &str) -> Reply {
+        let argv = crate::engine::cli::split_args(line).unwrap();
+        e.execute(id, argv)
+    }
+
+    #[test]
+    fn client_list_shows_every_client_in_id_order() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(1_000_000)), 1);
+        let a = e.connect();
+        let b = e.connect_from("10.0.0.2:5000", "10.0.0.1:6379");
+        run(&mut e, b, "CLIENT SETNAME bee");
+        run(&mut e, b, "SELECT 3");
+        let Reply::Verbatim(_, text) = run(&mut e, a, "CLIENT LIST") else {
+            panic!("not verbatim")
+        };
+        let text = String::from_utf8(text).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0].starts_with("id=1 addr=127.0.0.1:0 laddr=127.0.0.1:6379 fd=8 name= age=0 idle=0 flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=10 "));
+        assert!(lines[0].ends_with(" events=r cmd=client|list user=default redir=-1 resp=2"));
+        assert!(lines[1].contains(" name=bee "));
+        assert!(lines[1].contains(" db=3 "));
+        assert!(lines[1].contains(" cmd=select "));
+        assert!(lines[1].starts_with("id=2 addr=10.0.0.2:5000 laddr=10.0.0.1:6379 "));
+        let Reply::Verbatim(_, text) = run(&mut e, a, "CLIENT LIST ID 2 99 2") else {
+            panic!("not verbatim")
+        };
+        assert_eq!(String::from_utf8(text).unwrap().lines().count(), 2);
+    }
+
+    #[test]
+    fn client_reply_off_and_skip_silence_replies() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        let mut sent = Vec::new();
+        for line in [
+            "CLIENT REPLY SKIP",
+            "PING 1",
+            "PING 2",
+            "CLIENT REPLY OFF",
+            "PING 3",
+            "CLIENT REPLY SKIP",
+            "PING 4",
+            "CLIENT REPLY ON",
+            "PING 5",
+        ] {
+            let r = run(&mut e, a, line);
+            if e.reply_wanted(a) {
+                sent.push(crate::engine::cli::format_reply(&r));
+            }
+        }
+        assert_eq!(sent, ["\"2\"", "OK", "\"5\""]);
+    }
+
+    #[test]
+    fn quit_and_reset_change_the_connection() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        run(&mut e, a, "HELLO 3 SETNAME x");
+        run(&mut e, a, "SELECT 4");
+        assert_eq!(run(&mut e, a, "RESET"), Reply::status("RESET"));
+        let c = e.client(a).unwrap();
+        assert_eq!((c.db, c.proto, c.name.is_none()), (0, 2, true));
+        assert_eq!(run(&mut e, a, "QUIT"), Reply::ok());
+        assert!(e.client(a).unwrap().close_after_reply);
+    }
+}
