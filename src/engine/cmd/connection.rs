@@ -159,7 +159,11 @@ fn echo(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 
 /// SELECT index: switches the connection to database `index` (0..16).
 fn select(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    // Redis reads the index as a C int first (getIntFromObjectOrReply).
     let idx = args.next_i64()?;
+    if i32::try_from(idx).is_err() {
+        return Err(Error::OutOfRangeBetween(i32::MIN.into(), i32::MAX.into()));
+    }
     if idx < 0 || idx >= NUM_DBS as i64 {
         return Err(Error::DbIndexOutOfRange);
     }
