@@ -833,7 +833,9 @@ pub const ROWS: &[Row] = &[
     } },
     Row { name: "echo", weight: 1, gen: |g| exact(vec![g.word("ECHO"), g.val()]) },
     Row { name: "_unknown command", weight: 1, gen: |g| {
-        let mut argv = vec![g.pick(&[&b"NOSUCHCMD"[..], b"GETT", b"h\xffset"]).to_vec()];
+        // Redis quotes the name and arguments with %s: text stops at a NUL byte. (Names with
+        // invalid UTF-8 are left out: kvlab's error replies are UTF-8 text.)
+        let mut argv = vec![g.pick(&[&b"NOSUCHCMD"[..], b"GETT", b"h\x00set", b"caf\xc3\xa9"]).to_vec()];
         for _ in 0..g.rng.usize(0..=2) {
             argv.push(g.val());
         }

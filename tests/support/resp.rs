@@ -111,8 +111,18 @@ fn read_exact_crlf<R: BufRead>(r: &mut R, n: usize) -> io::Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// Status and error text. Invalid UTF-8 is kept visible as `\xNN` rather than replaced
+/// by U+FFFD, so that a server sending raw bytes and one sending replacement characters
+/// don't compare equal.
 fn text(b: Vec<u8>) -> String {
-    String::from_utf8_lossy(&b).into_owned()
+    let mut s = String::with_capacity(b.len());
+    for chunk in b.utf8_chunks() {
+        s.push_str(chunk.valid());
+        for x in chunk.invalid() {
+            s.push_str(&format!("\\x{x:02x}"));
+        }
+    }
+    s
 }
 
 /// Reads one reply from `r`.
