@@ -1,4 +1,3 @@
-#![cfg(not(target_arch = "wasm32"))]
 //! `kvlab::engine::cli::format_reply` must print exactly what `redis-cli` prints.
 //!
 //! For each command of a corpus that together produces every reply shape (status, error,
@@ -15,6 +14,7 @@
 //!
 //! Not covered: RESP3 big numbers (redis-cli 7.0 can't print them), attributes and pushes
 //! (redis-cli 7.0 drops or fails on them in this mode).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod support;
 

@@ -1,4 +1,3 @@
-#![cfg(not(target_arch = "wasm32"))]
 //! The engine must never panic, whatever it is sent: a panic in the browser kills the page.
 //!
 //! Property: for any sequence of operations — commands whose names come from the command
@@ -10,6 +9,7 @@
 //! replayed on a second engine, which must not panic either.
 //!
 //! `KVLAB_NO_PANIC_CASES` sets the number of cases (default 1000, a few seconds).
+#![cfg(not(target_arch = "wasm32"))]
 
 use kvlab::engine::{table, Engine, ManualClock};
 use proptest::prelude::*;
