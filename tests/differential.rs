@@ -392,7 +392,9 @@ struct Stats {
     commands: usize,
     harness_calls: usize,
     dumped_keys: usize,
+    /// Positive second-resolution TTL replies compared (TTL, EXPIRETIME).
     ttl_compared: usize,
+    /// How many of those differed (by the one second the tolerance allows).
     ttl_differed: usize,
     per_row: BTreeMap<&'static str, usize>,
     /// Error replies from Redis per row (how much of the stream exercises error paths).
@@ -521,16 +523,22 @@ impl Run<'_> {
                     Err("replies differ as multisets".into())
                 }
             }
+            // Seconds: the two servers round the same deadline differently only when their
+            // clocks straddle a half-second boundary between the two calls, which is rare;
+            // these are counted for the skew check. Milliseconds differ whenever the clock
+            // ticks between the two calls, so only the tolerance applies to them.
             Check::Ttl { tol } => match (&ra, &rb) {
                 (Reply::Integer(x), Reply::Integer(y)) if x == y => {
-                    if *x >= 0 {
+                    if *x >= 0 && *tol == 1 {
                         self.stats.ttl_compared += 1;
                     }
                     Ok(())
                 }
                 (Reply::Integer(x), Reply::Integer(y)) if *x >= 0 && *y >= 0 => {
-                    self.stats.ttl_compared += 1;
-                    self.stats.ttl_differed += 1;
+                    if *tol == 1 {
+                        self.stats.ttl_compared += 1;
+                        self.stats.ttl_differed += 1;
+                    }
                     if (x - y).abs() <= *tol {
                         Ok(())
                     } else {
@@ -676,7 +684,8 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// TTLs may differ by a tick now and then; a difference in most comparisons is a bug.
+    /// TTLs in seconds may differ by one now and then; a difference in a fifth or more of
+    /// the comparisons is a rounding bug hiding in the tolerance.
     fn check_ttl_skew(&self) -> Result<(), String> {
         let (n, d) = (self.stats.ttl_compared, self.stats.ttl_differed);
         if d > 3 && d * 5 > n {
@@ -832,7 +841,7 @@ fn run_all(
             *time_per_row.entry(k).or_default() += *v;
         }
         println!(
-            "seed {seed} RESP{proto} vs {}: {} commands (+{} harness calls), {} keys in the final dump, {} TTL comparisons ({} within tolerance), {:.2} s{}",
+            "seed {seed} RESP{proto} vs {}: {} commands (+{} harness calls), {} keys in the final dump, {} TTL/EXPIRETIME comparisons ({} off by one), {:.2} s{}",
             target.label(),
             stats.commands,
             stats.harness_calls,

@@ -117,13 +117,15 @@ trap cleanup EXIT
 
 if [ "$AGAINST" = redis ]; then
     say "Baseline run against a real redis-server on port $PORT"
+    # --dir: the suite runs SAVE/DEBUG RELOAD-style tests; keep their dump.rdb out of the repo.
     redis-server --port "$PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize no \
-        >"$LOGDIR/server.log" 2>&1 &
+        --dir "$LOGDIR" >"$LOGDIR/server.log" 2>&1 &
     SERVER_PID=$!
 else
     say "Building kvlab-server (release)"
     (cd "$REPO" && cargo build --release --quiet --bin kvlab-server)
-    "$REPO/target/release/kvlab-server" --bind 127.0.0.1 --port "$PORT" >"$LOGDIR/server.log" 2>&1 &
+    (cd "$LOGDIR" && exec "$REPO/target/release/kvlab-server" --bind 127.0.0.1 --port "$PORT") \
+        >"$LOGDIR/server.log" 2>&1 &
     SERVER_PID=$!
 fi
 

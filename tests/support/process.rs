@@ -133,7 +133,12 @@ pub fn require_redis() {
 /// loopback) on a free port. `extra` adds configuration arguments.
 pub fn redis_server(extra: &[&str]) -> ServerGuard {
     require_redis();
+    // Nothing should be saved, but if it were, it must not land in the repository.
+    let dir = std::env::temp_dir();
+    let dir = dir.to_str().unwrap_or("/tmp");
     let mut args = vec![
+        "--dir",
+        dir,
         "--port",
         "{port}",
         "--bind",
