@@ -204,6 +204,8 @@ fn format_into(reply: &Reply, prefix: &str, out: &mut String) {
             out.push_str(&quote(b));
             out.push('\n');
         }
+        // redis-cli 7.0 can't print big numbers (it exits with "Unknown reply type: 13");
+        // this is the form later versions print. No Redis 7.0 command replies with one.
         Reply::BigNumber(n) => {
             out.push_str(&format!("(big number) {n}\n"));
         }
@@ -239,9 +241,33 @@ fn format_into(reply: &Reply, prefix: &str, out: &mut String) {
                 }
                 out.push_str(&tmp);
                 out.push_str(" => ");
+                if is_multiline(v) {
+                    // A value spanning several lines starts on its own line, aligned
+                    // under the key (redis-cli's `cliIsMultilineValueTTY`).
+                    out.push('\n');
+                    out.push_str(&child_prefix);
+                }
                 format_into(v, &child_prefix, out);
             }
         }
+    }
+}
+
+/// True when `reply` renders on more than one line: an aggregate with more than one
+/// element, or with one element that itself spans several lines.
+fn is_multiline(reply: &Reply) -> bool {
+    match reply {
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => match items.as_slice() {
+            [] => false,
+            [one] => is_multiline(one),
+            _ => true,
+        },
+        Reply::Map(pairs) => match pairs.as_slice() {
+            [] => false,
+            [(_, v)] => is_multiline(v),
+            _ => true,
+        },
+        _ => false,
     }
 }
 
@@ -310,6 +336,23 @@ mod tests {
         assert_eq!(lines[1], "    2) \"1\"");
         assert_eq!(lines[9], "   10) \"9\"");
         assert_eq!(lines[10], "2) (nil)");
+    }
+
+    #[test]
+    fn multiline_map_values_start_on_their_own_line() {
+        let inner = Reply::Map(vec![
+            (Reply::bulk(b"a"), Reply::Integer(1)),
+            (Reply::bulk(b"b"), Reply::Integer(2)),
+        ]);
+        let single = Reply::Map(vec![(Reply::bulk(b"x"), Reply::Integer(3))]);
+        let r = Reply::Map(vec![
+            (Reply::bulk(b"m"), inner),
+            (Reply::bulk(b"s"), single),
+        ]);
+        assert_eq!(
+            format_reply(&r),
+            "1# \"m\" => \n   1# \"a\" => (integer) 1\n   2# \"b\" => (integer) 2\n2# \"s\" => 1# \"x\" => (integer) 3"
+        );
     }
 
     #[test]

@@ -1,0 +1,849 @@
+//! Random command generators for the differential test, as a table.
+//!
+//! Each [`Row`] names one command (or `CONTAINER SUB`, or a `_pseudo` name for rows that are
+//! not a kvlab command), a weight, and a function that builds one random invocation plus the
+//! [`Check`] saying how its two replies are compared. Adding a data type means adding rows
+//! here (and a line to [`DUMPS`] so the end-of-seed keyspace dump can read its values).
+//!
+//! The generators draw from small pools on purpose: a handful of keys and fields so that
+//! commands collide (a hash command on a string key, INCR on "abc", RENAME onto an existing
+//! key), and values that sit on the edges Redis cares about (i64 limits, leading spaces,
+//! `inf`, the 44-byte embstr and 64-byte listpack limits, binary bytes, the empty string).
+//!
+//! **Time.** No key may expire *during* the stream: relative expiries are at least 1000 s
+//! and absolute ones are at least 1000 s after the seed started, or in the past (which
+//! deletes the key at once on both sides). Deadlines are drawn from a wide range so two
+//! of them are never within milliseconds of each other; GT/LT comparisons therefore can't
+//! depend on which server's clock ticked first. Real expiry is exercised separately, in a
+//! controlled phase at the end of each seed.
+
+/// How the replies of one command are compared.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    /// Byte-for-byte equal replies.
+    Exact,
+    /// The replies are unordered collections: compare as multisets. With `pairs`, a flat
+    /// array is read as field/value pairs (RESP2 `HGETALL`) and compared as a set of pairs.
+    Unordered {
+        /// Read a flat array as pairs.
+        pairs: bool,
+    },
+    /// `HKEYS`/`HVALS`/`HGETALL` of the hash at argv\[1\]: exact order when Redis keeps it
+    /// as a listpack (insertion order is then observable), a multiset otherwise.
+    HashOrder {
+        /// Read a flat array as pairs.
+        pairs: bool,
+    },
+    /// A TTL in seconds (`tol` 1) or milliseconds: equal, or both positive and within `tol`.
+    Ttl {
+        /// Allowed difference.
+        tol: i64,
+    },
+    /// `RANDOMKEY`: both nil, or each side's key exists on the other side.
+    RandomKey,
+    /// `HRANDFIELD key [count [WITHVALUES]]`, checked against the other side's hash.
+    HRandField {
+        /// The count, if one was given and it parses.
+        count: Option<i64>,
+        /// WITHVALUES was given.
+        withvalues: bool,
+    },
+    /// Both integers (any value), or exactly equal (`OBJECT IDLETIME`, `OBJECT FREQ`).
+    Shape,
+    /// A cursor command started at cursor 0 (argv\[cursor_at\]): run the scan to completion
+    /// on both sides and compare the sets of elements returned.
+    FullScan {
+        /// Position of the cursor argument.
+        cursor_at: usize,
+        /// Elements come as field/value (or member/score) pairs.
+        pairs: bool,
+    },
+    /// Not compared beyond "neither is an error" (`HELLO`, whose reply names the server).
+    NotError,
+}
+
+/// One generated command.
+#[derive(Debug, Clone)]
+pub struct Cmd {
+    /// The arguments, name first.
+    pub argv: Vec<Vec<u8>>,
+    /// How to compare the replies.
+    pub check: Check,
+}
+
+/// A row of the generator table.
+pub struct Row {
+    /// The command as kvlab's table knows it: `get`, `object encoding`, or `_name` for a row
+    /// that is always run (unknown commands and the like).
+    pub name: &'static str,
+    /// Relative frequency.
+    pub weight: u32,
+    /// Builds one invocation.
+    pub gen: fn(&mut G) -> Cmd,
+}
+
+/// Builds the command that reads a key's whole value.
+pub type DumpFn = fn(&[u8]) -> Cmd;
+
+/// For each type name `TYPE` replies with: how to read a key's whole value for the
+/// end-of-seed dump, and how to compare it.
+pub const DUMPS: &[(&str, DumpFn)] = &[
+    ("string", |k| {
+        cmd(vec![b"GET".to_vec(), k.to_vec()], Check::Exact)
+    }),
+    ("hash", |k| {
+        cmd(
+            vec![b"HGETALL".to_vec(), k.to_vec()],
+            Check::Unordered { pairs: true },
+        )
+    }),
+];
+
+fn cmd(argv: Vec<Vec<u8>>, check: Check) -> Cmd {
+    Cmd { argv, check }
+}
+
+/// The generator state: the seeded random source and the seed's start time.
+pub struct G {
+    /// Seeded randomness.
+    pub rng: fastrand::Rng,
+    /// Wall-clock time when the seed started, Unix milliseconds (for absolute deadlines).
+    pub base_ms: i64,
+}
+
+/// The keys every command draws from.
+pub const KEYS: &[&[u8]] = &[
+    b"k0",
+    b"k1",
+    b"k2",
+    b"k3",
+    b"k4",
+    b"k5",
+    b"bin\x00\xff\r\n",
+    b"",
+];
+
+const INTS: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "5",
+    "10",
+    "100",
+    "-100",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "9223372036854775806",
+    "-9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "1.5",
+    "abc",
+    "",
+    " 1",
+    "1 ",
+    "+1",
+    "1e3",
+    "0x1",
+    "-0",
+    "007",
+];
+
+const FLOATS: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "0.1",
+    "0.2",
+    "1.5",
+    "-0.25",
+    "3.0e2",
+    "1e-3",
+    "10.5",
+    "-10.5",
+    "5.0e3",
+    "1.7976931348623157e308",
+    "1e309",
+    "inf",
+    "-inf",
+    "nan",
+    "abc",
+    "",
+    " 1",
+    "1 ",
+    "0x10",
+    "1.2.3",
+    "9223372036854775807",
+];
+
+const WORDS: &[&[u8]] = &[
+    b"a",
+    b"hello",
+    b"foo bar",
+    b"\x00\xff\x80\r\n",
+    b"\"quoted\\",
+    b"caf\xc3\xa9",
+];
+
+const PATTERNS: &[&[u8]] = &[
+    b"*", b"k*", b"k?", b"k[0-2]", b"k[^0]", b"*\x00*", b"[a-z]*", b"\\k*", b"", b"nomatch",
+    b"*1*", b"f*", b"f[0-2]", b"?",
+];
+
+impl G {
+    /// A generator for `seed`, with absolute deadlines relative to `base_ms`.
+    pub fn new(seed: u64, base_ms: i64) -> G {
+        G {
+            rng: fastrand::Rng::with_seed(seed),
+            base_ms,
+        }
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.rng.f64() < p
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.rng.usize(..items.len())]
+    }
+
+    /// A command name or keyword in random letter case (mostly upper).
+    pub fn word(&mut self, w: &str) -> Vec<u8> {
+        match self.rng.u8(..10) {
+            0 => w.to_ascii_lowercase().into_bytes(),
+            1 => w
+                .bytes()
+                .map(|b| {
+                    if self.rng.bool() {
+                        b.to_ascii_lowercase()
+                    } else {
+                        b.to_ascii_uppercase()
+                    }
+                })
+                .collect(),
+            _ => w.to_ascii_uppercase().into_bytes(),
+        }
+    }
+
+    /// A key from the small universe (mostly the plain ones).
+    pub fn key(&mut self) -> Vec<u8> {
+        if self.chance(0.9) {
+            self.pick(&KEYS[..6]).to_vec()
+        } else {
+            self.pick(KEYS).to_vec()
+        }
+    }
+
+    /// A key for a hash command: mostly from the keys hashes live in (k3-k5), which
+    /// string commands also reach now and then (k3 is shared, and any key can be drawn).
+    pub fn hkey(&mut self) -> Vec<u8> {
+        if self.chance(0.85) {
+            self.pick(&[KEYS[3], KEYS[4], KEYS[5], KEYS[4], KEYS[5]])
+                .to_vec()
+        } else {
+            self.key()
+        }
+    }
+
+    /// A key for a string command: mostly k0-k3.
+    pub fn skey(&mut self) -> Vec<u8> {
+        if self.chance(0.9) {
+            self.pick(&KEYS[..4]).to_vec()
+        } else {
+            self.key()
+        }
+    }
+
+    /// An integer-ish argument: edges, overflow, junk.
+    pub fn int(&mut self) -> Vec<u8> {
+        if self.chance(0.5) {
+            self.rng.i64(-20..=20).to_string().into_bytes()
+        } else {
+            self.pick(INTS).as_bytes().to_vec()
+        }
+    }
+
+    /// A float-ish argument.
+    pub fn float(&mut self) -> Vec<u8> {
+        if self.chance(0.3) {
+            format!("{}.{}", self.rng.i64(-100..=100), self.rng.u32(..1000)).into_bytes()
+        } else {
+            self.pick(FLOATS).as_bytes().to_vec()
+        }
+    }
+
+    /// A value: numbers (which make the numeric commands succeed), junk, binary, and
+    /// strings around the encoding thresholds.
+    pub fn val(&mut self) -> Vec<u8> {
+        match self.rng.u8(..10) {
+            0..=2 => self.int(),
+            3 => self.float(),
+            4 => self.pick(WORDS).to_vec(),
+            5 => {
+                // Lengths around the embstr (44) and listpack value (64) limits.
+                let n = self.pick(&[20usize, 44, 45, 64, 65, 100]);
+                (0..n).map(|_| self.rng.alphanumeric() as u8).collect()
+            }
+            _ => {
+                let n = self.rng.usize(0..8);
+                (0..n).map(|_| self.rng.alphanumeric() as u8).collect()
+            }
+        }
+    }
+
+    /// A hash field.
+    pub fn field(&mut self) -> Vec<u8> {
+        match self.rng.u8(..20) {
+            0 => Vec::new(),
+            1 => b"bin\x00\xff".to_vec(),
+            2 => vec![b'L'; 65],
+            _ => format!("f{}", self.rng.u8(..6)).into_bytes(),
+        }
+    }
+
+    /// A glob pattern.
+    pub fn pattern(&mut self) -> Vec<u8> {
+        self.pick(PATTERNS).to_vec()
+    }
+
+    /// A database index: mostly the first four, sometimes invalid.
+    pub fn db(&mut self) -> Vec<u8> {
+        if self.chance(0.9) {
+            self.rng.u8(..4).to_string().into_bytes()
+        } else {
+            self.pick(&["15", "16", "-1", "abc", "1.5", ""])
+                .as_bytes()
+                .to_vec()
+        }
+    }
+
+    fn edge_duration(&mut self) -> Vec<u8> {
+        self.pick(&[
+            "0",
+            "-1",
+            "abc",
+            "",
+            "1.5",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "9223372036854775",
+            "4611686018427387904",
+        ])
+        .as_bytes()
+        .to_vec()
+    }
+
+    /// A relative expiry in seconds: far in the future, or an edge.
+    pub fn secs(&mut self) -> Vec<u8> {
+        if self.chance(0.85) {
+            self.rng.i64(1_000..1_000_000).to_string().into_bytes()
+        } else {
+            self.edge_duration()
+        }
+    }
+
+    /// A relative expiry in milliseconds.
+    pub fn millis(&mut self) -> Vec<u8> {
+        if self.chance(0.85) {
+            self.rng
+                .i64(1_000_000..1_000_000_000)
+                .to_string()
+                .into_bytes()
+        } else {
+            self.edge_duration()
+        }
+    }
+
+    /// An absolute deadline in Unix seconds: far in the future, in the past, or an edge.
+    pub fn unix_secs(&mut self) -> Vec<u8> {
+        match self.rng.u8(..10) {
+            0 => self.pick(&["1", "0", "-1"]).as_bytes().to_vec(),
+            1 => self.edge_duration(),
+            _ => (self.base_ms / 1000 + self.rng.i64(1_000..1_000_000))
+                .to_string()
+                .into_bytes(),
+        }
+    }
+
+    /// An absolute deadline in Unix milliseconds.
+    pub fn unix_millis(&mut self) -> Vec<u8> {
+        match self.rng.u8(..10) {
+            0 => self.pick(&["1", "0", "-1"]).as_bytes().to_vec(),
+            1 => self.edge_duration(),
+            _ => (self.base_ms + self.rng.i64(1_000_000..1_000_000_000))
+                .to_string()
+                .into_bytes(),
+        }
+    }
+
+    /// A COUNT argument for SCAN-like commands.
+    pub fn scan_count(&mut self) -> Vec<u8> {
+        self.pick(&["1", "2", "3", "10", "100", "0", "-1", "abc"])
+            .as_bytes()
+            .to_vec()
+    }
+
+    fn n_keys(&mut self, min: usize, max: usize) -> Vec<Vec<u8>> {
+        let n = self.rng.usize(min..=max);
+        (0..n).map(|_| self.key()).collect()
+    }
+
+    /// A random expiry option group for SET/GETEX.
+    fn expiry_opt(&mut self, persist: bool) -> Vec<Vec<u8>> {
+        match self.rng.u8(..if persist { 6 } else { 5 }) {
+            0 => vec![self.word("EX"), self.secs()],
+            1 => vec![self.word("PX"), self.millis()],
+            2 => vec![self.word("EXAT"), self.unix_secs()],
+            3 => vec![self.word("PXAT"), self.unix_millis()],
+            4 => vec![self.word(if persist { "PERSIST" } else { "KEEPTTL" })],
+            _ => vec![self.word("PERSIST")],
+        }
+    }
+
+    /// Shuffles option groups and flattens them after `head`.
+    fn with_opts(&mut self, mut head: Vec<Vec<u8>>, mut groups: Vec<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
+        self.rng.shuffle(&mut groups);
+        for g in groups {
+            head.extend(g);
+        }
+        head
+    }
+
+    /// Maybe damages an argument vector: drops an argument or adds one (wrong arity,
+    /// unknown options). Only applied to commands compared exactly.
+    pub fn mutate(&mut self, argv: &mut Vec<Vec<u8>>) {
+        if argv.len() > 1 && self.rng.bool() {
+            let i = self.rng.usize(1..argv.len());
+            argv.remove(i);
+        } else {
+            let v = if self.rng.bool() {
+                self.word("BOGUS")
+            } else {
+                self.val()
+            };
+            argv.push(v);
+        }
+    }
+}
+
+fn exact(argv: Vec<Vec<u8>>) -> Cmd {
+    cmd(argv, Check::Exact)
+}
+
+// ---------------------------------------------------------------------------------------
+// Strings
+// ---------------------------------------------------------------------------------------
+
+fn g_set(g: &mut G) -> Cmd {
+    let head = vec![g.word("SET"), g.skey(), g.val()];
+    let mut groups = Vec::new();
+    if g.chance(0.3) {
+        let w = if g.rng.bool() { "NX" } else { "XX" };
+        groups.push(vec![g.word(w)]);
+    }
+    if g.chance(0.2) {
+        groups.push(vec![g.word("GET")]);
+    }
+    if g.chance(0.4) {
+        groups.push(g.expiry_opt(false));
+    }
+    if g.chance(0.05) {
+        // Conflicting or malformed options.
+        let bad = match g.rng.u8(..5) {
+            0 => vec![g.word("NX")],
+            1 => g.expiry_opt(false),
+            2 => vec![g.word("EX")],
+            3 => vec![g.word("KEEPTTL")],
+            _ => vec![g.word("FOO")],
+        };
+        groups.push(bad);
+    }
+    exact(g.with_opts(head, groups))
+}
+
+fn g_getex(g: &mut G) -> Cmd {
+    let head = vec![g.word("GETEX"), g.skey()];
+    let mut groups = Vec::new();
+    if g.chance(0.7) {
+        groups.push(g.expiry_opt(true));
+    }
+    if g.chance(0.05) {
+        groups.push(g.expiry_opt(true));
+    }
+    exact(g.with_opts(head, groups))
+}
+
+fn g_lcs(g: &mut G) -> Cmd {
+    let head = vec![g.word("LCS"), g.skey(), g.skey()];
+    let mut groups = Vec::new();
+    if g.chance(0.3) {
+        groups.push(vec![g.word("LEN")]);
+    }
+    if g.chance(0.4) {
+        groups.push(vec![g.word("IDX")]);
+    }
+    if g.chance(0.3) {
+        groups.push(vec![g.word("MINMATCHLEN"), g.int()]);
+    }
+    if g.chance(0.3) {
+        groups.push(vec![g.word("WITHMATCHLEN")]);
+    }
+    exact(g.with_opts(head, groups))
+}
+
+fn g_mset(g: &mut G, name: &str) -> Cmd {
+    let mut argv = vec![g.word(name)];
+    for _ in 0..g.rng.usize(1..=4) {
+        argv.push(g.skey());
+        argv.push(g.val());
+    }
+    if g.chance(0.05) {
+        argv.pop();
+    }
+    exact(argv)
+}
+
+fn g_setrange(g: &mut G) -> Cmd {
+    let (offset, value): (Vec<u8>, Vec<u8>) = match g.rng.u8(..20) {
+        // Offsets past the 512 MB limit are refused before any allocation; with an empty
+        // value nothing is allocated at all.
+        0 => (b"536870912".to_vec(), g.val()),
+        1 => (b"536870911".to_vec(), Vec::new()),
+        2 => (b"-1".to_vec(), g.val()),
+        3 => (b"abc".to_vec(), g.val()),
+        4 => (b"9223372036854775807".to_vec(), g.val()),
+        5 => (b"100".to_vec(), g.val()),
+        _ => (g.rng.u8(..20).to_string().into_bytes(), g.val()),
+    };
+    exact(vec![g.word("SETRANGE"), g.skey(), offset, value])
+}
+
+fn range_bound(g: &mut G) -> Vec<u8> {
+    if g.chance(0.7) {
+        g.rng.i64(-15..=15).to_string().into_bytes()
+    } else {
+        g.int()
+    }
+}
+
+fn g_range(g: &mut G, name: &str) -> Cmd {
+    exact(vec![g.word(name), g.skey(), range_bound(g), range_bound(g)])
+}
+
+// ---------------------------------------------------------------------------------------
+// Hashes
+// ---------------------------------------------------------------------------------------
+
+fn g_hset(g: &mut G, name: &str) -> Cmd {
+    let mut argv = vec![g.word(name), g.hkey()];
+    if g.chance(0.02) {
+        // Enough fields to leave the listpack encoding for good.
+        for i in 0..130 {
+            argv.push(format!("f{i}").into_bytes());
+            argv.push(g.val());
+        }
+    } else {
+        for _ in 0..g.rng.usize(1..=3) {
+            argv.push(g.field());
+            argv.push(g.val());
+        }
+        if g.chance(0.05) {
+            argv.pop();
+        }
+    }
+    exact(argv)
+}
+
+fn g_hrandfield(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("HRANDFIELD"), g.hkey()];
+    let mut count = None;
+    let mut withvalues = false;
+    if g.chance(0.7) {
+        let c: Vec<u8> = match g.rng.u8(..10) {
+            0 => b"abc".to_vec(),
+            1 => b"200".to_vec(),
+            2 => b"-200".to_vec(),
+            3 => b"9223372036854775807".to_vec(),
+            4 => b"-9223372036854775808".to_vec(),
+            _ => g.rng.i64(-6..=6).to_string().into_bytes(),
+        };
+        count = std::str::from_utf8(&c).ok().and_then(|s| s.parse().ok());
+        argv.push(c);
+        if g.chance(0.5) {
+            withvalues = true;
+            argv.push(g.word("WITHVALUES"));
+        } else if g.chance(0.05) {
+            // A negative count this large is refused only together with WITHVALUES;
+            // without it Redis would try to reply with that many fields.
+            argv.pop();
+            argv.push(b"-4611686018427387904".to_vec());
+            argv.push(g.word("WITHVALUES"));
+            withvalues = true;
+            count = Some(-4611686018427387904);
+        } else if g.chance(0.05) {
+            argv.push(g.word("WITHVALUE"));
+        }
+    }
+    cmd(argv, Check::HRandField { count, withvalues })
+}
+
+fn g_hscan(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("HSCAN"), g.hkey()];
+    if g.chance(0.05) {
+        argv.push(g.pick(&["abc", "1.5", " 0", "0x1"]).as_bytes().to_vec());
+        return exact(argv);
+    }
+    argv.push(b"0".to_vec());
+    let mut groups = Vec::new();
+    if g.chance(0.5) {
+        groups.push(vec![g.word("MATCH"), g.pattern()]);
+    }
+    if g.chance(0.5) {
+        groups.push(vec![g.word("COUNT"), g.scan_count()]);
+    }
+    if g.chance(0.03) {
+        groups.push(vec![g.word("NOVALUES")]);
+    }
+    cmd(
+        g.with_opts(argv, groups),
+        Check::FullScan {
+            cursor_at: 2,
+            pairs: true,
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// Keys
+// ---------------------------------------------------------------------------------------
+
+fn expire_opts(g: &mut G) -> Vec<Vec<u8>> {
+    match g.rng.u8(..20) {
+        0..=9 => vec![],
+        10 => vec![g.word("NX")],
+        11 => vec![g.word("XX")],
+        12 | 13 => vec![g.word("GT")],
+        14 | 15 => vec![g.word("LT")],
+        16 => vec![g.word("XX"), g.word("GT")],
+        17 => vec![g.word("LT"), g.word("XX")],
+        18 => {
+            let a = g.pick(&["NX", "GT", "LT", "XX"]);
+            let b = g.pick(&["NX", "GT", "LT"]);
+            vec![g.word(a), g.word(b)]
+        }
+        _ => vec![g.word("FOO")],
+    }
+}
+
+fn g_expire(g: &mut G, name: &str, when: fn(&mut G) -> Vec<u8>) -> Cmd {
+    let mut argv = vec![g.word(name), g.key(), when(g)];
+    argv.extend(expire_opts(g));
+    exact(argv)
+}
+
+fn g_scan(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("SCAN")];
+    if g.chance(0.05) {
+        argv.push(g.pick(&["abc", "1.5", " 0", "0x1"]).as_bytes().to_vec());
+        return exact(argv);
+    }
+    argv.push(b"0".to_vec());
+    let mut groups = Vec::new();
+    if g.chance(0.5) {
+        groups.push(vec![g.word("MATCH"), g.pattern()]);
+    }
+    if g.chance(0.5) {
+        groups.push(vec![g.word("COUNT"), g.scan_count()]);
+    }
+    if g.chance(0.3) {
+        let t = g.pick(&["string", "hash", "list", "none", "foo", "STRING"]);
+        groups.push(vec![g.word("TYPE"), t.as_bytes().to_vec()]);
+    }
+    cmd(
+        g.with_opts(argv, groups),
+        Check::FullScan {
+            cursor_at: 1,
+            pairs: false,
+        },
+    )
+}
+
+fn g_copy(g: &mut G) -> Cmd {
+    let head = vec![g.word("COPY"), g.key(), g.key()];
+    let mut groups = Vec::new();
+    if g.chance(0.4) {
+        groups.push(vec![g.word("DB"), g.db()]);
+    }
+    if g.chance(0.4) {
+        groups.push(vec![g.word("REPLACE")]);
+    }
+    exact(g.with_opts(head, groups))
+}
+
+fn g_object(g: &mut G, sub: &str) -> Cmd {
+    let argv = vec![g.word("OBJECT"), g.word(sub), g.key()];
+    if sub == "ENCODING" {
+        exact(argv)
+    } else {
+        cmd(argv, Check::Shape)
+    }
+}
+
+fn ttl(g: &mut G, name: &str, tol: i64) -> Cmd {
+    cmd(vec![g.word(name), g.key()], Check::Ttl { tol })
+}
+
+fn k1(g: &mut G, name: &str, key: fn(&mut G) -> Vec<u8>) -> Cmd {
+    exact(vec![g.word(name), key(g)])
+}
+
+fn kn(g: &mut G, name: &str, min: usize) -> Cmd {
+    let mut argv = vec![g.word(name)];
+    argv.extend(g.n_keys(min, 4));
+    exact(argv)
+}
+
+fn kv(g: &mut G, name: &str) -> Cmd {
+    exact(vec![g.word(name), g.skey(), g.val()])
+}
+
+fn kk(g: &mut G, name: &str) -> Cmd {
+    exact(vec![g.word(name), g.key(), g.key()])
+}
+
+fn kf(g: &mut G, name: &str) -> Cmd {
+    exact(vec![g.word(name), g.hkey(), g.field()])
+}
+
+/// The generator table.
+#[rustfmt::skip]
+pub const ROWS: &[Row] = &[
+    // Strings
+    Row { name: "append", weight: 3, gen: |g| kv(g, "APPEND") },
+    Row { name: "decr", weight: 2, gen: |g| k1(g, "DECR", G::skey) },
+    Row { name: "decrby", weight: 2, gen: |g| exact(vec![g.word("DECRBY"), g.skey(), g.int()]) },
+    Row { name: "get", weight: 5, gen: |g| k1(g, "GET", G::skey) },
+    Row { name: "getdel", weight: 2, gen: |g| k1(g, "GETDEL", G::skey) },
+    Row { name: "getex", weight: 3, gen: g_getex },
+    Row { name: "getrange", weight: 2, gen: |g| g_range(g, "GETRANGE") },
+    Row { name: "getset", weight: 2, gen: |g| kv(g, "GETSET") },
+    Row { name: "incr", weight: 3, gen: |g| k1(g, "INCR", G::skey) },
+    Row { name: "incrby", weight: 3, gen: |g| exact(vec![g.word("INCRBY"), g.skey(), g.int()]) },
+    Row { name: "incrbyfloat", weight: 3, gen: |g| exact(vec![g.word("INCRBYFLOAT"), g.skey(), g.float()]) },
+    Row { name: "lcs", weight: 2, gen: g_lcs },
+    Row { name: "mget", weight: 2, gen: |g| kn(g, "MGET", 1) },
+    Row { name: "mset", weight: 2, gen: |g| g_mset(g, "MSET") },
+    Row { name: "msetnx", weight: 2, gen: |g| g_mset(g, "MSETNX") },
+    Row { name: "psetex", weight: 1, gen: |g| exact(vec![g.word("PSETEX"), g.skey(), g.millis(), g.val()]) },
+    Row { name: "set", weight: 8, gen: g_set },
+    Row { name: "setex", weight: 1, gen: |g| exact(vec![g.word("SETEX"), g.skey(), g.secs(), g.val()]) },
+    Row { name: "setnx", weight: 2, gen: |g| kv(g, "SETNX") },
+    Row { name: "setrange", weight: 2, gen: g_setrange },
+    Row { name: "strlen", weight: 2, gen: |g| k1(g, "STRLEN", G::skey) },
+    Row { name: "substr", weight: 1, gen: |g| g_range(g, "SUBSTR") },
+    // Hashes
+    Row { name: "hdel", weight: 3, gen: |g| {
+        let mut argv = vec![g.word("HDEL"), g.hkey()];
+        for _ in 0..g.rng.usize(1..=3) {
+            argv.push(g.field());
+        }
+        exact(argv)
+    } },
+    Row { name: "hexists", weight: 2, gen: |g| kf(g, "HEXISTS") },
+    Row { name: "hget", weight: 3, gen: |g| kf(g, "HGET") },
+    Row { name: "hgetall", weight: 3, gen: |g| cmd(vec![g.word("HGETALL"), g.hkey()], Check::HashOrder { pairs: true }) },
+    Row { name: "hincrby", weight: 3, gen: |g| exact(vec![g.word("HINCRBY"), g.hkey(), g.field(), g.int()]) },
+    Row { name: "hincrbyfloat", weight: 3, gen: |g| exact(vec![g.word("HINCRBYFLOAT"), g.hkey(), g.field(), g.float()]) },
+    Row { name: "hkeys", weight: 2, gen: |g| cmd(vec![g.word("HKEYS"), g.hkey()], Check::HashOrder { pairs: false }) },
+    Row { name: "hlen", weight: 2, gen: |g| k1(g, "HLEN", G::hkey) },
+    Row { name: "hmget", weight: 2, gen: |g| {
+        let mut argv = vec![g.word("HMGET"), g.hkey()];
+        for _ in 0..g.rng.usize(1..=4) {
+            argv.push(g.field());
+        }
+        exact(argv)
+    } },
+    Row { name: "hmset", weight: 2, gen: |g| g_hset(g, "HMSET") },
+    Row { name: "hrandfield", weight: 3, gen: g_hrandfield },
+    Row { name: "hscan", weight: 2, gen: g_hscan },
+    Row { name: "hset", weight: 8, gen: |g| g_hset(g, "HSET") },
+    Row { name: "hsetnx", weight: 2, gen: |g| exact(vec![g.word("HSETNX"), g.hkey(), g.field(), g.val()]) },
+    Row { name: "hstrlen", weight: 2, gen: |g| kf(g, "HSTRLEN") },
+    Row { name: "hvals", weight: 2, gen: |g| cmd(vec![g.word("HVALS"), g.hkey()], Check::HashOrder { pairs: false }) },
+    // Keys
+    Row { name: "copy", weight: 2, gen: g_copy },
+    Row { name: "del", weight: 3, gen: |g| kn(g, "DEL", 1) },
+    Row { name: "exists", weight: 2, gen: |g| kn(g, "EXISTS", 1) },
+    Row { name: "expire", weight: 3, gen: |g| g_expire(g, "EXPIRE", G::secs) },
+    Row { name: "pexpire", weight: 2, gen: |g| g_expire(g, "PEXPIRE", G::millis) },
+    Row { name: "expireat", weight: 2, gen: |g| g_expire(g, "EXPIREAT", G::unix_secs) },
+    Row { name: "pexpireat", weight: 2, gen: |g| g_expire(g, "PEXPIREAT", G::unix_millis) },
+    Row { name: "expiretime", weight: 2, gen: |g| ttl(g, "EXPIRETIME", 1) },
+    Row { name: "pexpiretime", weight: 2, gen: |g| ttl(g, "PEXPIRETIME", 250) },
+    Row { name: "keys", weight: 2, gen: |g| cmd(vec![g.word("KEYS"), g.pattern()], Check::Unordered { pairs: false }) },
+    Row { name: "scan", weight: 2, gen: g_scan },
+    Row { name: "object encoding", weight: 2, gen: |g| g_object(g, "ENCODING") },
+    Row { name: "object idletime", weight: 1, gen: |g| g_object(g, "IDLETIME") },
+    Row { name: "object freq", weight: 1, gen: |g| g_object(g, "FREQ") },
+    Row { name: "object", weight: 1, gen: |g| {
+        let argv = match g.rng.u8(..3) {
+            0 => vec![g.word("OBJECT")],
+            1 => vec![g.word("OBJECT"), g.word("ENCODING")],
+            _ => vec![g.word("OBJECT"), g.word("NOSUCH"), g.key()],
+        };
+        exact(argv)
+    } },
+    Row { name: "persist", weight: 2, gen: |g| k1(g, "PERSIST", G::key) },
+    Row { name: "pttl", weight: 2, gen: |g| ttl(g, "PTTL", 250) },
+    Row { name: "ttl", weight: 2, gen: |g| ttl(g, "TTL", 1) },
+    Row { name: "randomkey", weight: 2, gen: |g| cmd(vec![g.word("RANDOMKEY")], Check::RandomKey) },
+    Row { name: "rename", weight: 2, gen: |g| kk(g, "RENAME") },
+    Row { name: "renamenx", weight: 2, gen: |g| kk(g, "RENAMENX") },
+    Row { name: "touch", weight: 1, gen: |g| kn(g, "TOUCH", 1) },
+    Row { name: "type", weight: 2, gen: |g| k1(g, "TYPE", G::key) },
+    Row { name: "unlink", weight: 2, gen: |g| kn(g, "UNLINK", 1) },
+    Row { name: "move", weight: 2, gen: |g| exact(vec![g.word("MOVE"), g.key(), g.db()]) },
+    Row { name: "swapdb", weight: 1, gen: |g| exact(vec![g.word("SWAPDB"), g.db(), g.db()]) },
+    Row { name: "dbsize", weight: 1, gen: |g| exact(vec![g.word("DBSIZE")]) },
+    Row { name: "flushdb", weight: 1, gen: |g| {
+        let mut argv = vec![g.word("FLUSHDB")];
+        // Mostly a malformed call, so the keyspace keeps its history; now and then a real
+        // flush empties the playground.
+        let w = if g.chance(0.05) {
+            g.pick(&["ASYNC", "SYNC", "", "BOGUS"])
+        } else {
+            g.pick(&["BOGUS", "NOW"])
+        };
+        if !w.is_empty() {
+            argv.push(g.word(w));
+        }
+        exact(argv)
+    } },
+    Row { name: "select", weight: 3, gen: |g| exact(vec![g.word("SELECT"), g.db()]) },
+    // Connection
+    Row { name: "ping", weight: 1, gen: |g| {
+        let mut argv = vec![g.word("PING")];
+        for _ in 0..g.rng.usize(0..=2) {
+            argv.push(g.val());
+        }
+        exact(argv)
+    } },
+    Row { name: "echo", weight: 1, gen: |g| exact(vec![g.word("ECHO"), g.val()]) },
+    Row { name: "_unknown command", weight: 1, gen: |g| {
+        // Redis quotes the name and arguments with %s: text stops at a NUL byte. (Names with
+        // invalid UTF-8 are left out: kvlab's error replies are UTF-8 text.)
+        let mut argv = vec![g.pick(&[&b"NOSUCHCMD"[..], b"GETT", b"h\x00set", b"caf\xc3\xa9"]).to_vec()];
+        for _ in 0..g.rng.usize(0..=2) {
+            argv.push(g.val());
+        }
+        exact(argv)
+    } },
+];
+
+/// Commands the harness itself sends to both sides (dump, RESP3 switch).
+pub const HARNESS_COMMANDS: &[&str] = &[
+    "select", "dbsize", "keys", "type", "pttl", "exists", "hgetall", "hello",
+];

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Runs Redis's own Tcl test suite against kvlab-server: a measurement of how much of
+# Redis 7.0's behaviour kvlab reproduces, not a pass/fail gate (it is slow and not in CI).
+#
+# Usage:
+#   tests/redis-suite/run.sh [unit/type/string unit/expire ...]
+#   KVLAB_SUITE_AGAINST=redis tests/redis-suite/run.sh ...   # baseline: a real redis-server
+#
+# With no arguments it runs the test files of the foundation: unit/type/string
+# unit/type/incr unit/type/hash unit/keyspace unit/expire (later: unit/type/list,
+# unit/type/set, unit/type/zset).
+#
+# What it does:
+# 1. Makes sure the Debian source of the installed redis (7.0.15) is unpacked in
+#    ${KVLAB_CACHE:-~/.cache/kvlab}/redis-src. Only when it is missing: adds a deb-src
+#    entry for bookworm to /etc/apt/sources.list.d/ (if there is none; needs root), runs
+#    apt-get update and `apt-get source redis=<installed version>`.
+# 2. Builds kvlab-server in release mode and starts it on a free 127.0.0.1 port.
+# 3. For each file runs `./runtest --host 127.0.0.1 --port N --singledb --ignore-encoding
+#    --tags -needs:debug --single FILE` in external-server mode and prints how many tests
+#    passed and failed; logs go to target/redis-suite/.
+# 4. Stops the server it started (by its PID).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+CACHE=${KVLAB_CACHE:-$HOME/.cache/kvlab}
+SRC_PARENT=$CACHE/redis-src
+AGAINST=${KVLAB_SUITE_AGAINST:-kvlab}
+LOGDIR=$REPO/target/redis-suite
+DEFAULT_FILES=(unit/type/string unit/type/incr unit/type/hash unit/keyspace unit/expire)
+FILES=("$@")
+if [ ${#FILES[@]} -eq 0 ]; then
+    FILES=("${DEFAULT_FILES[@]}")
+fi
+
+say() { printf '%s\n' "$*" >&2; }
+
+find_source() {
+    find "$SRC_PARENT" -mindepth 1 -maxdepth 1 -type d -name 'redis-7.0*' 2>/dev/null | head -n1
+}
+
+has_deb_src() {
+    grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/
+}
+
+ensure_source() {
+    local dir
+    dir=$(find_source)
+    if [ -n "$dir" ] && [ -x "$dir/runtest" ]; then
+        echo "$dir"
+        return
+    fi
+    command -v apt-get >/dev/null || { say "apt-get not found: fetch redis 7.0.15's source into $SRC_PARENT by hand"; exit 1; }
+    command -v dpkg-source >/dev/null || { say "dpkg-source not found: apt-get install -y dpkg-dev"; exit 1; }
+    if ! has_deb_src; then
+        if [ "$(id -u)" -ne 0 ]; then
+            say "No deb-src entry in /etc/apt/sources.list.d/ and not root: add one for bookworm and bookworm-security, then rerun."
+            exit 1
+        fi
+        say "Adding /etc/apt/sources.list.d/kvlab-deb-src.sources (deb-src for bookworm)"
+        cat >/etc/apt/sources.list.d/kvlab-deb-src.sources <<'EOF'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+        apt-get update -qq
+    fi
+    local version
+    version=$(dpkg-query -W -f='${Version}' redis-server 2>/dev/null || true)
+    mkdir -p "$SRC_PARENT"
+    say "Fetching Debian's redis source${version:+ ($version)} into $SRC_PARENT"
+    (cd "$SRC_PARENT" && { apt-get source -qq "redis${version:+=$version}" || apt-get source -qq redis; } >&2)
+    dir=$(find_source)
+    [ -n "$dir" ] && [ -x "$dir/runtest" ] || { say "redis source not found in $SRC_PARENT after apt-get source"; exit 1; }
+    echo "$dir"
+}
+
+port_is_free() {
+    ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+free_port() {
+    local p
+    for _ in $(seq 1 100); do
+        p=$((20000 + RANDOM % 20000))
+        if port_is_free "$p"; then
+            echo "$p"
+            return
+        fi
+    done
+    say "no free port found"
+    exit 1
+}
+
+SRC=$(ensure_source)
+say "Redis test suite: $SRC"
+command -v tclsh >/dev/null || { say "tclsh not found: apt-get install -y tcl"; exit 1; }
+
+PORT=$(free_port)
+mkdir -p "$LOGDIR"
+SERVER_PID=
+cleanup() {
+    if [ -n "$SERVER_PID" ]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+}
+trap cleanup EXIT
+
+if [ "$AGAINST" = redis ]; then
+    say "Baseline run against a real redis-server on port $PORT"
+    # --dir: the suite runs SAVE/DEBUG RELOAD-style tests; keep their dump.rdb out of the repo.
+    redis-server --port "$PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize no \
+        --dir "$LOGDIR" >"$LOGDIR/server.log" 2>&1 &
+    SERVER_PID=$!
+else
+    say "Building kvlab-server (release)"
+    (cd "$REPO" && cargo build --release --quiet --bin kvlab-server)
+    (cd "$LOGDIR" && exec "$REPO/target/release/kvlab-server" --bind 127.0.0.1 --port "$PORT") \
+        >"$LOGDIR/server.log" 2>&1 &
+    SERVER_PID=$!
+fi
+
+for _ in $(seq 1 100); do
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+        say "The server exited before listening (still a stub?); see $LOGDIR/server.log"
+        SERVER_PID=
+        exit 1
+    fi
+    if [ "$(redis-cli -p "$PORT" PING 2>/dev/null)" = PONG ]; then
+        break
+    fi
+    sleep 0.1
+done
+[ "$(redis-cli -p "$PORT" PING 2>/dev/null)" = PONG ] || { say "The server does not answer PING on port $PORT"; exit 1; }
+
+total_ok=0
+total_err=0
+printf '%-22s %7s %7s  %s\n' FILE PASSED FAILED NOTE
+for f in "${FILES[@]}"; do
+    log="$LOGDIR/$(echo "$f" | tr / _).log"
+    if [ ! -f "$SRC/tests/$f.tcl" ]; then
+        printf '%-22s %7s %7s  %s\n' "$f" - - "no such test file"
+        continue
+    fi
+    set +e
+    (cd "$SRC" && timeout 900 ./runtest --host 127.0.0.1 --port "$PORT" --singledb \
+        --ignore-encoding --tags -needs:debug --single "$f" --clients 1 --timeout 60) \
+        2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$log"
+    rc=${PIPESTATUS[0]}
+    set -e
+    ok=$(grep -c '^\[ok\]' "$log" || true)
+    err=$(grep -cE '^\[(err|exception)\]' "$log" || true)
+    note=
+    if grep -q '^\[exception\]' "$log"; then
+        note="exception: $(grep -A1 '^\[exception\]' "$log" | tail -n1 | cut -c1-70)"
+    elif [ "$rc" -eq 124 ]; then
+        note="timed out"
+    elif [ "$rc" -ne 0 ] && [ "$err" -eq 0 ]; then
+        note="runtest exited with $rc: $(grep -vE '^\s*$' "$log" | tail -n1 | cut -c1-70)"
+    fi
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+        note="$note (server died: see $LOGDIR/server.log)"
+    fi
+    printf '%-22s %7s %7s  %s\n' "$f" "$ok" "$err" "$note"
+    total_ok=$((total_ok + ok))
+    total_err=$((total_err + err))
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+        SERVER_PID=
+        say "The server is gone; stopping."
+        break
+    fi
+done
+printf '%-22s %7s %7s\n' TOTAL "$total_ok" "$total_err"
+say "Logs: $LOGDIR"

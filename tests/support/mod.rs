@@ -1,0 +1,13 @@
+//! Helpers shared by the host-only integration tests that talk to real servers.
+//!
+//! - [`resp`]: a small blocking RESP client whose replies parse into
+//!   [`kvlab::engine::Reply`], so a reply from `redis-server`, from `kvlab-server` and from
+//!   the in-process engine (encoded and parsed back) can be compared as values.
+//! - [`process`]: a guard that starts `redis-server` or `kvlab-server` on a free loopback
+//!   port and kills it when dropped.
+//!
+//! Each test crate that needs them says `mod support;`; not every crate uses every helper.
+#![allow(dead_code)]
+
+pub mod process;
+pub mod resp;
