@@ -450,12 +450,14 @@ impl Engine {
             return reply;
         }
         let Some(cmd) = table::lookup(&argv[0]) else {
+            // Redis formats these with `%s`, so each stops at its first NUL byte.
+            let c_str = |a: &[u8]| {
+                let end = a.iter().position(|&b| b == 0).unwrap_or(a.len());
+                String::from_utf8_lossy(&a[..end]).into_owned()
+            };
             return Error::UnknownCommand {
-                name: String::from_utf8_lossy(&argv[0]).into_owned(),
-                args: argv[1..]
-                    .iter()
-                    .map(|a| String::from_utf8_lossy(a).into_owned())
-                    .collect(),
+                name: c_str(&argv[0]),
+                args: argv[1..].iter().map(|a| c_str(a)).collect(),
             }
             .to_reply();
         };
