@@ -3,5 +3,7 @@
 
 pub mod hash;
 pub mod keys;
+pub mod list;
 pub mod server;
+pub mod set;
 pub mod string;
