@@ -596,3 +596,114 @@ fn ltrim(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     Ok(Reply::ok())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::cli::split_args;
+    use crate::engine::{ClientId, Engine, ManualClock, Reply};
+
+    fn engine() -> (Engine, ClientId) {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(1_700_000_000_000)), 7);
+        let c = e.connect();
+        (e, c)
+    }
+
+    fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
+        e.execute(c, split_args(line).unwrap_or_default())
+    }
+
+    /// The effects of running `line`, as command lines.
+    fn effects_of(e: &mut Engine, c: ClientId, line: &str) -> Vec<String> {
+        e.take_effects();
+        run(e, c, line);
+        e.take_effects()
+            .into_iter()
+            .map(|fx| {
+                fx.argv
+                    .iter()
+                    .map(|a| String::from_utf8_lossy(a).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn writes_replay_as_themselves_with_their_arguments_intact() {
+        let (mut e, c) = engine();
+        assert_eq!(effects_of(&mut e, c, "RPUSH l a b c"), ["RPUSH l a b c"]);
+        assert_eq!(effects_of(&mut e, c, "LPUSHX l z"), ["LPUSHX l z"]);
+        assert_eq!(
+            effects_of(&mut e, c, "LINSERT l BEFORE b x"),
+            ["LINSERT l BEFORE b x"]
+        );
+        assert_eq!(
+            effects_of(&mut e, c, "LMOVE l l2 LEFT RIGHT"),
+            ["LMOVE l l2 LEFT RIGHT"]
+        );
+        assert_eq!(effects_of(&mut e, c, "LSET l 0 q"), ["LSET l 0 q"]);
+        assert_eq!(effects_of(&mut e, c, "LPOP l 2"), ["LPOP l 2"]);
+    }
+
+    #[test]
+    fn lmpop_replays_as_a_pop_with_count() {
+        let (mut e, c) = engine();
+        run(&mut e, c, "RPUSH l a b c");
+        assert_eq!(
+            effects_of(&mut e, c, "LMPOP 2 nokey l RIGHT COUNT 2"),
+            ["RPOP l 2"]
+        );
+        assert_eq!(effects_of(&mut e, c, "LMPOP 1 l LEFT"), ["LPOP l 1"]);
+        assert_eq!(
+            effects_of(&mut e, c, "LMPOP 1 l LEFT"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn writes_that_change_nothing_record_nothing() {
+        let (mut e, c) = engine();
+        run(&mut e, c, "RPUSH l a b c");
+        for line in [
+            "LPUSHX nokey a",
+            "RPUSHX nokey a",
+            "LINSERT l BEFORE nosuch x",
+            "LINSERT nokey BEFORE a x",
+            "LREM l 0 nosuch",
+            "LTRIM l 0 -1",
+            "LTRIM nokey 0 1",
+            "LPOP nokey",
+            "LPOP l 0",
+            "RPOP nokey 3",
+            "LMOVE nokey l LEFT LEFT",
+            "RPOPLPUSH nokey l",
+        ] {
+            assert_eq!(effects_of(&mut e, c, line), Vec::<String>::new(), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_push_signals_keys_that_clients_block_on() {
+        let (mut e, c) = engine();
+        e.srv.blocking_keys.insert((0, b"q".to_vec()));
+        run(&mut e, c, "RPUSH other a");
+        assert!(e.srv.ready_keys.is_empty());
+        run(&mut e, c, "RPUSH q a");
+        run(&mut e, c, "LPUSH q b");
+        run(&mut e, c, "RPUSH src x");
+        run(&mut e, c, "LMOVE src q LEFT LEFT");
+        assert_eq!(e.srv.ready_keys, vec![(0, b"q".to_vec())]);
+        run(&mut e, c, "SELECT 1");
+        run(&mut e, c, "RPUSH q a");
+        assert_eq!(e.srv.ready_keys.len(), 1);
+    }
+
+    #[test]
+    fn the_wrongtype_check_on_the_destination_comes_before_the_pop() {
+        let (mut e, c) = engine();
+        run(&mut e, c, "RPUSH l a");
+        run(&mut e, c, "SET s x");
+        assert!(run(&mut e, c, "LMOVE l s LEFT LEFT").is_error());
+        assert_eq!(run(&mut e, c, "LLEN l"), Reply::Integer(1));
+    }
+}
