@@ -212,6 +212,12 @@ fn write_set<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'c mut S
     }
 }
 
+/// The set at `key` once a `read_set` of this command has looked it up (and counted the
+/// hit): no expiry check, no statistics.
+fn peek_set<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> Option<&'c SetValue> {
+    ctx.db().get_raw(key).and_then(|e| e.value.as_set().ok())
+}
+
 /// Looks up every key (lazily expiring, and for reads counting hits and misses), fails
 /// with WRONGTYPE if any holds another type, then returns them all at once, `None` for a
 /// missing key. O(number of keys).
@@ -569,7 +575,8 @@ fn distinct_positions(rng: &mut fastrand::Rng, size: usize, count: usize) -> Vec
         idx.truncate(count);
         idx
     } else {
-        let mut seen = HashSet::with_capacity(count);
+        let mut seen: HashSet<usize, foldhash::fast::RandomState> =
+            HashSet::with_capacity_and_hasher(count, Default::default());
         let mut out = Vec::with_capacity(count);
         while out.len() < count {
             let i = rng.usize(0..size);
@@ -599,7 +606,7 @@ fn srandmember(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             return Ok(Reply::Nil);
         };
         let i = ctx_rng_below(&mut ctx.srv.rng, size);
-        let set = read_set(ctx, &key)?;
+        let set = peek_set(ctx, &key);
         return Ok(Reply::bulk_or_nil(
             set.and_then(|s| s.get_index(i)).map(Vec::as_slice),
         ));
@@ -626,7 +633,7 @@ fn srandmember(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     } else {
         Some(distinct_positions(&mut ctx.srv.rng, size, picks as usize))
     };
-    let Some(set) = read_set(ctx, &key)? else {
+    let Some(set) = peek_set(ctx, &key) else {
         return Ok(Reply::Array(Vec::new()));
     };
     Ok(match positions {
@@ -653,7 +660,7 @@ fn sscan(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         return empty();
     }
     let opts = scan::parse_opts(args, false)?;
-    let Some(set) = read_set(ctx, &key)? else {
+    let Some(set) = peek_set(ctx, &key) else {
         return empty();
     };
     let (members, next): (Vec<&Vec<u8>>, u64) = if set.is_intset() {
