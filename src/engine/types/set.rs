@@ -20,10 +20,11 @@
 //! (The `listpack` set encoding is Redis 7.2's; 7.0.15 reports only these two, which we
 //! checked against a real server.)
 //!
-//! We keep the same rule in [`SetValue::intset`] and, while it holds, keep the members in
-//! ascending numeric order: insertion finds its place by binary search and shifts, deletion
-//! shifts (`shift_remove`). Both are O(n) for n ≤ 512, as Redis's intset `memmove`. Once the
-//! set is a hash table, deletion is `swap_remove`, O(1), and order is unspecified as in Redis.
+//! We keep the same rule (see [`SetValue::is_intset`]) and, while it holds, keep the
+//! members in ascending numeric order: insertion finds its place by binary search and
+//! shifts, deletion shifts (`shift_remove`). Both are O(n) for n ≤ 512, as Redis's intset
+//! `memmove`. Once the set is a hash table, deletion is `swap_remove`, O(1), and order is
+//! unspecified as in Redis.
 //! A set built by a command (`SINTERSTORE`, `SUNION`, …) starts as an empty intset and
 //! converts as members arrive, exactly as Redis builds its result sets.
 //!
