@@ -58,6 +58,24 @@ pub enum Error {
     InvalidExpireTime(String),
     /// `ERR wrong number of arguments for '<cmd>' command`
     WrongArity(String),
+    /// `ERR RANK can't be zero: use 1 to start from the first match, …` (LPOS)
+    RankZero,
+    /// `ERR COUNT can't be negative` (LPOS)
+    CountNegative,
+    /// `ERR MAXLEN can't be negative` (LPOS)
+    MaxlenNegative,
+    /// `ERR count should be greater than 0` (LMPOP, ZMPOP and their blocking forms)
+    CountNotPositive,
+    /// `ERR numkeys should be greater than 0` (LMPOP, SINTERCARD, ZMPOP, ZINTERCARD)
+    NumkeysNotPositive,
+    /// `ERR Number of keys can't be greater than number of args` (SINTERCARD, ZINTERCARD)
+    NumkeysTooLarge,
+    /// `ERR LIMIT can't be negative` (SINTERCARD, ZINTERCARD)
+    LimitNegative,
+    /// `ERR value is out of range, the reply would exceed <n> elements`: kvlab's own limit
+    /// on replies whose size the client chooses freely (`SRANDMEMBER k -huge`), which Redis
+    /// would try to stream without bound.
+    ReplyTooLarge(u64),
     /// `ERR unknown command '<name>', with args beginning with: '<a>' '<b>' `
     UnknownCommand {
         /// The command name as sent.
@@ -125,6 +143,24 @@ impl fmt::Display for Error {
             }
             Error::WrongArity(cmd) => {
                 write!(f, "ERR wrong number of arguments for '{cmd}' command")
+            }
+            Error::RankZero => f.write_str(
+                "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second \
+                 ... or use negative to start from the end of the list",
+            ),
+            Error::CountNegative => f.write_str("ERR COUNT can't be negative"),
+            Error::MaxlenNegative => f.write_str("ERR MAXLEN can't be negative"),
+            Error::CountNotPositive => f.write_str("ERR count should be greater than 0"),
+            Error::NumkeysNotPositive => f.write_str("ERR numkeys should be greater than 0"),
+            Error::NumkeysTooLarge => {
+                f.write_str("ERR Number of keys can't be greater than number of args")
+            }
+            Error::LimitNegative => f.write_str("ERR LIMIT can't be negative"),
+            Error::ReplyTooLarge(n) => {
+                write!(
+                    f,
+                    "ERR value is out of range, the reply would exceed {n} elements"
+                )
             }
             Error::UnknownCommand { name, args } => {
                 // Redis: "unknown command '%.128s', with args beginning with: " followed by

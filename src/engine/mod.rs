@@ -158,6 +158,13 @@ pub struct Server {
     pub effects: Vec<Effect>,
     /// Identifier of this run (`run_id` in INFO).
     pub run_id: String,
+    /// Keys, per database, that some client is blocked on (`BLPOP` & co.; filled by the
+    /// blocking commands). Redis's `db->blocking_keys`.
+    pub blocking_keys: std::collections::HashSet<(usize, Key)>,
+    /// Keys that received elements while a client was blocked on them, in the order they
+    /// became ready, for the engine to serve waiters after the command (Redis's
+    /// `server.ready_keys`). See [`Ctx::signal_ready`].
+    pub ready_keys: Vec<(usize, Key)>,
 }
 
 /// What a handler sees: the server and the calling client.
@@ -299,6 +306,19 @@ impl Ctx<'_> {
         self.propagate.get_or_insert_with(Vec::new);
     }
 
+    /// Records that `key` (in the selected database) may now serve a blocked client: a push
+    /// created or grew it. Only keys someone is blocked on are recorded, once each, as
+    /// Redis's `signalKeyAsReady`. **O(1).**
+    pub fn signal_ready(&mut self, key: &[u8]) {
+        if self.srv.blocking_keys.is_empty() {
+            return;
+        }
+        let entry = (self.client.db, key.to_vec());
+        if self.srv.blocking_keys.contains(&entry) && !self.srv.ready_keys.contains(&entry) {
+            self.srv.ready_keys.push(entry);
+        }
+    }
+
     /// Random integer in `0..n` from the engine's seeded generator (`n` > 0).
     pub fn random_below(&mut self, n: usize) -> usize {
         self.srv.rng.usize(0..n.max(1))
@@ -352,6 +372,8 @@ impl Engine {
                 dirty: 0,
                 effects: Vec::new(),
                 run_id,
+                blocking_keys: Default::default(),
+                ready_keys: Vec::new(),
             },
             clients: HashMap::new(),
             next_client_id: 1,

@@ -458,6 +458,8 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::connection::COMMANDS,
         cmd::server::COMMANDS,
         cmd::command::COMMANDS,
+        cmd::list::COMMANDS,
+        cmd::set::COMMANDS,
     ]
 }
 

@@ -901,6 +901,7 @@ mod tests {
                 match &en.value {
                     Value::Hash(h) => assert!(!h.is_empty(), "{line}: empty hash {k:?}"),
                     Value::Str(s) => assert!(s.len() <= 536_870_912, "{line}"),
+                    _ => {}
                 }
             }
             if rng.usize(0..50) == 0 {

@@ -5,5 +5,7 @@ pub mod command;
 pub mod connection;
 pub mod hash;
 pub mod keys;
+pub mod list;
 pub mod server;
+pub mod set;
 pub mod string;

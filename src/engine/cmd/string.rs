@@ -1130,6 +1130,7 @@ mod tests {
                             let v = match value {
                                 Value::Str(s) => format!("str {:?}", s.bytes),
                                 Value::Hash(h) => format!("hash big={} {:?}", h.big, h.map),
+                                other => format!("{other:?}"),
                             };
                             (k.clone(), v, *expire_at)
                         },

@@ -2,9 +2,13 @@
 //! representation and the invariants it keeps.
 
 pub mod hash;
+pub mod list;
+pub mod set;
 pub mod string;
 
 pub use hash::HashValue;
+pub use list::ListValue;
+pub use set::SetValue;
 pub use string::StrValue;
 
 use super::error::{CmdResult, Error};
@@ -16,6 +20,10 @@ pub enum Value {
     Str(StrValue),
     /// A field → value map.
     Hash(HashValue),
+    /// A sequence of strings, pushed and popped at both ends.
+    List(ListValue),
+    /// An unordered collection of distinct strings.
+    Set(SetValue),
 }
 
 impl Value {
@@ -24,6 +32,8 @@ impl Value {
         match self {
             Value::Str(_) => "string",
             Value::Hash(_) => "hash",
+            Value::List(_) => "list",
+            Value::Set(_) => "set",
         }
     }
 
@@ -33,6 +43,8 @@ impl Value {
         match self {
             Value::Str(s) => s.encoding(),
             Value::Hash(h) => h.encoding(),
+            Value::List(l) => l.encoding(),
+            Value::Set(s) => s.encoding(),
         }
     }
 
@@ -73,6 +85,40 @@ impl Value {
         match self {
             Value::Str(_) => false,
             Value::Hash(h) => h.is_empty(),
+            Value::List(l) => l.is_empty(),
+            Value::Set(s) => s.is_empty(),
+        }
+    }
+
+    /// The list inside, or `WRONGTYPE`.
+    pub fn as_list(&self) -> CmdResult<&ListValue> {
+        match self {
+            Value::List(l) => Ok(l),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// The list inside, mutably, or `WRONGTYPE`.
+    pub fn as_list_mut(&mut self) -> CmdResult<&mut ListValue> {
+        match self {
+            Value::List(l) => Ok(l),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// The set inside, or `WRONGTYPE`.
+    pub fn as_set(&self) -> CmdResult<&SetValue> {
+        match self {
+            Value::Set(s) => Ok(s),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// The set inside, mutably, or `WRONGTYPE`.
+    pub fn as_set_mut(&mut self) -> CmdResult<&mut SetValue> {
+        match self {
+            Value::Set(s) => Ok(s),
+            _ => Err(Error::WrongType),
         }
     }
 }

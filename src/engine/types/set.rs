@@ -1,0 +1,216 @@
+//! Sets.
+//!
+//! # Representation
+//! A set is an [`IndexSet`] of byte strings: a hash table for O(1) membership, insert and
+//! delete, whose entries also sit in a dense vector. The vector gives the two things Redis
+//! gets from its dict's random-bucket sampling, at a cost Redis documents: a uniformly random
+//! member in O(1) (`SRANDMEMBER`, `SPOP`: pick a position), and stable positions for `SSCAN`
+//! (see [`crate::engine::scan`]).
+//!
+//! # Encodings
+//! Redis 7.0 has two set encodings, and learners see which through `OBJECT ENCODING` and
+//! through the order of `SMEMBERS`:
+//!
+//! * `intset` — every member is the canonical decimal text of an `i64` (no `+`, no leading
+//!   zero, no `-0`) and there are at most `set-max-intset-entries` = 512 members. An intset
+//!   is a sorted array, so Redis lists such a set in ascending numeric order.
+//! * `hashtable` — anything else. Once a set is a hash table it stays one, even if it
+//!   shrinks or loses its non-integer members.
+//!
+//! (The `listpack` set encoding is Redis 7.2's; 7.0.15 reports only these two, which we
+//! checked against a real server.)
+//!
+//! We keep the same rule (see [`SetValue::is_intset`]) and, while it holds, keep the
+//! members in ascending numeric order: insertion finds its place by binary search and
+//! shifts, deletion shifts (`shift_remove`). Both are O(n) for n ≤ 512, as Redis's intset
+//! `memmove`. Once the set is a hash table, deletion is `swap_remove`, O(1), and order is
+//! unspecified as in Redis.
+//! A set built by a command (`SINTERSTORE`, `SUNION`, …) starts as an empty intset and
+//! converts as members arrive, exactly as Redis builds its result sets.
+//!
+//! # Invariants
+//! * A set stored in the keyspace is never empty (commands delete emptied keys).
+//! * `intset` implies: `len() <= 512`, every member parses as an `i64`, ascending order.
+
+use indexmap::IndexSet;
+
+use crate::engine::args::parse_i64;
+
+/// Redis's default `set-max-intset-entries`.
+pub const MAX_INTSET_ENTRIES: usize = 512;
+
+type Hasher = foldhash::fast::RandomState;
+
+/// A set value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetValue {
+    members: IndexSet<Vec<u8>, Hasher>,
+    intset: bool,
+}
+
+impl Default for SetValue {
+    fn default() -> SetValue {
+        SetValue::new()
+    }
+}
+
+impl SetValue {
+    /// An empty set, intset-encoded until a member says otherwise.
+    pub fn new() -> SetValue {
+        SetValue {
+            members: IndexSet::default(),
+            intset: true,
+        }
+    }
+
+    /// The `OBJECT ENCODING` name: `intset` or `hashtable`.
+    pub fn encoding(&self) -> &'static str {
+        if self.intset {
+            "intset"
+        } else {
+            "hashtable"
+        }
+    }
+
+    /// True while Redis would keep this set as an intset (members in ascending order).
+    pub fn is_intset(&self) -> bool {
+        self.intset
+    }
+
+    /// Number of members. **O(1).**
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// True when there are no members.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// True if `member` is in the set. **O(1).**
+    pub fn contains(&self, member: &[u8]) -> bool {
+        self.members.contains(member)
+    }
+
+    /// Adds `member`; returns false if it was already there. **O(1)** for a hash table;
+    /// O(n), n ≤ 512, for an intset (as Redis).
+    pub fn insert(&mut self, member: Vec<u8>) -> bool {
+        if !self.intset {
+            return self.members.insert(member);
+        }
+        if self.members.contains(&member) {
+            return false;
+        }
+        match parse_i64(&member) {
+            Some(v) if self.members.len() < MAX_INTSET_ENTRIES => {
+                let at = self.members.partition_point(|m| int_of(m) < v);
+                self.members.shift_insert(at, member);
+            }
+            _ => {
+                self.intset = false;
+                self.members.insert(member);
+            }
+        }
+        true
+    }
+
+    /// Removes `member`; returns false if it was absent. **O(1)** for a hash table.
+    pub fn remove(&mut self, member: &[u8]) -> bool {
+        if self.intset {
+            self.members.shift_remove(member)
+        } else {
+            self.members.swap_remove(member)
+        }
+    }
+
+    /// The member at position `i` (for random choice and SSCAN). **O(1).**
+    pub fn get_index(&self, i: usize) -> Option<&Vec<u8>> {
+        self.members.get_index(i)
+    }
+
+    /// Removes and returns the member at position `i`. **O(1)** for a hash table.
+    pub fn remove_index(&mut self, i: usize) -> Option<Vec<u8>> {
+        if self.intset {
+            self.members.shift_remove_index(i)
+        } else {
+            self.members.swap_remove_index(i)
+        }
+    }
+
+    /// The members in storage order (ascending while an intset).
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Vec<u8>> {
+        self.members.iter()
+    }
+}
+
+impl IntoIterator for SetValue {
+    type Item = Vec<u8>;
+    type IntoIter = indexmap::set::IntoIter<Vec<u8>>;
+
+    /// The members in storage order, by value.
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.into_iter()
+    }
+}
+
+impl FromIterator<Vec<u8>> for SetValue {
+    fn from_iter<I: IntoIterator<Item = Vec<u8>>>(iter: I) -> SetValue {
+        let mut s = SetValue::new();
+        for m in iter {
+            s.insert(m);
+        }
+        s
+    }
+}
+
+/// The integer value of an intset member (the invariant guarantees it parses).
+fn int_of(member: &[u8]) -> i64 {
+    parse_i64(member).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(items: &[&str]) -> SetValue {
+        items.iter().map(|s| s.as_bytes().to_vec()).collect()
+    }
+
+    fn strs(s: &SetValue) -> Vec<String> {
+        s.iter()
+            .map(|e| String::from_utf8_lossy(e).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn intsets_stay_sorted_numerically() {
+        let mut s = set(&["3", "1", "2", "-5", "10"]);
+        assert_eq!(s.encoding(), "intset");
+        assert_eq!(strs(&s), ["-5", "1", "2", "3", "10"]);
+        s.remove(b"2");
+        assert_eq!(strs(&s), ["-5", "1", "3", "10"]);
+        let s = set(&["9223372036854775807", "-9223372036854775808"]);
+        assert_eq!(strs(&s), ["-9223372036854775808", "9223372036854775807"]);
+        assert_eq!(s.encoding(), "intset");
+    }
+
+    #[test]
+    fn non_canonical_integers_make_a_hashtable() {
+        for odd in ["-0", "01", "+1", " 1", "9223372036854775808", "a"] {
+            let s = set(&["1", odd]);
+            assert_eq!(s.encoding(), "hashtable", "{odd}");
+        }
+    }
+
+    #[test]
+    fn the_513th_integer_converts_and_conversion_sticks() {
+        let mut s: SetValue = (1..=512).map(|i| i.to_string().into_bytes()).collect();
+        assert_eq!(s.encoding(), "intset");
+        assert!(!s.insert(b"512".to_vec()));
+        assert_eq!(s.encoding(), "intset");
+        assert!(s.insert(b"513".to_vec()));
+        assert_eq!(s.encoding(), "hashtable");
+        s.remove(b"513");
+        assert_eq!(s.encoding(), "hashtable");
+    }
+}
