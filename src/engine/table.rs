@@ -336,6 +336,8 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::hash::COMMANDS,
         cmd::keys::COMMANDS,
         cmd::server::COMMANDS,
+        cmd::zset::COMMANDS,
+        cmd::sort::COMMANDS,
     ]
 }
 

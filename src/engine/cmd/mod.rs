@@ -4,4 +4,6 @@
 pub mod hash;
 pub mod keys;
 pub mod server;
+pub mod sort;
 pub mod string;
+pub mod zset;

@@ -3,9 +3,11 @@
 
 pub mod hash;
 pub mod string;
+pub mod zset;
 
 pub use hash::HashValue;
 pub use string::StrValue;
+pub use zset::ZSet;
 
 use super::error::{CmdResult, Error};
 
@@ -16,6 +18,8 @@ pub enum Value {
     Str(StrValue),
     /// A field → value map.
     Hash(HashValue),
+    /// A sorted set: members ordered by score.
+    ZSet(ZSet),
 }
 
 impl Value {
@@ -24,6 +28,7 @@ impl Value {
         match self {
             Value::Str(_) => "string",
             Value::Hash(_) => "hash",
+            Value::ZSet(_) => "zset",
         }
     }
 
@@ -33,6 +38,7 @@ impl Value {
         match self {
             Value::Str(s) => s.encoding(),
             Value::Hash(h) => h.encoding(),
+            Value::ZSet(z) => z.encoding(),
         }
     }
 
@@ -73,6 +79,42 @@ impl Value {
         match self {
             Value::Str(_) => false,
             Value::Hash(h) => h.is_empty(),
+            Value::ZSet(z) => z.is_empty(),
+        }
+    }
+
+    /// The sorted set inside, or `WRONGTYPE`.
+    pub fn as_zset(&self) -> CmdResult<&ZSet> {
+        match self {
+            Value::ZSet(z) => Ok(z),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// The sorted set inside, mutably, or `WRONGTYPE`.
+    pub fn as_zset_mut(&mut self) -> CmdResult<&mut ZSet> {
+        match self {
+            Value::ZSet(z) => Ok(z),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// This value as an input of `ZUNION`/`ZINTER`/`ZDIFF` (a sorted set, or a plain set
+    /// whose members all score 1), or `WRONGTYPE`.
+    // list/set: wire after merge — `Value::Set(s) => Ok(zset::ZInput::Set(s))`.
+    pub fn zset_input(&self) -> CmdResult<zset::ZInput<'_>> {
+        match self {
+            Value::ZSet(z) => Ok(zset::ZInput::ZSet(z)),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// This value as the input of `SORT` (a list, set or sorted set), or `WRONGTYPE`.
+    // list/set: wire after merge — `Value::List(l)` and `Value::Set(s)` arms.
+    pub fn sort_source(&self) -> CmdResult<zset::SortSource<'_>> {
+        match self {
+            Value::ZSet(z) => Ok(zset::SortSource::ZSet(z)),
+            _ => Err(Error::WrongType),
         }
     }
 }
