@@ -1780,6 +1780,283 @@ fn setop_generic(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::cli::{format_reply, split_args};
+    use crate::engine::{ClientId, Engine, ManualClock};
+
+    fn engine() -> (Engine, ClientId) {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(1_704_067_200_000)), 7);
+        let c = e.connect();
+        (e, c)
+    }
+
+    fn run(e: &mut Engine, c: ClientId, line: &str) -> String {
+        let argv = split_args(line).expect("valid line");
+        format_reply(&e.execute(c, argv))
+    }
+
+    fn encoding(e: &Engine, key: &str) -> &'static str {
+        e.server().dbs[0]
+            .get_raw(key.as_bytes())
+            .map(|en| en.value.encoding())
+            .unwrap_or("none")
+    }
+
+    /// RESP3 replies, as `redis-cli -3` prints them against Redis 7.0.15.
+    #[test]
+    fn resp3_scores_are_doubles_and_pairs_nest() {
+        let (mut e, c) = engine();
+        e.clients.get_mut(&c).expect("client").proto = 3;
+        let cases: &[(&str, &str)] = &[
+            ("ZADD z 1 a 2.5 b inf c", "(integer) 3"),
+            ("ZSCORE z b", "(double) 2.5"),
+            ("ZSCORE z c", "(double) inf"),
+            ("ZMSCORE z a nosuch", "1) (double) 1\n2) (nil)"),
+            (
+                "ZRANGE z 0 -1 WITHSCORES",
+                "1) 1) \"a\"\n   2) (double) 1\n2) 1) \"b\"\n   2) (double) 2.5\n3) 1) \"c\"\n   2) (double) inf",
+            ),
+            ("ZRANGE z 0 -1", "1) \"a\"\n2) \"b\"\n3) \"c\""),
+            ("ZPOPMIN z", "1) \"a\"\n2) (double) 1"),
+            ("ZADD z 1 a", "(integer) 1"),
+            ("ZPOPMIN z 1", "1) 1) \"a\"\n   2) (double) 1"),
+            ("ZADD z 1 a", "(integer) 1"),
+            (
+                "ZMPOP 1 z MAX COUNT 2",
+                "1) \"z\"\n2) 1) 1) \"c\"\n      2) (double) inf\n   2) 1) \"b\"\n      2) (double) 2.5",
+            ),
+            ("ZADD z 1 a 2 b", "(integer) 1"),
+            (
+                "ZUNION 1 z WITHSCORES",
+                "1) 1) \"a\"\n   2) (double) 1\n2) 1) \"b\"\n   2) (double) 2",
+            ),
+            (
+                "ZRANDMEMBER z 5 WITHSCORES",
+                "1) 1) \"b\"\n   2) (double) 2\n2) 1) \"a\"\n   2) (double) 1",
+            ),
+            ("ZINCRBY z 1 a", "(double) 2"),
+            ("ZADD z INCR 1 a", "(double) 3"),
+            ("ZMPOP 1 nokey MIN", "(nil)"),
+            ("ZRANDMEMBER nokey", "(nil)"),
+            ("ZSCORE z nosuch", "(nil)"),
+            ("ZSCAN z 0", "1) \"0\"\n2) 1) \"b\"\n   2) \"2\"\n   3) \"a\"\n   4) \"3\""),
+            ("ZADD z -0 m", "(integer) 1"),
+            (
+                "ZRANGEBYSCORE z -inf +inf WITHSCORES",
+                "1) 1) \"m\"\n   2) (double) 0\n2) 1) \"b\"\n   2) (double) 2\n3) 1) \"a\"\n   2) (double) 3",
+            ),
+        ];
+        for (cmd, want) in cases {
+            assert_eq!(run(&mut e, c, cmd), *want, "{cmd}");
+        }
+    }
+
+    #[test]
+    fn encoding_switches_like_redis_and_never_back() {
+        let (mut e, c) = engine();
+        let members: Vec<String> = (0..128).map(|i| format!("{i} m{i}")).collect();
+        run(&mut e, c, &format!("ZADD z {}", members.join(" ")));
+        assert_eq!(encoding(&e, "z"), "listpack");
+        run(&mut e, c, "ZADD z 1 m0");
+        assert_eq!(encoding(&e, "z"), "listpack");
+        run(&mut e, c, "ZADD z 1 extra");
+        assert_eq!(encoding(&e, "z"), "skiplist");
+        run(&mut e, c, "ZREMRANGEBYRANK z 0 100");
+        assert_eq!(encoding(&e, "z"), "skiplist");
+        // A STORE result is re-evaluated: small and short members make a listpack.
+        run(&mut e, c, "ZUNIONSTORE u 1 z");
+        assert_eq!(encoding(&e, "u"), "listpack");
+        run(&mut e, c, "ZRANGESTORE r z 0 -1");
+        assert_eq!(encoding(&e, "r"), "listpack");
+        let long = "x".repeat(65);
+        run(&mut e, c, &format!("ZADD big 1 {long}"));
+        assert_eq!(encoding(&e, "big"), "skiplist");
+        run(&mut e, c, "ZADD small 1 a");
+        run(&mut e, c, "SORT small");
+        assert_eq!(encoding(&e, "small"), "skiplist");
+        // The skiplist keeps -0; a listpack stores it as the integer 0.
+        run(&mut e, c, "ZADD big -0 z");
+        assert_eq!(run(&mut e, c, "ZSCORE big z"), "\"-0\"");
+        run(&mut e, c, "ZADD lp -0 z");
+        assert_eq!(run(&mut e, c, "ZSCORE lp z"), "\"0\"");
+        run(&mut e, c, "ZUNIONSTORE lp2 1 big");
+        assert_eq!(run(&mut e, c, "ZSCORE lp2 z"), "\"-0\"");
+        run(&mut e, c, "ZREM big x");
+        run(&mut e, c, &format!("ZREM big {long}"));
+        run(&mut e, c, "ZUNIONSTORE lp3 1 big");
+        assert_eq!(encoding(&e, "lp3"), "listpack");
+        assert_eq!(run(&mut e, c, "ZSCORE lp3 z"), "\"0\"");
+    }
+
+    #[test]
+    fn large_sets_scan_every_member_exactly_as_present() {
+        let (mut e, c) = engine();
+        let members: Vec<String> = (0..1000).map(|i| format!("{i} m{i}")).collect();
+        run(&mut e, c, &format!("ZADD z {}", members.join(" ")));
+        let mut seen = HashSet::new();
+        let mut cursor = "0".to_string();
+        loop {
+            let r = e.execute(
+                c,
+                vec![
+                    b"ZSCAN".to_vec(),
+                    b"z".to_vec(),
+                    cursor.clone().into_bytes(),
+                    b"COUNT".to_vec(),
+                    b"37".to_vec(),
+                ],
+            );
+            let Reply::Array(parts) = r else {
+                panic!("not an array")
+            };
+            let (Reply::Bulk(next), Reply::Array(items)) = (&parts[0], &parts[1]) else {
+                panic!("bad shape")
+            };
+            for pair in items.chunks(2) {
+                let (Reply::Bulk(m), Reply::Bulk(s)) = (&pair[0], &pair[1]) else {
+                    panic!("bad pair")
+                };
+                let m = String::from_utf8(m.clone()).expect("utf8");
+                assert_eq!(format!("m{}", String::from_utf8_lossy(s)), m);
+                seen.insert(m);
+            }
+            cursor = String::from_utf8(next.clone()).expect("utf8");
+            if cursor == "0" {
+                break;
+            }
+        }
+        assert_eq!(seen.len(), 1000);
+    }
+
+    #[test]
+    fn effects_replay_and_no_ops_record_nothing() {
+        let (mut e, c) = engine();
+        run(&mut e, c, "ZADD z 1 a 2 b 3 c");
+        let fx = e.take_effects();
+        assert_eq!(fx.len(), 1);
+        assert_eq!(fx[0].argv[0], b"ZADD");
+        for noop in [
+            "ZADD z 1 a",
+            "ZADD z NX 5 a",
+            "ZADD z GT 0 a",
+            "ZINCRBY z 0 a",
+            "ZREM z nosuch",
+            "ZREM nokey a",
+            "ZREMRANGEBYSCORE z 10 20",
+            "ZPOPMIN nokey",
+            "ZMPOP 1 nokey MIN",
+            "ZUNIONSTORE dst 1 nokey",
+            "ZRANGESTORE dst z 5 10",
+            "SORT z",
+            "SORT nokey STORE dst",
+            "ZSCORE z a",
+        ] {
+            run(&mut e, c, noop);
+            assert!(e.take_effects().is_empty(), "{noop} recorded an effect");
+        }
+        run(&mut e, c, "ZMPOP 2 nokey z MAX COUNT 5");
+        let fx = e.take_effects();
+        assert_eq!(fx.len(), 1);
+        assert_eq!(
+            fx[0].argv,
+            vec![b"ZPOPMAX".to_vec(), b"z".to_vec(), b"3".to_vec()]
+        );
+        run(&mut e, c, "ZADD z 1 a");
+        run(&mut e, c, "ZPOPMIN z 2");
+        let fx = e.take_effects();
+        assert_eq!(fx.len(), 2);
+        assert_eq!(fx[1].argv[0], b"ZPOPMIN");
+        run(&mut e, c, "ZADD src 1 a");
+        run(&mut e, c, "ZUNIONSTORE dst 1 src");
+        run(&mut e, c, "ZINTERSTORE dst 2 src nokey");
+        let fx = e.take_effects();
+        assert_eq!(fx.len(), 3, "store, then delete of the destination");
+        assert_eq!(run(&mut e, c, "GET dst"), "(nil)");
+    }
+
+    #[test]
+    fn huge_counts_give_errors_or_bounded_answers() {
+        let (mut e, c) = engine();
+        run(&mut e, c, "ZADD z 1 a 2 b 3 c");
+        assert_eq!(
+            run(&mut e, c, "ZRANDMEMBER z -9223372036854775807"),
+            "(error) ERR value is out of range, the reply would exceed 1048576 elements"
+        );
+        assert!(run(&mut e, c, "ZRANDMEMBER z -1048576").starts_with("      1) "));
+        assert_eq!(
+            run(&mut e, c, "ZRANDMEMBER z 9223372036854775807")
+                .lines()
+                .count(),
+            3
+        );
+        assert_eq!(
+            run(&mut e, c, "ZPOPMIN z 9223372036854775807")
+                .lines()
+                .count(),
+            6
+        );
+        run(&mut e, c, "ZADD z 1 a 2 b 3 c");
+        assert_eq!(
+            run(
+                &mut e,
+                c,
+                "ZRANGE z -inf +inf BYSCORE LIMIT 9223372036854775807 -1"
+            ),
+            "(empty array)"
+        );
+        assert_eq!(
+            run(
+                &mut e,
+                c,
+                "ZRANGE z +inf -inf BYSCORE REV LIMIT 2 9223372036854775807"
+            ),
+            "1) \"a\""
+        );
+        assert_eq!(
+            run(&mut e, c, "ZMPOP 9223372036854775807 z MIN"),
+            "(error) ERR syntax error"
+        );
+        assert_eq!(
+            run(&mut e, c, "ZUNIONSTORE d 9223372036854775807 z"),
+            "(error) ERR syntax error"
+        );
+        assert_eq!(
+            run(
+                &mut e,
+                c,
+                "ZREMRANGEBYRANK z -9223372036854775808 9223372036854775807"
+            ),
+            "(integer) 3"
+        );
+    }
+
+    #[test]
+    fn random_members_are_distinct_or_repeated_as_asked() {
+        let (mut e, c) = engine();
+        let members: Vec<String> = (0..50).map(|i| format!("{i} m{i}")).collect();
+        run(&mut e, c, &format!("ZADD z {}", members.join(" ")));
+        for count in [1, 5, 20, 40, 49] {
+            let r = e.execute(
+                c,
+                vec![
+                    b"ZRANDMEMBER".to_vec(),
+                    b"z".to_vec(),
+                    count.to_string().into_bytes(),
+                ],
+            );
+            let Reply::Array(items) = r else { panic!() };
+            assert_eq!(items.len(), count);
+            let distinct: HashSet<_> = items.iter().map(|i| format!("{i:?}")).collect();
+            assert_eq!(distinct.len(), count, "count {count} repeated a member");
+        }
+        let r = e.execute(
+            c,
+            vec![b"ZRANDMEMBER".to_vec(), b"z".to_vec(), b"-200".to_vec()],
+        );
+        let Reply::Array(items) = r else { panic!() };
+        assert_eq!(items.len(), 200);
+        let one = run(&mut e, c, "ZRANDMEMBER z");
+        assert!(one.starts_with("\"m"), "{one}");
+    }
 
     #[test]
     fn strtod_follows_c() {
