@@ -779,36 +779,68 @@ impl ZSet {
         }
     }
 
-    /// Rank (0-based) of the first member inside the lexicographic `range`. Meaningful when
-    /// all scores are equal, as Redis documents; otherwise it follows the skiplist search as
-    /// Redis's skiplist encoding does. **O(log N).**
+    /// Rank (0-based) of the first member inside the lexicographic `range`.
+    ///
+    /// Lexicographic ranges are meaningful when all scores are equal, as Redis documents.
+    /// When they are not, members are not in lexicographic order and the answer depends on
+    /// how the search runs; we follow Redis for each encoding: a listpack is scanned from
+    /// the head for the first member at or above `min` (which must then be at or below
+    /// `max`), a skiplist is descended. **O(log N)** (a listpack has at most 128 members).
     pub fn first_in_lex_range(&self, range: &LexRange) -> Option<usize> {
         if range.is_empty() || !self.lex_overlaps(range) {
             return None;
+        }
+        if self.listpack {
+            let (i, (m, _)) = self
+                .iter()
+                .enumerate()
+                .find(|(_, (m, _))| range.gte_min(m))?;
+            return range.lte_max(m).then_some(i);
         }
         let (id, rank) = self.list.last_where(|n| !range.gte_min(&n.member));
         let next = self.list.link(id, 0).next;
         (next != NIL && range.lte_max(&self.list.node(next).member)).then_some(rank)
     }
 
-    /// Rank (0-based) of the last member inside the lexicographic `range`. **O(log N).**
+    /// Rank (0-based) of the last member inside the lexicographic `range` (a listpack is
+    /// scanned from the tail; see [`ZSet::first_in_lex_range`]). **O(log N).**
     pub fn last_in_lex_range(&self, range: &LexRange) -> Option<usize> {
         if range.is_empty() || !self.lex_overlaps(range) {
             return None;
+        }
+        if self.listpack {
+            let n = self.len();
+            let (i, (m, _)) = self
+                .iter_from_rank(n - 1, true, n)
+                .enumerate()
+                .find(|(_, (m, _))| range.lte_max(m))?;
+            return range.gte_min(m).then_some(n - 1 - i);
         }
         let (id, rank) = self.list.last_where(|n| range.lte_max(&n.member));
         (id != HEAD && range.gte_min(&self.list.node(id).member)).then(|| rank - 1)
     }
 
-    /// Number of members inside the lexicographic `range`. **O(log N).**
+    /// Number of members inside the lexicographic `range`, as `ZLEXCOUNT` counts them: a
+    /// listpack walks on from the first member while members stay at or below `max`, a
+    /// skiplist subtracts the ranks of the first and last members. **O(log N).**
     pub fn count_in_lex_range(&self, range: &LexRange) -> usize {
-        match (
-            self.first_in_lex_range(range),
-            self.last_in_lex_range(range),
-        ) {
-            (Some(a), Some(b)) if b >= a => b - a + 1,
-            _ => 0,
+        let Some(first) = self.first_in_lex_range(range) else {
+            return 0;
+        };
+        if self.listpack {
+            return self.lex_run(first, range);
         }
+        match self.last_in_lex_range(range) {
+            Some(last) => (last + 1).saturating_sub(first),
+            None => self.len() - first,
+        }
+    }
+
+    /// How many members from rank `first` on stay at or below the range's `max`.
+    fn lex_run(&self, first: usize, range: &LexRange) -> usize {
+        self.iter_from_rank(first, false, usize::MAX)
+            .take_while(|(m, _)| range.lte_max(m))
+            .count()
     }
 
     /// Redis's `zslIsInLexRange` tail/head test.
@@ -846,14 +878,18 @@ impl ZSet {
     }
 
     /// Removes the members inside the lexicographic `range`. **O(log N + M).**
+    ///
+    /// Like Redis (both encodings), it removes from the first member in range onwards while
+    /// members stay at or below `max`.
     pub fn remove_lex_range(&mut self, range: &LexRange) -> usize {
-        match (
-            self.first_in_lex_range(range),
-            self.last_in_lex_range(range),
-        ) {
-            (Some(a), Some(b)) if b >= a => self.remove_rank_range(a, b),
-            _ => 0,
+        let Some(first) = self.first_in_lex_range(range) else {
+            return 0;
+        };
+        let n = self.lex_run(first, range);
+        if n == 0 {
+            return 0;
         }
+        self.remove_rank_range(first, first + n - 1)
     }
 
     /// The member at storage position `pos` of the dict (for random picks and `ZSCAN`).
