@@ -33,7 +33,9 @@
 //!   at a given rank, both in expected O(log N).
 //!
 //! The skiplist lives in an arena (`Vec<Node>` indexed by `u32`, with a free list) instead of
-//! pointers, so the whole thing is safe Rust and clones with one `Vec` copy. A member's
+//! pointers, so the whole thing is safe Rust and clones with one `Vec` copy. When removals
+//! leave more than half of the arena free, it is rebuilt with the live nodes only, so a set
+//! that shrinks gives its memory back (amortized O(1) per removal). A member's
 //! bytes are shared by the dict and its node through an `Rc<[u8]>`, as Redis shares one sds
 //! string between its dict and skiplist.
 //!
@@ -325,6 +327,49 @@ impl SkipList {
         n.member = Rc::from(&[][..]);
         n.extra = Box::new([]);
         self.free.push(id);
+    }
+
+    /// True when more than half of a sizeable arena is free slots.
+    fn sparse(&self) -> bool {
+        self.nodes.len() > 64 && self.free.len() * 2 > self.nodes.len()
+    }
+
+    /// Rebuilds the arena with the live nodes only, in order, and returns the map from old
+    /// ids to new ones. **O(N)**; called only after at least N removals since the last
+    /// rebuild, so it costs O(1) amortized per removal.
+    fn compact(&mut self) -> Vec<u32> {
+        let mut map = vec![NIL; self.nodes.len()];
+        map[HEAD as usize] = HEAD;
+        let mut next_id = 1u32;
+        let mut x = self.link(HEAD, 0).next;
+        while x != NIL {
+            map[x as usize] = next_id;
+            next_id += 1;
+            x = self.link(x, 0).next;
+        }
+        let old = std::mem::take(&mut self.nodes);
+        let mut fresh: Vec<Option<Node>> = (0..next_id).map(|_| None).collect();
+        for (old_id, mut node) in old.into_iter().enumerate() {
+            let new_id = map[old_id];
+            if new_id == NIL {
+                continue;
+            }
+            let remap = |id: u32| if id == NIL { NIL } else { map[id as usize] };
+            node.back = remap(node.back);
+            for i in 0..usize::from(node.level) {
+                let l = node.link_mut(i);
+                l.next = remap(l.next);
+            }
+            fresh[new_id as usize] = Some(node);
+        }
+        self.nodes = fresh.into_iter().flatten().collect();
+        self.free.clear();
+        self.tail = if self.tail == NIL {
+            NIL
+        } else {
+            map[self.tail as usize]
+        };
+        map
     }
 
     /// Descends while `before(node)` holds for the next node, recording in `update[i]` the
@@ -687,7 +732,20 @@ impl ZSet {
         let Slot { score, .. } = self.dict.swap_remove(member)?;
         let removed = self.list.remove(score, member);
         debug_assert!(removed);
+        self.compact_if_sparse();
         Some(score)
+    }
+
+    /// Gives memory back after many removals: rebuilds the node arena when more than half
+    /// of it is free (amortized O(1) per removal).
+    fn compact_if_sparse(&mut self) {
+        if self.list.sparse() {
+            let map = self.list.compact();
+            for slot in self.dict.values_mut() {
+                slot.id = map[slot.id as usize];
+            }
+            self.dict.shrink_to_fit();
+        }
     }
 
     /// The 0-based rank of `member` in ascending order. **O(log N).**
@@ -863,6 +921,7 @@ impl ZSet {
                 dict.swap_remove(m);
             },
         );
+        self.compact_if_sparse();
         before - self.len()
     }
 
@@ -1207,6 +1266,33 @@ mod tests {
             max: LexBound::NegInf,
         };
         assert_eq!(s.count_in_lex_range(&none), 0);
+    }
+
+    #[test]
+    fn removals_compact_the_arena() {
+        let mut s = ZSet::new();
+        for i in 0..1000 {
+            s.add(format!("m{i}").as_bytes(), f64::from(i % 7));
+        }
+        for i in (0..1000).step_by(2) {
+            s.remove(format!("m{i}").as_bytes());
+            if i % 50 == 0 {
+                s.check_invariants().unwrap();
+            }
+        }
+        s.remove_rank_range(10, 400);
+        s.check_invariants().unwrap();
+        assert_eq!(s.len(), 109);
+        assert!(
+            s.list.nodes.len() < 2 * 109 + 64,
+            "arena kept {}",
+            s.list.nodes.len()
+        );
+        for i in 0..50 {
+            s.add(format!("new{i}").as_bytes(), -1.0);
+        }
+        s.check_invariants().unwrap();
+        assert_eq!(s.rank(b"new0"), Some(0));
     }
 
     #[test]
