@@ -261,3 +261,83 @@ proptest! {
         agree(&z, &model, &[ScoreRange { min: 10.0, max: 20.0, minex: true, maxex: false }])?;
     }
 }
+
+/// The commands' own arithmetic (negative ranks, LIMIT offset/count, REV with `max min`)
+/// against the model, through the engine.
+mod commands {
+    use super::*;
+    use kvlab::engine::{Engine, ManualClock, Reply};
+
+    fn bulk_list(r: Reply) -> Vec<Vec<u8>> {
+        match r {
+            Reply::Array(items) => items
+                .into_iter()
+                .map(|i| match i {
+                    Reply::Bulk(b) => b,
+                    other => panic!("not a bulk: {other:?}"),
+                })
+                .collect(),
+            other => panic!("not an array: {other:?}"),
+        }
+    }
+
+    fn bound(v: i32, ex: bool) -> Vec<u8> {
+        format!("{}{v}", if ex { "(" } else { "" }).into_bytes()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn zrange_matches_the_model(
+            pairs in prop::collection::btree_map(member(), -3i32..4, 0..12),
+            (start, stop) in (-9i64..9, -9i64..9),
+            (min, max, minex, maxex) in (-4i32..5, -4i32..5, any::<bool>(), any::<bool>()),
+            (offset, count) in (-2i64..8, -2i64..8),
+        ) {
+            let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 5);
+            let c = e.connect();
+            let mut model = Model::default();
+            for (m, s) in &pairs {
+                let r = e.execute(c, vec![b"ZADD".to_vec(), b"z".to_vec(), s.to_string().into_bytes(), m.clone()]);
+                prop_assert_eq!(r, Reply::Integer(1));
+                model.add(m, f64::from(*s));
+            }
+            let n = model.0.len() as i64;
+            let all: Vec<Vec<u8>> = model.0.iter().map(|e| e.1.clone()).collect();
+
+            // By rank, both directions.
+            let (mut a, mut b) = (if start < 0 { n + start } else { start }, if stop < 0 { n + stop } else { stop });
+            a = a.max(0);
+            let want: Vec<Vec<u8>> = if a > b || a >= n { vec![] } else {
+                b = b.min(n - 1);
+                all[a as usize..=b as usize].to_vec()
+            };
+            let got = bulk_list(e.execute(c, vec![b"ZRANGE".to_vec(), b"z".to_vec(), start.to_string().into_bytes(), stop.to_string().into_bytes()]));
+            prop_assert_eq!(&got, &want);
+            let rev_all: Vec<Vec<u8>> = all.iter().rev().cloned().collect();
+            let want_rev: Vec<Vec<u8>> = if a > b || a >= n { vec![] } else { rev_all[a as usize..=b as usize].to_vec() };
+            let got = bulk_list(e.execute(c, vec![b"ZREVRANGE".to_vec(), b"z".to_vec(), start.to_string().into_bytes(), stop.to_string().into_bytes()]));
+            prop_assert_eq!(&got, &want_rev);
+
+            // By score with LIMIT, both directions.
+            let r = ScoreRange { min: f64::from(min), max: f64::from(max), minex, maxex };
+            let inside: Vec<Vec<u8>> = model.in_score(&r).into_iter().map(|i| all[i].clone()).collect();
+            let page = |v: Vec<Vec<u8>>| -> Vec<Vec<u8>> {
+                if offset < 0 { return vec![]; }
+                let it = v.into_iter().skip(offset as usize);
+                if count < 0 { it.collect() } else { it.take(count as usize).collect() }
+            };
+            let limit = |mut argv: Vec<Vec<u8>>| {
+                argv.extend([b"LIMIT".to_vec(), offset.to_string().into_bytes(), count.to_string().into_bytes()]);
+                argv
+            };
+            let got = bulk_list(e.execute(c, limit(vec![b"ZRANGEBYSCORE".to_vec(), b"z".to_vec(), bound(min, minex), bound(max, maxex)])));
+            prop_assert_eq!(&got, &page(inside.clone()));
+            let got = bulk_list(e.execute(c, limit(vec![b"ZRANGE".to_vec(), b"z".to_vec(), bound(max, maxex), bound(min, minex), b"BYSCORE".to_vec(), b"REV".to_vec()])));
+            prop_assert_eq!(&got, &page(inside.iter().rev().cloned().collect()));
+            let got = e.execute(c, vec![b"ZCOUNT".to_vec(), b"z".to_vec(), bound(min, minex), bound(max, maxex)]);
+            prop_assert_eq!(got, Reply::Integer(inside.len() as i64));
+        }
+    }
+}
