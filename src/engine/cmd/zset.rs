@@ -451,9 +451,9 @@ pub fn strtod(s: &[u8]) -> Strtod {
             j = k;
         }
     }
-    // The slice is ASCII digits, '.', 'e', signs: always UTF-8, and Rust's parser rounds
-    // correctly like glibc's. Rust rejects a lone "." form such as "5." or ".5"? It accepts
-    // both, and huge exponents saturate to inf or 0.
+    // The slice holds only ASCII digits, '.', 'e' and a sign, so it is UTF-8. Rust's parser
+    // accepts "5." and ".5" like strtod, rounds correctly like glibc, and saturates huge
+    // exponents to inf or 0 (flagged as range errors below).
     let text = std::str::from_utf8(&s[start..j]).unwrap_or("0");
     let v: f64 = text.parse().unwrap_or(0.0);
     let v = sign(v);
@@ -2070,6 +2070,10 @@ mod tests {
         assert_eq!(v("  -2e3x").value, -2000.0);
         assert_eq!(v("  -2e3x").consumed, 6);
         assert_eq!(v("1e").consumed, 1);
+        assert_eq!(v("5.").value, 5.0);
+        assert_eq!(v("5.").consumed, 2);
+        assert_eq!(v("1.e3").value, 1000.0);
+        assert_eq!(v(".5e-1").value, 0.05);
         assert_eq!(v("0x10").value, 16.0);
         assert_eq!(v("0x1.8p1").value, 3.0);
         assert_eq!(v("0x").consumed, 1);
