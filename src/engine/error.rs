@@ -92,6 +92,30 @@ pub enum Error {
     },
     /// `ERR Protocol error: <detail>` (the server closes the connection after it).
     Protocol(String),
+    /// `ERR XX and NX options at the same time are not compatible`
+    ZAddXxNx,
+    /// `ERR GT, LT, and/or NX options at the same time are not compatible`
+    ZAddGtLtNx,
+    /// `ERR INCR option supports a single increment-element pair`
+    ZAddIncrPair,
+    /// `ERR resulting score is not a number (NaN)`
+    ScoreNan,
+    /// `ERR min or max is not a float`
+    MinMaxNotFloat,
+    /// `ERR min or max not valid string range item`
+    MinMaxNotLex,
+    /// `ERR weight value is not a float`
+    WeightNotFloat,
+    /// `ERR at least 1 input key is needed for '<cmd>' command`
+    AtLeastOneKey(String),
+    /// `ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX`
+    LimitNeedsByScoreOrLex,
+    /// `ERR syntax error, WITHSCORES not supported in combination with BYLEX`
+    WithScoresByLex,
+    /// `ERR value is out of range`
+    OutOfRange,
+    /// `ERR One or more scores can't be converted into double` (SORT)
+    SortNotDouble,
     /// `ERR <text>`: a one-off message that Redis formats at run time. The text must be
     /// Redis's own; prefer a named variant when a message is used in more than one place.
     Err(String),
@@ -189,6 +213,32 @@ impl fmt::Display for Error {
                 command.to_ascii_uppercase()
             ),
             Error::Protocol(detail) => write!(f, "ERR Protocol error: {detail}"),
+            Error::ZAddXxNx => {
+                f.write_str("ERR XX and NX options at the same time are not compatible")
+            }
+            Error::ZAddGtLtNx => {
+                f.write_str("ERR GT, LT, and/or NX options at the same time are not compatible")
+            }
+            Error::ZAddIncrPair => {
+                f.write_str("ERR INCR option supports a single increment-element pair")
+            }
+            Error::ScoreNan => f.write_str("ERR resulting score is not a number (NaN)"),
+            Error::MinMaxNotFloat => f.write_str("ERR min or max is not a float"),
+            Error::MinMaxNotLex => f.write_str("ERR min or max not valid string range item"),
+            Error::WeightNotFloat => f.write_str("ERR weight value is not a float"),
+            Error::AtLeastOneKey(cmd) => {
+                write!(f, "ERR at least 1 input key is needed for '{cmd}' command")
+            }
+            Error::LimitNeedsByScoreOrLex => f.write_str(
+                "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX",
+            ),
+            Error::WithScoresByLex => {
+                f.write_str("ERR syntax error, WITHSCORES not supported in combination with BYLEX")
+            }
+            Error::OutOfRange => f.write_str("ERR value is out of range"),
+            Error::SortNotDouble => {
+                f.write_str("ERR One or more scores can't be converted into double")
+            }
             Error::Err(text) => write!(f, "ERR {text}"),
             Error::Coded(text) => f.write_str(text),
         }

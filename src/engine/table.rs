@@ -460,6 +460,8 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::command::COMMANDS,
         cmd::list::COMMANDS,
         cmd::set::COMMANDS,
+        cmd::zset::COMMANDS,
+        cmd::sort::COMMANDS,
     ]
 }
 

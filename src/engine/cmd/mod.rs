@@ -8,4 +8,6 @@ pub mod keys;
 pub mod list;
 pub mod server;
 pub mod set;
+pub mod sort;
 pub mod string;
+pub mod zset;

@@ -721,6 +721,12 @@ fn value_bytes(v: &Value) -> u64 {
                 .get_index(i)
                 .map_or(0, |(f, v)| (f.len() + v.len()) as u64)
         }),
+        Value::List(l) => sampled(l.len(), |i| l.get(i as i64).map_or(0, |e| e.len() as u64)),
+        Value::Set(s) => sampled(s.len(), |i| s.get_index(i).map_or(0, |m| m.len() as u64)),
+        // A sorted-set member also costs its score and skiplist links.
+        Value::ZSet(z) => sampled(z.len(), |i| {
+            z.get_by_rank(i).map_or(0, |(m, _)| m.len() as u64 + 24)
+        }),
         // Types added later without an arm here count a flat 64 bytes per key; give them an
         // arm (sampling their elements with `sampled`) when they arrive.
         _ => 64,

@@ -5,11 +5,13 @@ pub mod hash;
 pub mod list;
 pub mod set;
 pub mod string;
+pub mod zset;
 
 pub use hash::HashValue;
 pub use list::ListValue;
 pub use set::SetValue;
 pub use string::StrValue;
+pub use zset::ZSet;
 
 use super::error::{CmdResult, Error};
 
@@ -24,6 +26,8 @@ pub enum Value {
     List(ListValue),
     /// An unordered collection of distinct strings.
     Set(SetValue),
+    /// A sorted set: members ordered by score.
+    ZSet(ZSet),
 }
 
 impl Value {
@@ -34,6 +38,7 @@ impl Value {
             Value::Hash(_) => "hash",
             Value::List(_) => "list",
             Value::Set(_) => "set",
+            Value::ZSet(_) => "zset",
         }
     }
 
@@ -45,6 +50,7 @@ impl Value {
             Value::Hash(h) => h.encoding(),
             Value::List(l) => l.encoding(),
             Value::Set(s) => s.encoding(),
+            Value::ZSet(z) => z.encoding(),
         }
     }
 
@@ -87,6 +93,7 @@ impl Value {
             Value::Hash(h) => h.is_empty(),
             Value::List(l) => l.is_empty(),
             Value::Set(s) => s.is_empty(),
+            Value::ZSet(z) => z.is_empty(),
         }
     }
 
@@ -118,6 +125,42 @@ impl Value {
     pub fn as_set_mut(&mut self) -> CmdResult<&mut SetValue> {
         match self {
             Value::Set(s) => Ok(s),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// The sorted set inside, or `WRONGTYPE`.
+    pub fn as_zset(&self) -> CmdResult<&ZSet> {
+        match self {
+            Value::ZSet(z) => Ok(z),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// The sorted set inside, mutably, or `WRONGTYPE`.
+    pub fn as_zset_mut(&mut self) -> CmdResult<&mut ZSet> {
+        match self {
+            Value::ZSet(z) => Ok(z),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// This value as an input of `ZUNION`/`ZINTER`/`ZDIFF` (a sorted set, or a plain set
+    /// whose members all score 1), or `WRONGTYPE`.
+    pub fn zset_input(&self) -> CmdResult<zset::ZInput<'_>> {
+        match self {
+            Value::ZSet(z) => Ok(zset::ZInput::ZSet(z)),
+            Value::Set(s) => Ok(zset::ZInput::Set(s)),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// This value as the input of `SORT` (a list, set or sorted set), or `WRONGTYPE`.
+    pub fn sort_source(&self) -> CmdResult<zset::SortSource<'_>> {
+        match self {
+            Value::ZSet(z) => Ok(zset::SortSource::ZSet(z)),
+            Value::List(l) => Ok(zset::SortSource::List(l)),
+            Value::Set(s) => Ok(zset::SortSource::Set(s)),
             _ => Err(Error::WrongType),
         }
     }
