@@ -6,9 +6,11 @@
 //! # Layout
 //! - [`engine`]: Redis 7.0 semantics over in-memory data; no web or I/O dependencies, builds
 //!   for the host and for `wasm32-unknown-unknown`.
-//! - `server` (native only): the RESP server that `redis-cli`, `redis-benchmark` and client
+//! - [`server`] (native only): the RESP server that `redis-cli`, `redis-benchmark` and client
 //!   libraries talk to.
 //! - `ui` (wasm only): the Yew web app.
 //! - `src/bin/`: thin binaries (`kvlab-server`, `kvlab-web`).
 
 pub mod engine;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod server;

@@ -26,7 +26,17 @@ pub const INVALID_ARGUMENTS: &str = "Invalid argument(s)";
 /// Returns `None` for unbalanced quotes or a closing quote glued to more text, which
 /// redis-cli reports as [`INVALID_ARGUMENTS`].
 pub fn split_args(line: &str) -> Option<Vec<Vec<u8>>> {
-    let p = line.as_bytes();
+    split_args_bytes(line.as_bytes())
+}
+
+/// [`split_args`] over raw bytes, as `redis-server` splits an inline command
+/// (`processInlineBuffer` → `sdssplitargs`). Bytes that are not UTF-8 are kept as they are.
+/// `sdssplitargs` reads a C string, so a NUL byte ends the line.
+pub fn split_args_bytes(line: &[u8]) -> Option<Vec<Vec<u8>>> {
+    let p = match line.iter().position(|&b| b == 0) {
+        Some(n) => &line[..n],
+        None => line,
+    };
     let mut i = 0;
     let mut out = Vec::new();
     loop {
@@ -324,6 +334,21 @@ mod tests {
         assert_eq!(split(r#"set "abc"#), None);
         assert_eq!(split(r#"set 'abc"#), None);
         assert_eq!(split(r#"set "a"b"#), None);
+    }
+
+    #[test]
+    fn splits_raw_bytes_and_stops_at_nul() {
+        assert_eq!(
+            split_args_bytes(b"set \xff \"\x80\"").unwrap(),
+            vec![b"set".to_vec(), vec![0xff], vec![0x80]]
+        );
+        // A C string ends at NUL: what follows is not seen (and the split terminates).
+        assert_eq!(
+            split_args_bytes(b"set a\0b c").unwrap(),
+            vec![b"set".to_vec(), b"a".to_vec()]
+        );
+        assert_eq!(split_args_bytes(b"\0set"), Some(vec![]));
+        assert_eq!(split_args_bytes(b"set \"a\0\""), None);
     }
 
     #[test]

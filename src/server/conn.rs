@@ -1,0 +1,165 @@
+//! One connection's task: read, run the batch, write (see the [server](super) module).
+
+use std::rc::Rc;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use super::request::{QueryBuffer, QUERY_BUFFER_LIMIT, READ_CHUNK};
+use super::{ConnHandle, Shared};
+use crate::engine::ClientId;
+
+/// Output buffers that grew beyond this (a big reply) are given back after the write.
+const OUT_KEEP: usize = 1024 * 1024;
+
+/// What to do after writing a batch's replies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Next {
+    /// Read more.
+    Read,
+    /// Close the connection (`QUIT`, a protocol error).
+    Close,
+}
+
+/// Serves client `id` on `stream` until either side closes. The client must already be
+/// connected in the engine and `handle` registered in `shared`; both are removed on return.
+pub async fn serve_connection(
+    shared: Rc<Shared>,
+    mut stream: TcpStream,
+    id: ClientId,
+    handle: Rc<ConnHandle>,
+) {
+    let _registered = Registered {
+        shared: &shared,
+        id,
+    };
+    let mut query = QueryBuffer::new();
+    let mut out: Vec<u8> = Vec::with_capacity(READ_CHUNK);
+    loop {
+        tokio::select! {
+            biased;
+            read = stream.read_buf(query.read_target()) => match read {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            },
+            () = handle.wake.notified() => {}
+        }
+        let Some(next) = run_batch(&shared, id, &handle, &mut query, &mut out) else {
+            // An HTTP request: drop the connection without a word, as Redis does.
+            return;
+        };
+        if !out.is_empty() {
+            if stream.write_all(&out).await.is_err() {
+                return;
+            }
+            out.clear();
+            if out.capacity() > OUT_KEEP {
+                out = Vec::with_capacity(READ_CHUNK);
+            }
+        }
+        if next == Next::Close || handle.kill.get() || query.unparsed() > QUERY_BUFFER_LIMIT {
+            return;
+        }
+    }
+}
+
+/// Runs every complete request in `query` for client `id`, appending the replies (and any
+/// messages queued for the client) to `out`. `None` means: close without writing anything.
+fn run_batch(
+    shared: &Shared,
+    id: ClientId,
+    handle: &ConnHandle,
+    query: &mut QueryBuffer,
+    out: &mut Vec<u8>,
+) -> Option<Next> {
+    take_outbox(handle, out);
+    let mut engine = shared.engine.borrow_mut();
+    loop {
+        match query.next_request() {
+            Ok(Some(argv)) => {
+                if is_http_request(&argv[0]) {
+                    eprintln!(
+                        "kvlab-server: an HTTP request (\"{}\") arrived on client {id}; \
+                         closing the connection (cross-protocol attack guard)",
+                        String::from_utf8_lossy(&argv[0])
+                    );
+                    out.clear();
+                    return None;
+                }
+                let reply = engine.execute(id, argv);
+                let (proto, close) = engine
+                    .client(id)
+                    .map_or((2, true), |c| (c.proto, c.close_after_reply));
+                reply.write_resp(proto, out);
+                take_outbox(handle, out);
+                if close {
+                    return Some(Next::Close);
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                e.write_reply(out);
+                return Some(Next::Close);
+            }
+        }
+    }
+    query.compact();
+    Some(Next::Read)
+}
+
+/// Moves messages queued by others for this client into its output.
+fn take_outbox(handle: &ConnHandle, out: &mut Vec<u8>) {
+    let mut outbox = handle.outbox.borrow_mut();
+    if !outbox.is_empty() {
+        out.append(&mut outbox);
+    }
+}
+
+/// True for `POST` and `Host:` (any case): the first lines of an HTTP request. Redis
+/// compares C strings, so a NUL ends the name.
+fn is_http_request(name: &[u8]) -> bool {
+    let name = match name.iter().position(|&b| b == 0) {
+        Some(n) => &name[..n],
+        None => name,
+    };
+    name.eq_ignore_ascii_case(b"post") || name.eq_ignore_ascii_case(b"host:")
+}
+
+/// Tells a connection over [`super::MAX_CLIENTS`] why it is closed, best effort.
+pub async fn refuse(stream: TcpStream) {
+    let _ = stream.try_write(b"-ERR max number of clients reached\r\n");
+}
+
+/// Removes the client from the engine and the handle table when the task ends, however it
+/// ends (hang-up, close, or a panic unwinding through the task).
+struct Registered<'a> {
+    shared: &'a Shared,
+    id: ClientId,
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut conns) = self.shared.conns.try_borrow_mut() {
+            conns.remove(&self.id);
+        }
+        if let Ok(mut engine) = self.shared.engine.try_borrow_mut() {
+            engine.disconnect(self.id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_guard_matches_like_strcasecmp() {
+        assert!(is_http_request(b"POST"));
+        assert!(is_http_request(b"post"));
+        assert!(is_http_request(b"Host:"));
+        assert!(is_http_request(b"HOST:\0junk"));
+        assert!(!is_http_request(b"Host"));
+        assert!(!is_http_request(b"posts"));
+        assert!(!is_http_request(b"GET"));
+    }
+}

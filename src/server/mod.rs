@@ -1,0 +1,299 @@
+//! The native RESP server: `redis-cli`, `redis-benchmark` and client libraries talk to the
+//! engine over TCP exactly as they would talk to `redis-server` 7.0.
+//!
+//! # Threads and tasks
+//! The [`Engine`] is single-threaded, like Redis's command execution. The server runs on a
+//! tokio current-thread runtime inside a [`LocalSet`]: one local task accepts connections,
+//! one local task per connection reads, parses and writes, and one local task calls
+//! [`Engine::tick`] every 100 ms (Redis's `hz 10`) for active expiry. All of them share the
+//! engine through [`Shared`] (`Rc` + `RefCell`); a connection borrows it only while it runs
+//! the batch of commands it has just read, never across an `await`, so borrows never clash.
+//!
+//! # One read, one batch, one write
+//! A connection reads what the socket has (16 KB at a time, more for a big argument), parses
+//! every complete request in the buffer ([`request::QueryBuffer`]), runs them in order,
+//! appends each reply — encoded for the client's protocol version as it is *after* the
+//! command, so `HELLO 3` answers in RESP3 — to one output buffer, and writes it with one
+//! call. That is Redis's own loop (`readQueryFromClient` → `processInputBuffer` → write in
+//! `beforeSleep`), and what makes pipelining (`redis-benchmark -P 16`) cheap. Sockets have
+//! `TCP_NODELAY`, as in Redis.
+//!
+//! # Closing
+//! A protocol error is answered with its exact Redis text, then the connection is closed.
+//! After a command that sets [`Client::close_after_reply`](crate::engine::Client) (`QUIT`)
+//! the replies so far are written and the connection is closed; the rest of the buffer is
+//! not run. A command named `POST` or `Host:` (an HTTP request sent to the port) closes the
+//! connection at once without any reply, as Redis does against cross-protocol attacks. A
+//! client that hangs up is [`Engine::disconnect`]ed.
+//!
+//! # Seam for pushed messages and blocked clients
+//! Every connection registers a [`ConnHandle`] in [`Shared`] under its client id. Code that
+//! runs for *another* client (a `PUBLISH`, a push that unblocks a `BLPOP` waiter, a
+//! `CLIENT KILL`) can reach a connection through [`Shared::deliver`] and [`Shared::kill`]:
+//! they queue bytes in the handle's outbox or mark it, and wake the connection's task
+//! through its [`Notify`](tokio::sync::Notify). The task waits on that notification and
+//! its socket at once, and writes the outbox between replies. Nothing in the engine
+//! produces such messages yet; when it does, the host drains them after each command and
+//! routes them here.
+//!
+//! # Effects
+//! The engine records each write as a replayable effect. Nothing persists them natively
+//! yet, so the tick task drops them, keeping memory flat; persistence or replication would
+//! take them there instead.
+
+pub mod conn;
+pub mod request;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::io;
+use std::net::SocketAddr;
+use std::rc::Rc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+use tokio::task::LocalSet;
+
+use crate::engine::{ClientId, Engine, Reply, SystemClock};
+
+/// Most connected clients; one more is refused (Redis's `maxclients` default).
+pub const MAX_CLIENTS: usize = 10_000;
+
+/// Interval between two active-expiry cycles (Redis's `hz 10`).
+pub const TICK: Duration = Duration::from_millis(100);
+
+/// What the command line can set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Address to listen on (`--bind`, default `127.0.0.1`).
+    pub bind: String,
+    /// TCP port (`--port`, default 6379; 0 picks a free one, reported on start-up).
+    pub port: u16,
+    /// Seed of the engine's random generator (`--seed`; default: from the clock).
+    pub seed: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            bind: "127.0.0.1".to_string(),
+            port: 6379,
+            seed: None,
+        }
+    }
+}
+
+/// The command-line help.
+pub const USAGE: &str = "Usage: kvlab-server [--bind ADDR] [--port PORT] [--seed N]
+  --bind ADDR   address to listen on (default 127.0.0.1)
+  --port PORT   TCP port (default 6379; 0 picks a free port)
+  --seed N      seed for the engine's random choices (default: from the clock)";
+
+/// What the command line asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Invocation {
+    /// Run the server.
+    Serve(Options),
+    /// Print [`USAGE`] and exit.
+    Help,
+}
+
+impl Options {
+    /// Parses the arguments after the program name: `--bind ADDR`, `--port N`, `--seed N`
+    /// (also written `--name=value`), `--help`.
+    ///
+    /// # Errors
+    /// A message naming the unknown option or the bad value.
+    pub fn from_args<I: IntoIterator<Item = String>>(args: I) -> Result<Invocation, String> {
+        let mut opts = Options::default();
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            if arg == "--help" || arg == "-h" {
+                return Ok(Invocation::Help);
+            }
+            let (name, inline_value) = match arg.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (arg.clone(), None),
+            };
+            if !matches!(name.as_str(), "--bind" | "--port" | "--seed") {
+                return Err(format!("unknown option '{arg}'"));
+            }
+            let Some(value) = inline_value.or_else(|| args.next()) else {
+                return Err(format!("option '{name}' needs a value"));
+            };
+            let bad = || format!("bad value '{value}' for {name}");
+            match name.as_str() {
+                "--bind" => opts.bind = value.clone(),
+                "--port" => opts.port = value.parse().map_err(|_| bad())?,
+                _ => opts.seed = Some(value.parse().map_err(|_| bad())?),
+            }
+        }
+        Ok(Invocation::Serve(opts))
+    }
+}
+
+/// The line printed on standard output once the server listens, e.g.
+/// `kvlab-server ready to accept connections on 127.0.0.1:6379`.
+pub fn ready_line(addr: SocketAddr) -> String {
+    format!("kvlab-server ready to accept connections on {addr}")
+}
+
+/// Runs the server until SIGINT or SIGTERM: binds, prints [`ready_line`], serves.
+///
+/// # Errors
+/// Failing to build the runtime or to bind the address.
+pub fn run(opts: &Options) -> io::Result<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let local = LocalSet::new();
+    local.block_on(&rt, async {
+        let listener = TcpListener::bind((opts.bind.as_str(), opts.port)).await?;
+        println!("{}", ready_line(listener.local_addr()?));
+        let seed = opts.seed.unwrap_or_else(seed_from_clock);
+        let engine = Engine::new(Box::new(SystemClock), seed);
+        tokio::select! {
+            r = serve(listener, engine) => r,
+            r = shutdown_signal() => {
+                eprintln!("kvlab-server: shutting down");
+                r
+            }
+        }
+    })
+}
+
+fn seed_from_clock() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
+async fn shutdown_signal() -> io::Result<()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate())?;
+    tokio::select! {
+        r = tokio::signal::ctrl_c() => r,
+        _ = term.recv() => Ok(()),
+    }
+}
+
+/// Serves `engine` on `listener` forever. Must run inside a [`LocalSet`] (connections are
+/// local tasks).
+///
+/// # Errors
+/// Only if accepting fails in a way that retrying can't fix.
+pub async fn serve(listener: TcpListener, engine: Engine) -> io::Result<()> {
+    let shared = Rc::new(Shared::new(engine));
+    let ticker = tokio::task::spawn_local(tick_loop(Rc::clone(&shared)));
+    let result = accept_loop(&listener, &shared).await;
+    ticker.abort();
+    result
+}
+
+async fn accept_loop(listener: &TcpListener, shared: &Rc<Shared>) -> io::Result<()> {
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(x) => x,
+            Err(e) => {
+                // Out of file descriptors or an aborted handshake: log, pause, go on.
+                eprintln!("kvlab-server: accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        if shared.conns.borrow().len() >= MAX_CLIENTS {
+            tokio::task::spawn_local(conn::refuse(stream));
+            continue;
+        }
+        let _ = stream.set_nodelay(true);
+        let local = stream
+            .local_addr()
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        let id = shared
+            .engine
+            .borrow_mut()
+            .connect_from(&peer.to_string(), &local);
+        let handle = Rc::new(ConnHandle::default());
+        shared.conns.borrow_mut().insert(id, Rc::clone(&handle));
+        tokio::task::spawn_local(conn::serve_connection(
+            Rc::clone(shared),
+            stream,
+            id,
+            handle,
+        ));
+    }
+}
+
+async fn tick_loop(shared: Rc<Shared>) {
+    let mut interval = tokio::time::interval(TICK);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        let mut engine = shared.engine.borrow_mut();
+        engine.tick();
+        // No persistence yet: drop the effects so they don't pile up.
+        drop(engine.take_effects());
+    }
+}
+
+/// What the server's tasks share: the engine and a handle to each connection.
+pub struct Shared {
+    /// The engine; borrowed only between `await`s.
+    pub engine: RefCell<Engine>,
+    /// Connected clients' handles by client id.
+    pub conns: RefCell<HashMap<ClientId, Rc<ConnHandle>>>,
+}
+
+impl Shared {
+    /// Shares `engine` with no connections yet.
+    pub fn new(engine: Engine) -> Shared {
+        Shared {
+            engine: RefCell::new(engine),
+            conns: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// Queues `reply` for client `id`, encoded for its protocol version, and wakes its
+    /// connection to write it. For messages that are not the answer to the client's own
+    /// command (pub/sub messages, an unblocked client's reply); the caller holds the engine
+    /// borrow it is running under. Returns false if the client is not connected.
+    pub fn deliver(&self, engine: &Engine, id: ClientId, reply: &Reply) -> bool {
+        let Some(client) = engine.client(id) else {
+            return false;
+        };
+        let conns = self.conns.borrow();
+        let Some(handle) = conns.get(&id) else {
+            return false;
+        };
+        reply.write_resp(client.proto, &mut handle.outbox.borrow_mut());
+        handle.wake.notify_one();
+        true
+    }
+
+    /// Asks the connection of client `id` to close after writing what it has queued
+    /// (`CLIENT KILL`). Returns false if the client is not connected.
+    pub fn kill(&self, id: ClientId) -> bool {
+        let conns = self.conns.borrow();
+        let Some(handle) = conns.get(&id) else {
+            return false;
+        };
+        handle.kill.set(true);
+        handle.wake.notify_one();
+        true
+    }
+}
+
+/// The part of a connection that others can reach: see the module's "Seam" section.
+#[derive(Debug, Default)]
+pub struct ConnHandle {
+    /// Wakes the connection's task.
+    pub wake: Notify,
+    /// RESP bytes to write to the client before its next reply.
+    pub outbox: RefCell<Vec<u8>>,
+    /// Set to close the connection once the outbox is written.
+    pub kill: Cell<bool>,
+}

@@ -1,0 +1,458 @@
+//! Reading requests: a connection's query buffer and Redis's two request syntaxes.
+//!
+//! Bytes read from the socket are appended to one growing buffer; [`QueryBuffer::next_request`]
+//! parses complete requests out of it in place, and [`QueryBuffer::compact`] drops what was
+//! consumed once a batch is done — the shape of Redis's `querybuf` + `qb_pos`.
+//!
+//! The first byte of a request picks its syntax, as in `processInputBuffer`:
+//!
+//! * `*` starts a **multibulk** request, `*<count>\r\n` then `count` times
+//!   `$<len>\r\n<len bytes>\r\n`. A count ≤ 0 is an empty request and is skipped. The parse
+//!   state (arguments still expected, the length of the next bulk) survives between reads,
+//!   so a request may arrive in any number of pieces.
+//! * anything else is an **inline** request: one line up to `\n` (a `\r` before it is
+//!   dropped), split into arguments with redis-cli's quoting rules
+//!   ([`split_args_bytes`]). An empty line is skipped.
+//!
+//! # Faithful quirks
+//! Redis looks for line ends with `strchr`, which stops at a NUL byte: a header or inline
+//! line with a NUL before its line end is never complete (the client waits until the 64 KB
+//! limit turns it into an error). After a header's `\r` and after a bulk's payload Redis skips
+//! two bytes without checking that they are `\r\n`. Both are reproduced here, so byte streams
+//! get the same replies as from `redis-server` 7.0.
+//!
+//! # Limits and errors
+//! Each [`ProtocolError`] is answered with its exact Redis text and then the connection is
+//! closed. A header or inline line still unterminated after more than 64 KB
+//! (`PROTO_INLINE_MAX_SIZE`) is an error; a count above `i32::MAX` or a bulk length above
+//! `proto-max-bulk-len` (512 MB) is an error. Nothing is allocated from a claimed count or
+//! length beyond what the data already sent justifies, except for the one bulk being read
+//! (as Redis does for arguments of 32 KB or more, so they are read straight into place).
+
+use crate::engine::args::parse_i64;
+use crate::engine::cli::split_args_bytes;
+
+/// Longest header or inline line waited for (Redis's `PROTO_INLINE_MAX_SIZE`).
+pub const INLINE_MAX: usize = 64 * 1024;
+
+/// Default largest bulk argument (Redis's `proto-max-bulk-len`, 512 MB).
+pub const DEFAULT_MAX_BULK_LEN: usize = 512 * 1024 * 1024;
+
+/// Bulk arguments at least this long are read straight into a buffer of their own size
+/// (Redis's `PROTO_MBULK_BIG_ARG`).
+pub const BIG_ARG: usize = 32 * 1024;
+
+/// Unparsed input beyond this closes the connection (Redis's `client-query-buffer-limit`, 1 GB).
+pub const QUERY_BUFFER_LIMIT: usize = 1024 * 1024 * 1024;
+
+/// How much room a normal read asks for (Redis's `PROTO_IOBUF_LEN`).
+pub const READ_CHUNK: usize = 16 * 1024;
+
+/// Largest multibulk count (`INT_MAX` in Redis 7.0).
+const MAX_MULTIBULK: i64 = i32::MAX as i64;
+
+/// Arguments pre-allocated for a multibulk request, whatever count it claims.
+const ARGV_PREALLOC: usize = 1024;
+
+/// A malformed request. Redis replies with [`ProtocolError::reply`] and closes the connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProtocolError {
+    /// `*` followed by something that is not an integer in `..=i32::MAX`.
+    InvalidMultibulkLength,
+    /// `$` followed by something that is not an integer in `0..=proto-max-bulk-len`.
+    InvalidBulkLength,
+    /// A multibulk argument header that does not start with `$`; holds the byte found.
+    ExpectedDollar(u8),
+    /// An inline line with an unterminated quote or a closing quote glued to more text.
+    UnbalancedQuotes,
+    /// An inline line longer than 64 KB without a line end.
+    TooBigInline,
+    /// A `*` header longer than 64 KB without `\r`.
+    TooBigMbulkCount,
+    /// A `$` header longer than 64 KB without `\r`.
+    TooBigBulkCount,
+}
+
+impl ProtocolError {
+    /// Appends the exact error reply `redis-server` sends, e.g.
+    /// `-ERR Protocol error: invalid bulk length\r\n`.
+    pub fn write_reply(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"-ERR Protocol error: ");
+        match self {
+            ProtocolError::InvalidMultibulkLength => {
+                out.extend_from_slice(b"invalid multibulk length")
+            }
+            ProtocolError::InvalidBulkLength => out.extend_from_slice(b"invalid bulk length"),
+            ProtocolError::ExpectedDollar(b) => {
+                out.extend_from_slice(b"expected '$', got '");
+                // Error lines can't carry CR or LF; Redis maps them to spaces.
+                out.push(if *b == b'\r' || *b == b'\n' { b' ' } else { *b });
+                out.push(b'\'');
+            }
+            ProtocolError::UnbalancedQuotes => {
+                out.extend_from_slice(b"unbalanced quotes in request")
+            }
+            ProtocolError::TooBigInline => out.extend_from_slice(b"too big inline request"),
+            ProtocolError::TooBigMbulkCount => out.extend_from_slice(b"too big mbulk count string"),
+            ProtocolError::TooBigBulkCount => out.extend_from_slice(b"too big bulk count string"),
+        }
+        out.extend_from_slice(b"\r\n");
+    }
+
+    /// The reply as a fresh buffer.
+    pub fn reply(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.write_reply(&mut out);
+        out
+    }
+}
+
+/// A connection's input: the bytes read and not yet consumed, plus the state of a
+/// multibulk request that is only partly read.
+#[derive(Debug)]
+pub struct QueryBuffer {
+    /// Bytes read from the socket; `buf[pos..]` is not parsed yet.
+    buf: Vec<u8>,
+    pos: usize,
+    /// Arguments still expected by the multibulk request being read; 0 between requests.
+    pending_args: usize,
+    /// Length of the next bulk argument once its `$` header has been read.
+    bulk_len: Option<usize>,
+    /// Arguments of the multibulk request being read.
+    argv: Vec<Vec<u8>>,
+    /// Largest accepted bulk (`proto-max-bulk-len`).
+    max_bulk_len: usize,
+}
+
+impl Default for QueryBuffer {
+    fn default() -> Self {
+        QueryBuffer::new()
+    }
+}
+
+impl QueryBuffer {
+    /// An empty buffer with Redis's default limits.
+    pub fn new() -> QueryBuffer {
+        QueryBuffer {
+            buf: Vec::with_capacity(READ_CHUNK),
+            pos: 0,
+            pending_args: 0,
+            bulk_len: None,
+            argv: Vec::new(),
+            max_bulk_len: DEFAULT_MAX_BULK_LEN,
+        }
+    }
+
+    /// Sets the largest accepted bulk argument (`proto-max-bulk-len`).
+    pub fn set_max_bulk_len(&mut self, n: usize) {
+        self.max_bulk_len = n;
+    }
+
+    /// The buffer to read into, with room reserved for the next read: normally 16 KB; while
+    /// a big bulk argument is awaited, exactly the bytes it still lacks, so that it ends up
+    /// alone in the buffer and can be taken without a copy.
+    pub fn read_target(&mut self) -> &mut Vec<u8> {
+        let spare = self.buf.capacity() - self.buf.len();
+        match self.bulk_len {
+            Some(len) if len >= BIG_ARG => {
+                let missing = (len + 2).saturating_sub(self.buf.len() - self.pos);
+                if spare < missing {
+                    self.buf.reserve_exact(missing);
+                }
+            }
+            _ => {
+                if spare < READ_CHUNK {
+                    self.buf.reserve(READ_CHUNK);
+                }
+            }
+        }
+        &mut self.buf
+    }
+
+    /// Appends bytes as if read from the socket (tests and in-process hosts).
+    pub fn extend_from_slice(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Bytes read but not yet consumed by a complete request.
+    pub fn unparsed(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    /// Drops the consumed bytes (call after each batch) and gives back memory a big request
+    /// left behind.
+    pub fn compact(&mut self) {
+        if self.pos == self.buf.len() {
+            self.buf.clear();
+            if self.buf.capacity() > 4 * BIG_ARG && self.bulk_len.is_none() {
+                self.buf = Vec::with_capacity(READ_CHUNK);
+            }
+        } else if self.pos > 0 {
+            self.buf.drain(..self.pos);
+        }
+        self.pos = 0;
+    }
+
+    /// Parses the next complete request: `Ok(Some(argv))` (never empty), `Ok(None)` when more
+    /// bytes are needed, or the protocol error Redis would report.
+    pub fn next_request(&mut self) -> Result<Option<Vec<Vec<u8>>>, ProtocolError> {
+        loop {
+            if self.pending_args == 0 {
+                let Some(&first) = self.buf.get(self.pos) else {
+                    return Ok(None);
+                };
+                if first != b'*' {
+                    match self.inline()? {
+                        None => return Ok(None),
+                        Some(argv) if argv.is_empty() => continue,
+                        Some(argv) => return Ok(Some(argv)),
+                    }
+                }
+                let Some(count) = self.multibulk_count()? else {
+                    return Ok(None);
+                };
+                if count == 0 {
+                    continue;
+                }
+                self.pending_args = count;
+                self.argv = Vec::with_capacity(count.min(ARGV_PREALLOC));
+            }
+            while self.pending_args > 0 {
+                let len = match self.bulk_len {
+                    Some(len) => len,
+                    None => match self.bulk_header()? {
+                        Some(len) => len,
+                        None => return Ok(None),
+                    },
+                };
+                if self.buf.len() - self.pos < len + 2 {
+                    return Ok(None);
+                }
+                let arg = if self.pos == 0 && len >= BIG_ARG && self.buf.len() == len + 2 {
+                    // The buffer holds exactly this argument: take it whole.
+                    let mut whole =
+                        std::mem::replace(&mut self.buf, Vec::with_capacity(READ_CHUNK));
+                    whole.truncate(len);
+                    whole
+                } else {
+                    let arg = self.buf[self.pos..self.pos + len].to_vec();
+                    // Redis skips the two bytes after the payload without looking at them.
+                    self.pos += len + 2;
+                    arg
+                };
+                self.argv.push(arg);
+                self.bulk_len = None;
+                self.pending_args -= 1;
+            }
+            return Ok(Some(std::mem::take(&mut self.argv)));
+        }
+    }
+
+    /// Position of the first `byte` at or after `pos`, unless a NUL comes first (`strchr`).
+    fn find_line_end(&self, byte: u8) -> Option<usize> {
+        let rest = &self.buf[self.pos..];
+        let i = rest.iter().position(|&b| b == byte || b == 0)?;
+        (rest[i] == byte).then_some(self.pos + i)
+    }
+
+    /// The `\r` ending the header line at `pos`: `Ok(None)` if the line (including the byte
+    /// after `\r`) is not all there yet, `Err(too_big)` if it never ended within 64 KB.
+    fn header_end(&self, too_big: ProtocolError) -> Result<Option<usize>, ProtocolError> {
+        match self.find_line_end(b'\r') {
+            None if self.unparsed() > INLINE_MAX => Err(too_big),
+            None => Ok(None),
+            // The byte after `\r` (taken to be `\n`) must have arrived too.
+            Some(cr) if cr + 1 >= self.buf.len() => Ok(None),
+            Some(cr) => Ok(Some(cr)),
+        }
+    }
+
+    /// Reads `*<count>\r\n`; returns the count, 0 for the empty requests `*0` and `*-n`.
+    fn multibulk_count(&mut self) -> Result<Option<usize>, ProtocolError> {
+        let Some(cr) = self.header_end(ProtocolError::TooBigMbulkCount)? else {
+            return Ok(None);
+        };
+        let n = parse_i64(&self.buf[self.pos + 1..cr])
+            .filter(|&n| n <= MAX_MULTIBULK)
+            .ok_or(ProtocolError::InvalidMultibulkLength)?;
+        self.pos = cr + 2;
+        Ok(Some(usize::try_from(n).unwrap_or(0)))
+    }
+
+    /// Reads `$<len>\r\n` and records the length.
+    fn bulk_header(&mut self) -> Result<Option<usize>, ProtocolError> {
+        let Some(cr) = self.header_end(ProtocolError::TooBigBulkCount)? else {
+            return Ok(None);
+        };
+        let first = self.buf[self.pos];
+        if first != b'$' {
+            return Err(ProtocolError::ExpectedDollar(first));
+        }
+        let len = parse_i64(&self.buf[self.pos + 1..cr])
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n <= self.max_bulk_len)
+            .ok_or(ProtocolError::InvalidBulkLength)?;
+        self.pos = cr + 2;
+        if len >= BIG_ARG && self.buf.len() - self.pos <= len + 2 {
+            // Move the payload's start to the front so that the rest is read in place.
+            self.buf.drain(..self.pos);
+            self.pos = 0;
+            let missing = len + 2 - self.buf.len();
+            self.buf.reserve_exact(missing);
+        }
+        self.bulk_len = Some(len);
+        Ok(Some(len))
+    }
+
+    /// Reads one inline line; `Some(vec![])` for a blank line.
+    fn inline(&mut self) -> Result<Option<Vec<Vec<u8>>>, ProtocolError> {
+        let Some(nl) = self.find_line_end(b'\n') else {
+            if self.unparsed() > INLINE_MAX {
+                return Err(ProtocolError::TooBigInline);
+            }
+            return Ok(None);
+        };
+        let mut line = &self.buf[self.pos..nl];
+        if let [head @ .., b'\r'] = line {
+            line = head;
+        }
+        let argv = split_args_bytes(line).ok_or(ProtocolError::UnbalancedQuotes)?;
+        self.pos = nl + 1;
+        Ok(Some(argv))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(input: &[u8]) -> (Vec<Vec<Vec<u8>>>, Option<ProtocolError>) {
+        let mut q = QueryBuffer::new();
+        q.extend_from_slice(input);
+        let mut out = Vec::new();
+        loop {
+            match q.next_request() {
+                Ok(Some(argv)) => out.push(argv),
+                Ok(None) => return (out, None),
+                Err(e) => return (out, Some(e)),
+            }
+        }
+    }
+
+    fn args(v: &[&str]) -> Vec<Vec<u8>> {
+        v.iter().map(|s| s.as_bytes().to_vec()).collect()
+    }
+
+    #[test]
+    fn multibulk_and_inline_mixed() {
+        let (reqs, err) = all(b"*2\r\n$4\r\nECHO\r\n$3\r\na\0b\r\nPING\r\n  SET 'a b' \"\\x41\"\n");
+        assert_eq!(err, None);
+        assert_eq!(
+            reqs,
+            vec![
+                vec![b"ECHO".to_vec(), b"a\0b".to_vec()],
+                args(&["PING"]),
+                args(&["SET", "a b", "A"])
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_requests_are_skipped() {
+        let (reqs, err) = all(b"*0\r\n*-1\r\n*-7\r\n\r\n   \r\nPING\r\n");
+        assert_eq!((reqs, err), (vec![args(&["PING"])], None));
+    }
+
+    #[test]
+    fn unchecked_bytes_after_cr_and_payload() {
+        let (reqs, _) = all(b"*1\rX$4\r\nPINGxyPING\r\n");
+        assert_eq!(reqs, vec![args(&["PING"]), args(&["PING"])]);
+    }
+
+    #[test]
+    fn nul_before_line_end_waits() {
+        assert_eq!(all(b"ECHO a\0b\r\nPING\r\n"), (vec![], None));
+        assert_eq!(all(b"*1\0\r\n"), (vec![], None));
+    }
+
+    #[test]
+    fn protocol_errors() {
+        use ProtocolError::*;
+        let cases: &[(&[u8], ProtocolError)] = &[
+            (b"*abc\r\n", InvalidMultibulkLength),
+            (b"*\r\n", InvalidMultibulkLength),
+            (b"*01\r\n", InvalidMultibulkLength),
+            (b"*+1\r\n", InvalidMultibulkLength),
+            (b"*2147483648\r\n", InvalidMultibulkLength),
+            (b"*1\r\n$-1\r\n", InvalidBulkLength),
+            (b"*1\r\n$01\r\n", InvalidBulkLength),
+            (b"*1\r\n$536870913\r\n", InvalidBulkLength),
+            (b"*1\r\nx4\r\n", ExpectedDollar(b'x')),
+            (b"*1\r\n\r\n", ExpectedDollar(b'\r')),
+            (b"SET 'a b\r\n", UnbalancedQuotes),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                all(input).1,
+                Some(*want),
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        assert_eq!(
+            ExpectedDollar(b'\n').reply(),
+            b"-ERR Protocol error: expected '$', got ' '\r\n"
+        );
+        assert_eq!(all(b"*2147483647\r\n"), (vec![], None));
+        assert_eq!(all(b"*1\r\n$536870912\r\n"), (vec![], None));
+    }
+
+    #[test]
+    fn line_limits_are_strictly_above_64k() {
+        let line = vec![b'A'; INLINE_MAX];
+        assert_eq!(all(&line).1, None);
+        let mut long = line.clone();
+        long.push(b'A');
+        assert_eq!(all(&long).1, Some(ProtocolError::TooBigInline));
+        let mut mbulk = vec![b'*'];
+        mbulk.extend_from_slice(&line);
+        assert_eq!(all(&mbulk).1, Some(ProtocolError::TooBigMbulkCount));
+        let mut bulk = b"*1\r\n$".to_vec();
+        bulk.extend_from_slice(&line);
+        assert_eq!(all(&bulk).1, Some(ProtocolError::TooBigBulkCount));
+    }
+
+    #[test]
+    fn any_split_of_the_input_gives_the_same_requests() {
+        let input: &[u8] =
+            b"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$5\r\nva\r\nl\r\nGET k\r\n*0\r\n*1\r\n$4\r\nPING\r\n";
+        let want = all(input);
+        for cut in 0..=input.len() {
+            let mut q = QueryBuffer::new();
+            let mut got = Vec::new();
+            for part in [&input[..cut], &input[cut..]] {
+                q.extend_from_slice(part);
+                while let Ok(Some(argv)) = q.next_request() {
+                    got.push(argv);
+                }
+                q.compact();
+            }
+            assert_eq!(got, want.0, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn big_argument_is_taken_whole() {
+        let len = BIG_ARG * 3;
+        let mut q = QueryBuffer::new();
+        q.extend_from_slice(format!("*2\r\n$3\r\nGET\r\n${len}\r\n").as_bytes());
+        assert_eq!(q.next_request(), Ok(None));
+        let target = q.read_target();
+        assert!(target.capacity() - target.len() >= len + 2);
+        target.extend(std::iter::repeat_n(b'x', len));
+        target.extend_from_slice(b"\r\n");
+        let argv = q.next_request().unwrap().unwrap();
+        assert_eq!(argv[1].len(), len);
+        assert_eq!(q.unparsed(), 0);
+    }
+}
