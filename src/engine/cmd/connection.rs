@@ -143,8 +143,13 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
         .doc("", "Lists the CLIENT subcommands.", "O(1)", "5.0.0"),
 ];
 
-/// PING [message]: replies `PONG`, or the message as a bulk string.
-fn ping(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+/// PING [message]: replies `PONG`, or the message as a bulk string. A RESP2 client with
+/// subscriptions gets `["pong", message or ""]` instead, as Redis answers there.
+fn ping(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    if args.remaining() <= 1 && ctx.client.proto == 2 && ctx.in_pubsub_mode() {
+        let msg = args.rest().pop().unwrap_or_default();
+        return Ok(Reply::Array(vec![Reply::bulk(b"pong"), Reply::Bulk(msg)]));
+    }
     match args.remaining() {
         0 => Ok(Reply::status("PONG")),
         1 => Ok(Reply::bulk(args.next_bytes()?)),
@@ -258,9 +263,11 @@ fn quit(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 }
 
 /// RESET: clears the connection state as Redis's `clearClientConnectionState` does —
+/// transaction discarded, keys unwatched, every subscription dropped (without notices),
 /// database 0, RESP2, no name, replies on — and replies with the status `RESET`.
 /// (`CLIENT NO-EVICT` survives, as in Redis.)
 fn reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    ctx.clear_transaction_and_subscriptions();
     let c = &mut *ctx.client;
     c.db = 0;
     c.proto = 2;

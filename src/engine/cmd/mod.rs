@@ -5,5 +5,7 @@ pub mod command;
 pub mod connection;
 pub mod hash;
 pub mod keys;
+pub mod multi;
+pub mod pubsub;
 pub mod server;
 pub mod string;
