@@ -7,17 +7,17 @@ format of tests/transcripts.rs without the expected replies), sends each command
 connection of the current client, and writes the transcript with every reply rendered the
 way redis-cli renders it on a terminal (RESP2 only).
 
-    python3 tests/transcripts/record.py PORT < script.txt > tests/transcripts/name.txt
+    python3 tests/transcripts/record.py PORT-OR-SOCKET < script.txt > tests/transcripts/name.txt
 
 What is recorded after a command is everything the server sent on that connection within
 WAIT seconds: the reply, further replies (SUBSCRIBE a b answers once per channel) and
 messages it received meanwhile. `@pushes` records what arrived since (messages published by
 other clients). `@sleep N` sleeps N ms for real. `@tick` is recorded as is (real Redis
 expires keys on its own). Lines that are neither commands nor directives are dropped.
-Start the server fresh (`FLUSHALL` is not sent for you).
+Start the server fresh (`FLUSHALL` is not sent for you), on a unix socket if other
+programs might talk to a TCP port.
 """
 
-import shlex
 import socket
 import sys
 import time
@@ -26,8 +26,54 @@ WAIT = 0.15
 
 
 def split_args(line):
-    # The scripts only use simple quoting, for which shlex agrees with sdssplitargs.
-    return [a.encode() for a in shlex.split(line, posix=True)]
+    """Splits a line as redis-cli does (sdssplitargs): quotes, \\xHH and \\n escapes."""
+    p, i, out = line.encode(), 0, []
+    while True:
+        while i < len(p) and p[i:i + 1].isspace():
+            i += 1
+        if i >= len(p):
+            return out
+        cur, inq, insq = b"", False, False
+        while True:
+            c = p[i:i + 1]
+            if inq:
+                if not c:
+                    raise ValueError("unbalanced quotes")
+                if c == b"\\" and p[i + 1:i + 2] == b"x" and len(p[i + 2:i + 4]) == 2 \
+                        and all(ch in b"0123456789abcdefABCDEF" for ch in p[i + 2:i + 4]):
+                    cur += bytes([int(p[i + 2:i + 4], 16)])
+                    i += 3
+                elif c == b"\\" and i + 1 < len(p):
+                    i += 1
+                    cur += {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b",
+                            b"a": b"\a"}.get(p[i:i + 1], p[i:i + 1])
+                elif c == b'"':
+                    i += 1
+                    break
+                else:
+                    cur += c
+            elif insq:
+                if not c:
+                    raise ValueError("unbalanced quotes")
+                if c == b"\\" and p[i + 1:i + 2] == b"'":
+                    i += 1
+                    cur += b"'"
+                elif c == b"'":
+                    i += 1
+                    break
+                else:
+                    cur += c
+            else:
+                if not c or c in b" \n\r\t\0":
+                    break
+                if c == b'"':
+                    inq = True
+                elif c == b"'":
+                    insq = True
+                else:
+                    cur += c
+            i += 1
+        out.append(cur)
 
 
 def encode(argv):
@@ -153,12 +199,16 @@ def fmt(r, prefix=""):
 
 
 def main():
-    port = int(sys.argv[1])
+    where = sys.argv[1]
     conns = {}
 
     def conn(name):
         if name not in conns:
-            s = socket.create_connection(("127.0.0.1", port))
+            if where.isdigit():
+                s = socket.create_connection(("127.0.0.1", int(where)))
+            else:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(where)
             conns[name] = Reader(s)
         return conns[name]
 
