@@ -615,7 +615,7 @@ impl Engine {
 
     /// Runs one command for `client` and queues everything it must be sent, in the exact
     /// order Redis writes it: messages delivered to it while the command ran, then the
-    /// command's replies (none when `CLIENT REPLY` silences them). The host then sends
+    /// command's replies (none when `CLIENT REPLY` silences them, pushes excepted). The host then sends
     /// [`Engine::take_pushes`]. This is the interface for a pipelining server: everything a
     /// connection receives, replies and pushes alike, comes out of one queue, so nothing
     /// can be reordered; a command that will reply later (a blocked `BLPOP`) simply queues
@@ -625,8 +625,11 @@ impl Engine {
             return;
         }
         let replies = self.run(client, argv);
-        if self.reply_wanted(client) {
-            for r in replies {
+        let wanted = self.reply_wanted(client);
+        for r in replies {
+            // Like Redis's CLIENT_PUSHING, pushes (subscription notices) are sent even when
+            // CLIENT REPLY silences the replies.
+            if wanted || matches!(r, Reply::Push(_)) {
                 self.srv.send(client, r);
             }
         }

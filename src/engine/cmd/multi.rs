@@ -207,3 +207,271 @@ fn unwatch(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     ctx.srv.watches.reset(ctx.client.id);
     Ok(Reply::ok())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::cli::split_args;
+    use crate::engine::{ClientId, Effect, Engine, ManualClock, Reply};
+
+    fn engine() -> (Engine, ManualClock, ClientId, ClientId) {
+        let clock = ManualClock::at_ms(1_700_000_000_000);
+        let mut e = Engine::new(Box::new(clock.clone()), 7);
+        let a = e.connect();
+        let b = e.connect();
+        (e, clock, a, b)
+    }
+
+    fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
+        e.execute(c, split_args(line).expect("valid line"))
+    }
+
+    /// WATCH k on `a`, then `touch` (on either client), then a transaction on `a`:
+    /// true if EXEC ran it, false if it failed with a nil array.
+    fn exec_survives(
+        e: &mut Engine,
+        a: ClientId,
+        setup: &[(ClientId, &str)],
+        touch: &[(ClientId, &str)],
+    ) -> bool {
+        for (c, line) in setup {
+            run(e, *c, line);
+        }
+        assert_eq!(run(e, a, "WATCH k"), Reply::ok());
+        for (c, line) in touch {
+            run(e, *c, line);
+        }
+        assert_eq!(run(e, a, "MULTI"), Reply::ok());
+        assert_eq!(run(e, a, "PING"), Reply::status("QUEUED"));
+        match run(e, a, "EXEC") {
+            Reply::NilArray => false,
+            Reply::Array(items) => {
+                assert_eq!(items, vec![Reply::status("PONG")]);
+                true
+            }
+            other => panic!("unexpected EXEC reply {other:?}"),
+        }
+    }
+
+    #[test]
+    fn each_kind_of_write_invalidates_a_watch() {
+        let writes = [
+            "SET k 2",
+            "DEL k",
+            "UNLINK k",
+            "APPEND k x",
+            "INCR k",
+            "SETRANGE k 0 z",
+            "GETDEL k",
+            "GETEX k EX 100",
+            "EXPIRE k 100",
+            "PEXPIRE k -1",
+            "RENAME k other",
+            "RENAME other k",
+            "MOVE k 3",
+            "COPY other k REPLACE",
+            "MSET x 1 k 2",
+            "FLUSHDB",
+            "FLUSHALL",
+            "SWAPDB 0 1",
+        ];
+        for w in writes {
+            for by_self in [false, true] {
+                let (mut e, _, a, b) = engine();
+                let writer = if by_self { a } else { b };
+                let setup = [(b, "SET k 1"), (b, "SET other 9")];
+                assert!(
+                    !exec_survives(&mut e, a, &setup, &[(writer, w)]),
+                    "{w} (by {}) did not invalidate the watch",
+                    if by_self {
+                        "the watcher"
+                    } else {
+                        "another client"
+                    }
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn hash_writes_and_persist_invalidate_a_watch() {
+        for (setup, w) in [
+            ("HSET k f 1", "HSET k g 2"),
+            ("HSET k f 1", "HDEL k f"),
+            ("HSET k f 1", "HINCRBY k f 1"),
+            ("HSET k f 1", "HINCRBYFLOAT k f 1"),
+            ("HSET k f 1", "HSETNX k g 1"),
+            ("SET k 1 EX 100", "PERSIST k"),
+        ] {
+            let (mut e, _, a, b) = engine();
+            assert!(!exec_survives(&mut e, a, &[(b, setup)], &[(b, w)]), "{w}");
+        }
+    }
+
+    #[test]
+    fn writes_that_change_nothing_leave_the_watch_alone() {
+        for w in [
+            "DEL nosuch k2",
+            "EXPIRE nosuch 10",
+            "PERSIST k",
+            "SETNX k 5",
+            "HDEL k f",
+            "RENAME k k",
+            "SET other 1",
+            "COPY k copy",
+            "FLUSHDB",
+            "SWAPDB 4 5",
+            "GET k",
+        ] {
+            let (mut e, _, a, b) = engine();
+            let setup = [(b, "SELECT 0"), (b, "SET k 1")];
+            let touch = [(b, "SELECT 2"), (b, w), (b, "SELECT 0")];
+            let survives = exec_survives(&mut e, a, &setup, &touch);
+            // In database 2 nothing touches database 0's k, whatever the command.
+            assert!(survives, "{w} in another database");
+            let (mut e, _, a, b) = engine();
+            let touch = [(b, w)];
+            let expect = !matches!(w, "FLUSHDB");
+            assert_eq!(exec_survives(&mut e, a, &setup, &touch), expect, "{w}");
+        }
+    }
+
+    #[test]
+    fn expiry_invalidates_a_watch_lazily_actively_or_not_at_all() {
+        // Expired by the clock alone: EXEC checks deadlines (Redis 7.0).
+        let (mut e, clock, a, b) = engine();
+        run(&mut e, b, "SET k 1 PX 100");
+        run(&mut e, a, "WATCH k");
+        clock.advance_ms(101);
+        run(&mut e, a, "MULTI");
+        assert_eq!(run(&mut e, a, "EXEC"), Reply::NilArray);
+        // Removed by a lazy lookup from another client.
+        let (mut e, clock, a, b) = engine();
+        run(&mut e, b, "SET k 1 PX 100");
+        run(&mut e, a, "WATCH k");
+        clock.advance_ms(101);
+        assert_eq!(run(&mut e, b, "GET k"), Reply::Nil);
+        run(&mut e, a, "MULTI");
+        assert_eq!(run(&mut e, a, "EXEC"), Reply::NilArray);
+        // Removed by the active cycle.
+        let (mut e, clock, a, b) = engine();
+        run(&mut e, b, "SET k 1 PX 100");
+        run(&mut e, a, "WATCH k");
+        clock.advance_ms(101);
+        assert_eq!(e.tick(), 1);
+        run(&mut e, a, "MULTI");
+        assert_eq!(run(&mut e, a, "EXEC"), Reply::NilArray);
+        // Already expired when watched: its removal is no change.
+        let (mut e, clock, a, b) = engine();
+        run(&mut e, b, "SET k 1 PX 100");
+        clock.advance_ms(101);
+        run(&mut e, a, "WATCH k");
+        assert_eq!(e.tick(), 1);
+        run(&mut e, a, "MULTI");
+        assert_eq!(
+            run(&mut e, a, "EXEC"),
+            Reply::Array(vec![]),
+            "a key watched while expired"
+        );
+    }
+
+    #[test]
+    fn a_dirty_client_stays_dirty_until_the_transaction_ends() {
+        let (mut e, _, a, b) = engine();
+        run(&mut e, a, "WATCH k");
+        run(&mut e, b, "SET k 1");
+        // Watching more keys does not clean the flag; UNWATCH does.
+        run(&mut e, a, "WATCH j");
+        run(&mut e, a, "MULTI");
+        assert_eq!(run(&mut e, a, "EXEC"), Reply::NilArray);
+        run(&mut e, a, "WATCH k");
+        run(&mut e, b, "SET k 2");
+        run(&mut e, a, "UNWATCH");
+        run(&mut e, a, "MULTI");
+        assert_eq!(run(&mut e, a, "EXEC"), Reply::Array(vec![]));
+        assert_eq!(e.server().watches.client_count(), 0);
+        assert_eq!(e.server().watches.key_count(), 0);
+    }
+
+    #[test]
+    fn queueing_errors_abort_and_runtime_errors_do_not() {
+        let (mut e, _, a, _) = engine();
+        run(&mut e, a, "MULTI");
+        assert_eq!(run(&mut e, a, "SET k v"), Reply::status("QUEUED"));
+        assert!(run(&mut e, a, "GET").is_error());
+        assert_eq!(
+            run(&mut e, a, "EXEC"),
+            Reply::Error("EXECABORT Transaction discarded because of previous errors.".into())
+        );
+        assert_eq!(run(&mut e, a, "GET k"), Reply::Nil);
+        run(&mut e, a, "MULTI");
+        run(&mut e, a, "SET k v");
+        run(&mut e, a, "INCR k");
+        run(&mut e, a, "SET j w");
+        let Reply::Array(items) = run(&mut e, a, "EXEC") else {
+            panic!("EXEC did not run")
+        };
+        assert_eq!(items.len(), 3);
+        assert!(items[1].is_error());
+        assert_eq!(run(&mut e, a, "GET j"), Reply::bulk(b"w"));
+    }
+
+    #[test]
+    fn exec_wraps_its_effects_in_multi_exec_when_there_are_several() {
+        let (mut e, _, a, _) = engine();
+        let argv = |v: &[&str]| v.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
+        run(&mut e, a, "MULTI");
+        run(&mut e, a, "SET k 1");
+        run(&mut e, a, "SELECT 2");
+        run(&mut e, a, "INCR k");
+        run(&mut e, a, "GET k");
+        run(&mut e, a, "EXEC");
+        assert_eq!(
+            e.take_effects(),
+            vec![
+                Effect {
+                    db: 0,
+                    argv: argv(&["MULTI"])
+                },
+                Effect {
+                    db: 0,
+                    argv: argv(&["SET", "k", "1"])
+                },
+                Effect {
+                    db: 2,
+                    argv: argv(&["INCR", "k"])
+                },
+                Effect {
+                    db: 2,
+                    argv: argv(&["EXEC"])
+                },
+            ]
+        );
+        // One write needs no wrapping (Redis 7.0), a read-only transaction records nothing.
+        run(&mut e, a, "MULTI");
+        run(&mut e, a, "SET k 2");
+        run(&mut e, a, "EXEC");
+        assert_eq!(e.take_effects().len(), 1);
+        run(&mut e, a, "MULTI");
+        run(&mut e, a, "GET k");
+        run(&mut e, a, "EXEC");
+        assert!(e.take_effects().is_empty());
+    }
+
+    #[test]
+    fn disconnect_and_reset_leave_nothing_behind() {
+        let (mut e, _, a, b) = engine();
+        run(&mut e, a, "WATCH k j");
+        run(&mut e, a, "MULTI");
+        run(&mut e, a, "SET k 1");
+        run(&mut e, b, "WATCH k");
+        assert_eq!(e.server().watches.key_count(), 2);
+        e.disconnect(a);
+        assert_eq!(e.server().watches.key_count(), 1);
+        assert_eq!(run(&mut e, b, "RESET"), Reply::status("RESET"));
+        assert_eq!(e.server().watches.key_count(), 0);
+        assert_eq!(e.server().watches.client_count(), 0);
+        run(&mut e, b, "MULTI");
+        run(&mut e, b, "RESET");
+        assert!(e.client(b).is_some_and(|c| c.multi.is_none()));
+    }
+}

@@ -395,3 +395,190 @@ fn pubsub_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
         ],
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::cli::split_args;
+    use crate::engine::{ClientId, Engine, ManualClock, Reply};
+
+    fn engine() -> (Engine, ManualClock, ClientId, ClientId) {
+        let clock = ManualClock::at_ms(1_700_000_000_000);
+        let mut e = Engine::new(Box::new(clock.clone()), 7);
+        let a = e.connect();
+        let b = e.connect();
+        (e, clock, a, b)
+    }
+
+    fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
+        e.execute(c, split_args(line).expect("valid line"))
+    }
+
+    fn submit(e: &mut Engine, c: ClientId, line: &str) -> Vec<Reply> {
+        e.submit(c, split_args(line).expect("valid line"));
+        e.take_pushes(c)
+    }
+
+    fn push(items: &[&str]) -> Reply {
+        Reply::Push(items.iter().map(|s| Reply::bulk(s.as_bytes())).collect())
+    }
+
+    fn notice(kind: &str, name: &str, n: i64) -> Reply {
+        Reply::Push(vec![
+            Reply::bulk(kind.as_bytes()),
+            Reply::bulk(name.as_bytes()),
+            Reply::Integer(n),
+        ])
+    }
+
+    #[test]
+    fn execute_returns_the_first_reply_and_queues_the_rest() {
+        let (mut e, _, a, b) = engine();
+        assert_eq!(run(&mut e, a, "SUBSCRIBE x y"), notice("subscribe", "x", 1));
+        assert_eq!(e.clients_with_pushes(), vec![a]);
+        assert_eq!(e.take_pushes(a), vec![notice("subscribe", "y", 2)]);
+        assert!(e.clients_with_pushes().is_empty());
+        assert_eq!(run(&mut e, b, "PUBLISH y hi"), Reply::Integer(1));
+        assert_eq!(e.clients_with_pushes(), vec![a]);
+        assert_eq!(e.take_pushes(a), vec![push(&["message", "y", "hi"])]);
+        // RESP2 encodes pushes as arrays.
+        assert_eq!(
+            push(&["message", "y", "hi"]).to_resp(2),
+            b"*3\r\n$7\r\nmessage\r\n$1\r\ny\r\n$2\r\nhi\r\n"
+        );
+    }
+
+    #[test]
+    fn submit_keeps_redis_order_for_a_resp3_client_publishing_to_itself() {
+        let (mut e, _, a, _) = engine();
+        submit(&mut e, a, "HELLO 3");
+        assert_eq!(
+            submit(&mut e, a, "SUBSCRIBE c d"),
+            vec![notice("subscribe", "c", 1), notice("subscribe", "d", 2)]
+        );
+        // The message is written before the reply, as redis-server does.
+        assert_eq!(
+            submit(&mut e, a, "PUBLISH c m"),
+            vec![push(&["message", "c", "m"]), Reply::Integer(1)]
+        );
+        // RESP3 clients may run anything while subscribed.
+        assert_eq!(submit(&mut e, a, "GET k"), vec![Reply::Nil]);
+        assert_eq!(submit(&mut e, a, "PING"), vec![Reply::status("PONG")]);
+        // CLIENT REPLY OFF silences replies, not pushes.
+        assert!(submit(&mut e, a, "CLIENT REPLY OFF").is_empty());
+        assert_eq!(
+            submit(&mut e, a, "PUBLISH c m2"),
+            vec![push(&["message", "c", "m2"])]
+        );
+    }
+
+    #[test]
+    fn messages_wait_in_order_for_the_host() {
+        let (mut e, _, a, b) = engine();
+        submit(&mut e, a, "PSUBSCRIBE n*");
+        submit(&mut e, a, "SUBSCRIBE news");
+        for i in 0..3 {
+            submit(&mut e, b, &format!("PUBLISH news m{i}"));
+        }
+        let got = e.take_pushes(a);
+        assert_eq!(got.len(), 6);
+        assert_eq!(got[0], push(&["message", "news", "m0"]));
+        assert_eq!(got[1], push(&["pmessage", "n*", "news", "m0"]));
+        assert_eq!(got[5], push(&["pmessage", "n*", "news", "m2"]));
+    }
+
+    #[test]
+    fn a_subscriber_over_its_output_limit_is_closed_and_forgotten_by_delivery() {
+        let (mut e, clock, a, b) = engine();
+        run(
+            &mut e,
+            b,
+            "CONFIG SET client-output-buffer-limit \"pubsub 1000 500 2\"",
+        );
+        submit(&mut e, a, "SUBSCRIBE c");
+        let big = "x".repeat(300);
+        // Under the soft limit: fine, however long.
+        submit(&mut e, b, &format!("PUBLISH c {big}"));
+        clock.advance_ms(10_000);
+        submit(&mut e, b, "PUBLISH c small");
+        assert!(!e.client(a).is_some_and(|c| c.close_asap));
+        e.take_pushes(a);
+        // Over the soft limit for longer than 2 seconds: closed.
+        submit(&mut e, b, &format!("PUBLISH c {big}"));
+        submit(&mut e, b, &format!("PUBLISH c {big}"));
+        clock.advance_ms(2_000);
+        submit(&mut e, b, "PUBLISH c small");
+        assert!(!e.client(a).is_some_and(|c| c.close_asap));
+        clock.advance_ms(1_000);
+        submit(&mut e, b, "PUBLISH c small");
+        assert!(e.client(a).is_some_and(|c| c.close_asap));
+        assert_eq!(e.clients_with_pushes(), vec![a]);
+        assert!(e.take_pushes(a).is_empty(), "the queue is dropped");
+        // Still counted as a receiver until the host disconnects it, as in Redis.
+        assert_eq!(run(&mut e, b, "PUBLISH c more"), Reply::Integer(1));
+        assert!(e.take_pushes(a).is_empty());
+        e.disconnect(a);
+        assert_eq!(run(&mut e, b, "PUBLISH c more"), Reply::Integer(0));
+        assert!(e.clients_with_pushes().is_empty());
+    }
+
+    #[test]
+    fn the_hard_limit_closes_at_once_and_normal_clients_are_unbounded() {
+        let (mut e, _, a, b) = engine();
+        run(
+            &mut e,
+            b,
+            "CONFIG SET client-output-buffer-limit \"pubsub 1000 0 0\"",
+        );
+        submit(&mut e, a, "SUBSCRIBE c");
+        let big = "x".repeat(600);
+        submit(&mut e, b, &format!("PUBLISH c {big}"));
+        assert!(!e.client(a).is_some_and(|c| c.close_asap));
+        submit(&mut e, b, &format!("PUBLISH c {big}"));
+        assert!(e.client(a).is_some_and(|c| c.close_asap));
+        // A client without subscriptions falls in the `normal` class (no limit by
+        // default): a big reply queued by submit does not close it.
+        submit(&mut e, b, &format!("SET k {}", "y".repeat(5000)));
+        e.submit(b, split_args("GET k").unwrap());
+        assert!(!e.client(b).is_some_and(|c| c.close_asap));
+        assert_eq!(e.take_pushes(b).len(), 1);
+    }
+
+    #[test]
+    fn disconnect_drops_every_subscription() {
+        let (mut e, _, a, b) = engine();
+        run(&mut e, a, "SUBSCRIBE c d");
+        run(&mut e, a, "PSUBSCRIBE p*");
+        run(&mut e, a, "SSUBSCRIBE s");
+        run(&mut e, b, "SUBSCRIBE c");
+        e.disconnect(a);
+        let ps = &e.server().pubsub;
+        assert_eq!(ps.client_count(), 1);
+        assert_eq!(ps.numpat(), 0);
+        assert_eq!(ps.numsub(b"c", crate::engine::pubsub::Kind::Channel), 1);
+        assert_eq!(ps.numsub(b"d", crate::engine::pubsub::Kind::Channel), 0);
+        assert_eq!(ps.numsub(b"s", crate::engine::pubsub::Kind::Shard), 0);
+        assert!(e.server().outboxes.is_empty(a));
+    }
+
+    #[test]
+    fn keyspace_events_reach_the_writer_too() {
+        let (mut e, clock, a, _) = engine();
+        submit(&mut e, a, "CONFIG SET notify-keyspace-events KEA");
+        submit(&mut e, a, "HELLO 3");
+        submit(&mut e, a, "SUBSCRIBE __keyevent@0__:set");
+        assert_eq!(
+            submit(&mut e, a, "SET k v"),
+            vec![push(&["message", "__keyevent@0__:set", "k"]), Reply::ok()]
+        );
+        // Expiry from the active cycle is published too (no client is running).
+        submit(&mut e, a, "SUBSCRIBE __keyevent@0__:expired");
+        submit(&mut e, a, "SET t v PX 1");
+        clock.advance_ms(5);
+        assert_eq!(e.tick(), 1);
+        assert_eq!(e.clients_with_pushes(), vec![a]);
+        assert_eq!(
+            e.take_pushes(a),
+            vec![push(&["message", "__keyevent@0__:expired", "t"])]
+        );
+    }
+}
