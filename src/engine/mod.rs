@@ -26,6 +26,39 @@
 //! Redis propagates to its append-only file: a handler may replace its own argv with
 //! something else (`EXPIRE` → `PEXPIREAT`, `SET … EX` → `SET … PXAT`, `INCRBYFLOAT` →
 //! `SET … KEEPTTL`) through [`Ctx::propagate`]. Keys removed by expiry produce `DEL`.
+//! `EXEC` wraps the effects of its commands in `MULTI` … `EXEC` when there are several.
+//!
+//! # Hosts: replies, pushes, closing
+//! A client can be sent things it did not ask for at that moment: messages published by
+//! others, keyspace events, the second and later replies of `SUBSCRIBE a b`, and (once
+//! blocking commands exist) the late reply of a blocked command. The engine keeps, for each
+//! client, a queue of such output ([`outbox`]) and a host drains it:
+//!
+//! * [`Engine::execute`]`(id, argv) -> Reply` runs a command and returns its (first) reply;
+//!   everything else for `id` waits in the queue. Simple hosts (the console, tests) use it.
+//! * [`Engine::submit`]`(id, argv)` runs a command and queues *everything* `id` must be
+//!   sent, replies included, in exactly the order Redis writes it (a RESP3 client that
+//!   publishes to itself gets the message before the reply). A pipelining server uses
+//!   this and writes nothing but the queue; `CLIENT REPLY` is honoured inside.
+//! * [`Engine::take_pushes`]`(id) -> Vec<Reply>` drains the queue of `id`, oldest first.
+//!   Pushes are [`Reply::Push`], which RESP3 encodes as `>` and RESP2 as an array.
+//! * [`Engine::clients_with_pushes`]`() -> Vec<ClientId>` lists the clients whose queue is not
+//!   empty (or that were closed): after each command and each [`Engine::tick`], a server
+//!   wakes those connections.
+//!
+//! Two client flags ask the host to close a connection: [`Client::close_after_reply`]
+//! (`QUIT`: send what is pending, then close) and [`Client::close_asap`] (its queue
+//! exceeded `client-output-buffer-limit`, Redis's `pubsub 32mb 8mb 60` by default: close
+//! now, send nothing more; the engine has dropped its queue and ignores its commands).
+//! [`Engine::disconnect`] must be called when a connection goes; it removes the client's
+//! transaction, watches, subscriptions and queue.
+//!
+//! # Transactions, WATCH and pub/sub
+//! `MULTI` state is per client ([`Client::multi`], queued and checked in
+//! [`Engine::execute`] as Redis's `processCommand` does). Watches and subscriptions belong
+//! to the server ([`watch`], [`pubsub`]) because other clients' commands act on them: every
+//! write signals the keys it changed ([`Ctx::signal_modified`], found centrally from the
+//! command table's key positions), and [`Ctx::notify`] publishes keyspace events.
 
 pub mod args;
 pub mod cli;
@@ -681,6 +714,10 @@ impl Engine {
         let Some(c) = self.clients.get(&id) else {
             return Vec::new();
         };
+        if c.close_asap {
+            // Redis stops reading from a client it is about to close.
+            return Vec::new();
+        }
         let in_multi = c.multi.is_some();
         if in_multi && cmd.flags.contains(Flags::NO_MULTI) {
             let e = Error::Err("Command not allowed inside a transaction".into());
@@ -706,11 +743,15 @@ impl Engine {
         const NOT_QUEUED: &[&str] = &["exec", "discard", "multi", "watch", "quit", "reset"];
         let now_ms = self.srv.clock.now_ms();
         if in_multi && !NOT_QUEUED.contains(&top.name) {
+            let doomed = self.srv.watches.is_dirty(id);
             if let Some(c) = self.clients.get_mut(&id) {
                 c.last_cmd_ms = now_ms;
                 c.last_cmd = fullname;
                 if let Some(m) = c.multi.as_mut() {
-                    m.queue.push(Queued { cmd, pos, argv });
+                    // Like Redis, a transaction that will fail anyway keeps nothing.
+                    if !doomed && !m.dirty_exec {
+                        m.queue.push(Queued { cmd, pos, argv });
+                    }
                 }
             }
             return vec![Reply::status("QUEUED")];

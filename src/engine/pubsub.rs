@@ -219,6 +219,14 @@ impl PubSub {
             .map_or(0, |s| s.channels.len() + s.patterns.len())
     }
 
+    /// Channels, patterns and shard channels of `id` (`sub=`, `psub=`, `ssub=` in `CLIENT
+    /// LIST`).
+    pub fn counts(&self, id: ClientId) -> (usize, usize, usize) {
+        self.clients.get(&id).map_or((0, 0, 0), |s| {
+            (s.channels.len(), s.patterns.len(), s.shard.len())
+        })
+    }
+
     /// Shard channels of `id` (the count `SSUBSCRIBE` confirmations carry).
     pub fn shard_count(&self, id: ClientId) -> usize {
         self.clients.get(&id).map_or(0, |s| s.shard.len())
@@ -260,6 +268,15 @@ impl PubSub {
         // Redis lists them in hash-table order, which is unspecified; sorted is stable.
         out.sort();
         out
+    }
+
+    /// Number of channels (or shard channels) with at least one subscriber (`INFO`'s
+    /// `pubsub_channels`). **O(1).**
+    pub fn channel_count(&self, kind: Kind) -> usize {
+        match kind {
+            Kind::Channel => self.channels.len(),
+            Kind::Shard => self.shard.len(),
+        }
     }
 
     /// Number of subscribers of `channel`, patterns not counted. **O(1).**

@@ -544,6 +544,37 @@ mod tests {
     }
 
     #[test]
+    fn client_list_shows_subscriptions_and_transactions() {
+        let (mut e, _, a, b) = engine();
+        let c = e.connect();
+        run(&mut e, a, "SUBSCRIBE x y");
+        run(&mut e, a, "PSUBSCRIBE p*");
+        run(&mut e, a, "SSUBSCRIBE s");
+        run(&mut e, b, "WATCH k");
+        run(&mut e, c, "SET k 1");
+        run(&mut e, b, "MULTI");
+        run(&mut e, b, "SET a 1");
+        let Reply::Verbatim(_, text) = run(&mut e, c, "CLIENT LIST") else {
+            panic!("not verbatim")
+        };
+        let text = String::from_utf8(text).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].contains(" flags=P db=0 sub=2 psub=1 ssub=1 multi=-1 "));
+        // A doomed transaction queues nothing, as Redis (multi=0).
+        assert!(lines[1].contains(" flags=xd db=0 sub=0 psub=0 ssub=0 multi=0 "));
+        assert!(lines[1].contains(" cmd=set "));
+        assert!(lines[2].contains(" flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 "));
+        let Reply::Verbatim(_, text) = run(&mut e, c, "CLIENT LIST TYPE pubsub") else {
+            panic!("not verbatim")
+        };
+        assert_eq!(String::from_utf8(text).unwrap().lines().count(), 1);
+        let Reply::Verbatim(_, text) = run(&mut e, c, "CLIENT LIST TYPE normal") else {
+            panic!("not verbatim")
+        };
+        assert_eq!(String::from_utf8(text).unwrap().lines().count(), 2);
+    }
+
+    #[test]
     fn disconnect_drops_every_subscription() {
         let (mut e, _, a, b) = engine();
         run(&mut e, a, "SUBSCRIBE c d");
