@@ -1021,10 +1021,9 @@ fn render_obuf(classes: &[(u64, u64, i64); 3]) -> String {
         .join(" ")
 }
 
-use super::pubsub::class::ALL;
 use super::pubsub::class::{
-    EVICTED, EXPIRED, GENERIC as G, HASH, KEYEVENT as E, KEYSPACE as K, KEY_MISS as MISS, LIST,
-    MODULE, NEW, SET, STREAM, STRING, ZSET,
+    ALL, EVICTED, EXPIRED, GENERIC as G, HASH, KEYEVENT as E, KEYSPACE as K, KEY_MISS as MISS,
+    LIST, MODULE, NEW, SET, STREAM, STRING, ZSET,
 };
 
 /// Parses `notify-keyspace-events` class characters into flags (`None` for an unknown one).
