@@ -11,17 +11,28 @@
 //! @sleep 1500      advance the engine's clock by 1500 ms
 //! @tick            run one active-expiry cycle
 //! @client B        switch to client B (connected on first use); the first client is A
+//! @pushes          what client B was sent since its last command (e.g. messages)
 //! ```
 //! A line starting with `> ` is a command, split with redis-cli's rules; the lines after it up
 //! to the next command or directive are the exact reply as redis-cli prints it. The engine
 //! starts empty at 2024-01-01T00:00:00Z with a fixed random seed, so transcripts are
 //! deterministic.
+//!
+//! # Several clients
+//! Commands go through [`Engine::submit`], the interface of a pipelining server, and what is
+//! printed after a command is everything the client was sent from just before the command
+//! to just after it, each reply rendered as redis-cli renders one: messages it had not yet
+//! been shown, the command's reply or replies (`SUBSCRIBE a b` answers once per channel),
+//! and messages it received meanwhile. `@pushes` prints (and consumes) what the current
+//! client was sent since, typically messages another client published; no lines after it
+//! means nothing was sent. `tests/transcripts/record.py` records such transcripts against a
+//! real redis-server, whose client-side rendering it reproduces.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use kvlab::engine::cli::{format_reply_for, split_args};
-use kvlab::engine::{Engine, ManualClock};
+use kvlab::engine::{Engine, ManualClock, Reply};
 
 /// The clock's starting point: 2024-01-01T00:00:00Z.
 const START_MS: i64 = 1_704_067_200_000;
@@ -57,6 +68,18 @@ fn run_file(path: &Path) -> Vec<String> {
                         clients.insert(current.clone(), id);
                     }
                 }
+                (Some("pushes"), None) => {
+                    let directive_line = i;
+                    let expected = expected_lines(&lines, &mut i);
+                    let id = clients[&current];
+                    let got = render(&mut engine, id);
+                    if got != expected {
+                        failures.push(format!(
+                            "{}:{directive_line}: @pushes (client {current})\n--- expected\n{expected}\n--- got\n{got}\n",
+                            path.display()
+                        ));
+                    }
+                }
                 _ => panic!("{}:{i}: unknown directive {trimmed}", path.display()),
             }
             continue;
@@ -68,32 +91,16 @@ fn run_file(path: &Path) -> Vec<String> {
             );
         };
         let cmd_line = i;
-        let mut expected = Vec::new();
-        while i < lines.len() {
-            let l = lines[i].trim_end();
-            if l.starts_with("> ") || l.starts_with('@') || l.starts_with('#') || l.is_empty() {
-                break;
-            }
-            expected.push(l);
-            i += 1;
-        }
-        let expected = expected.join("\n");
+        let expected = expected_lines(&lines, &mut i);
         let got = match split_args(cmd) {
             Some(argv) if argv.is_empty() => continue,
             Some(argv) => {
                 let id = clients[&current];
-                let reply = engine.execute(id, argv);
-                // Printed in the protocol the client speaks after the command (HELLO
-                // switches before it replies).
-                format_reply_for(&reply, engine.client(id).map_or(2, |c| c.proto))
+                engine.submit(id, argv);
+                render(&mut engine, id)
             }
             None => "Invalid argument(s)".to_string(),
         };
-        let got: String = got
-            .lines()
-            .map(str::trim_end)
-            .collect::<Vec<_>>()
-            .join("\n");
         if got != expected {
             failures.push(format!(
                 "{}:{cmd_line}: > {cmd}\n--- expected\n{expected}\n--- got\n{got}\n",
@@ -102,6 +109,37 @@ fn run_file(path: &Path) -> Vec<String> {
         }
     }
     failures
+}
+
+/// The expected lines from `lines[*i]` up to the next command, directive, comment or blank
+/// line, joined; advances `i` past them.
+fn expected_lines(lines: &[&str], i: &mut usize) -> String {
+    let mut expected = Vec::new();
+    while *i < lines.len() {
+        let l = lines[*i].trim_end();
+        if l.starts_with("> ") || l.starts_with('@') || l.starts_with('#') || l.is_empty() {
+            break;
+        }
+        expected.push(l);
+        *i += 1;
+    }
+    expected.join("\n")
+}
+
+/// What `id` was sent, as redis-cli prints each reply, one after the other, in the protocol the client speaks
+/// now (HELLO switches before it replies), trailing spaces trimmed.
+fn render(engine: &mut Engine, id: u64) -> String {
+    let replies: Vec<Reply> = engine.take_pushes(id);
+    let proto = engine.client(id).map_or(2, |c| c.proto);
+    replies
+        .iter()
+        .map(|r| format_reply_for(r, proto))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[test]

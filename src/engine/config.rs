@@ -635,6 +635,22 @@ impl Config {
         self.get("notify-keyspace-events").unwrap_or("")
     }
 
+    /// `notify-keyspace-events` as class bits (see [`super::pubsub::class`]); 0 when off.
+    /// O(1) when off, else O(length of the setting).
+    pub fn keyspace_events(&self) -> u32 {
+        let text = self.notify_keyspace_events();
+        if text.is_empty() {
+            return 0;
+        }
+        keyspace_event_flags(text).unwrap_or(0)
+    }
+
+    /// `client-output-buffer-limit` as `(hard bytes, soft bytes, soft seconds)` for the
+    /// classes normal, replica and pubsub, in that order.
+    pub fn client_output_buffer_limits(&self) -> [(u64, u64, i64); 3] {
+        parse_obuf(self.get("client-output-buffer-limit").unwrap_or(""))
+    }
+
     /// `hz`: active-expiry cycles per second.
     pub fn hz(&self) -> i64 {
         self.int("hz")
@@ -1005,21 +1021,10 @@ fn render_obuf(classes: &[(u64, u64, i64); 3]) -> String {
         .join(" ")
 }
 
-const K: u32 = 1 << 0;
-const E: u32 = 1 << 1;
-const G: u32 = 1 << 2;
-const STRING: u32 = 1 << 3;
-const LIST: u32 = 1 << 4;
-const SET: u32 = 1 << 5;
-const HASH: u32 = 1 << 6;
-const ZSET: u32 = 1 << 7;
-const EXPIRED: u32 = 1 << 8;
-const EVICTED: u32 = 1 << 9;
-const STREAM: u32 = 1 << 10;
-const MISS: u32 = 1 << 11;
-const MODULE: u32 = 1 << 13;
-const NEW: u32 = 1 << 14;
-const ALL: u32 = G | STRING | LIST | SET | HASH | ZSET | EXPIRED | EVICTED | STREAM | MODULE;
+use super::pubsub::class::{
+    ALL, EVICTED, EXPIRED, GENERIC as G, HASH, KEYEVENT as E, KEYSPACE as K, KEY_MISS as MISS,
+    LIST, MODULE, NEW, SET, STREAM, STRING, ZSET,
+};
 
 /// Parses `notify-keyspace-events` class characters into flags (`None` for an unknown one).
 pub fn keyspace_event_flags(classes: &str) -> Option<u32> {

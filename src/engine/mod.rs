@@ -26,6 +26,39 @@
 //! Redis propagates to its append-only file: a handler may replace its own argv with
 //! something else (`EXPIRE` → `PEXPIREAT`, `SET … EX` → `SET … PXAT`, `INCRBYFLOAT` →
 //! `SET … KEEPTTL`) through [`Ctx::propagate`]. Keys removed by expiry produce `DEL`.
+//! `EXEC` wraps the effects of its commands in `MULTI` … `EXEC` when there are several.
+//!
+//! # Hosts: replies, pushes, closing
+//! A client can be sent things it did not ask for at that moment: messages published by
+//! others, keyspace events, the second and later replies of `SUBSCRIBE a b`, and (once
+//! blocking commands exist) the late reply of a blocked command. The engine keeps, for each
+//! client, a queue of such output ([`outbox`]) and a host drains it:
+//!
+//! * [`Engine::execute`]`(id, argv) -> Reply` runs a command and returns its (first) reply;
+//!   everything else for `id` waits in the queue. Simple hosts (the console, tests) use it.
+//! * [`Engine::submit`]`(id, argv)` runs a command and queues *everything* `id` must be
+//!   sent, replies included, in exactly the order Redis writes it (a RESP3 client that
+//!   publishes to itself gets the message before the reply). A pipelining server uses
+//!   this and writes nothing but the queue; `CLIENT REPLY` is honoured inside.
+//! * [`Engine::take_pushes`]`(id) -> Vec<Reply>` drains the queue of `id`, oldest first.
+//!   Pushes are [`Reply::Push`], which RESP3 encodes as `>` and RESP2 as an array.
+//! * [`Engine::clients_with_pushes`]`() -> Vec<ClientId>` lists the clients whose queue is not
+//!   empty (or that were closed): after each command and each [`Engine::tick`], a server
+//!   wakes those connections.
+//!
+//! Two client flags ask the host to close a connection: [`Client::close_after_reply`]
+//! (`QUIT`: send what is pending, then close) and [`Client::close_asap`] (its queue
+//! exceeded `client-output-buffer-limit`, Redis's `pubsub 32mb 8mb 60` by default: close
+//! now, send nothing more; the engine has dropped its queue and ignores its commands).
+//! [`Engine::disconnect`] must be called when a connection goes; it removes the client's
+//! transaction, watches, subscriptions and queue.
+//!
+//! # Transactions, WATCH and pub/sub
+//! `MULTI` state is per client ([`Client::multi`], queued and checked in
+//! [`Engine::execute`] as Redis's `processCommand` does). Watches and subscriptions belong
+//! to the server ([`watch`], [`pubsub`]) because other clients' commands act on them: every
+//! write signals the keys it changed ([`Ctx::signal_modified`], found centrally from the
+//! command table's key positions), and [`Ctx::notify`] publishes keyspace events.
 
 pub mod args;
 pub mod cli;
@@ -36,10 +69,13 @@ pub mod error;
 pub mod glob;
 pub mod keyspace;
 pub mod longdouble;
+pub mod outbox;
+pub mod pubsub;
 pub mod reply;
 pub mod scan;
 pub mod table;
 pub mod types;
+pub mod watch;
 
 use std::collections::HashMap;
 
@@ -50,9 +86,13 @@ pub use error::{CmdResult, Error};
 pub use reply::Reply;
 
 use args::Args;
+use cmd::multi::{MultiState, Queued};
 use keyspace::{Db, Entry, Key};
-use table::Flags;
+use outbox::Outboxes;
+use pubsub::{class, PubSub};
+use table::{Command, Flags};
 use types::Value;
+use watch::Watches;
 
 /// Number of logical databases, as Redis's default `databases 16`.
 pub const NUM_DBS: usize = 16;
@@ -96,6 +136,12 @@ pub struct Client {
     pub reply_mode: ReplyMode,
     /// `CLIENT NO-EVICT ON`: excluded from client eviction.
     pub no_evict: bool,
+    /// The open transaction, between `MULTI` and `EXEC`/`DISCARD`.
+    pub multi: Option<MultiState>,
+    /// Closed by the engine (its output exceeded `client-output-buffer-limit`): the host
+    /// closes the connection at once, without sending anything more (Redis's
+    /// `CLIENT_CLOSE_ASAP`). Such a client is listed by [`Engine::clients_with_pushes`].
+    pub close_asap: bool,
 }
 
 /// Whether the host sends replies to a client, as set by `CLIENT REPLY` (Redis's
@@ -165,6 +211,24 @@ pub struct Server {
     /// became ready, for the engine to serve waiters after the command (Redis's
     /// `server.ready_keys`). See [`Ctx::signal_ready`].
     pub ready_keys: Vec<(usize, Key)>,
+    /// Pub/sub subscriptions of every client.
+    pub pubsub: PubSub,
+    /// `WATCH`ed keys of every client.
+    pub watches: Watches,
+    /// What each client is owed beyond the reply in hand (see [`Engine::take_pushes`]).
+    pub outboxes: Outboxes,
+}
+
+impl Server {
+    /// Redis's `signalModifiedKey`: `key` in database `db` changed, so transactions watching
+    /// it will fail. **O(1)** when no one watches the database.
+    pub fn signal_modified(&mut self, db: usize, key: &[u8]) {
+        if self.watches.db_unwatched(db) {
+            return;
+        }
+        let exists = self.dbs.get(db).is_some_and(|d| d.get_raw(key).is_some());
+        self.watches.touch(db, key, exists);
+    }
 }
 
 /// What a handler sees: the server and the calling client.
@@ -181,6 +245,13 @@ pub struct Ctx<'a> {
     pub dirty: u64,
     /// A replacement for the command's own effect (see [`Ctx::propagate`]).
     propagate: Option<Vec<Effect>>,
+    /// Replies after the handler's own, for commands that reply more than once.
+    replies: Vec<Reply>,
+    /// The handler reported its modified keys itself (see [`Ctx::signal_modified`]).
+    signalled: bool,
+    /// Blocking is not allowed: the command runs inside `EXEC` (Redis's
+    /// `CLIENT_DENY_BLOCKING`). A blocking command must then act as if its timeout expired.
+    pub deny_blocking: bool,
 }
 
 impl Ctx<'_> {
@@ -202,18 +273,21 @@ impl Ctx<'_> {
         self.expire_if_needed(key);
         let now = self.now_ms;
         let idx = self.client.db;
-        let srv = &mut *self.srv;
-        match srv.dbs[idx].get_raw_mut(key) {
-            Some(e) => {
-                srv.stats.keyspace_hits += 1;
-                e.accessed_ms = now;
-                Some(&e.value)
-            }
-            None => {
-                srv.stats.keyspace_misses += 1;
-                None
-            }
+        if self.srv.dbs[idx].get_raw(key).is_none() {
+            self.miss(key);
+            return None;
         }
+        let srv = &mut *self.srv;
+        let e = srv.dbs[idx].get_raw_mut(key)?;
+        srv.stats.keyspace_hits += 1;
+        e.accessed_ms = now;
+        Some(&e.value)
+    }
+
+    /// A read found no key: counts the miss and sends the `keymiss` event.
+    fn miss(&mut self, key: &[u8]) {
+        self.srv.stats.keyspace_misses += 1;
+        self.notify(class::KEY_MISS, "keymiss", key);
     }
 
     /// Looks up `key` for reading without touching its access time, as Redis's
@@ -222,17 +296,13 @@ impl Ctx<'_> {
     pub fn lookup_read_notouch(&mut self, key: &[u8]) -> Option<&Entry> {
         self.expire_if_needed(key);
         let idx = self.client.db;
-        let srv = &mut *self.srv;
-        match srv.dbs[idx].get_raw(key) {
-            Some(e) => {
-                srv.stats.keyspace_hits += 1;
-                Some(e)
-            }
-            None => {
-                srv.stats.keyspace_misses += 1;
-                None
-            }
+        if self.srv.dbs[idx].get_raw(key).is_none() {
+            self.miss(key);
+            return None;
         }
+        let srv = &mut *self.srv;
+        srv.stats.keyspace_hits += 1;
+        srv.dbs[idx].get_raw(key)
     }
 
     /// Removes `key` from database `db` (not necessarily the selected one) if it has
@@ -257,22 +327,119 @@ impl Ctx<'_> {
     }
 
     /// Stores `value` at `key`, replacing what was there; the deadline is cleared unless
-    /// `keep_ttl`. Counts one change.
+    /// `keep_ttl`. Counts one change, signals the key as modified (WATCH) and sends the
+    /// `new` event if the key did not exist. The caller sends the command's own event.
     pub fn set_value(&mut self, key: Key, value: Value, keep_ttl: bool) {
         self.expire_if_needed(&key);
         let now = self.now_ms;
-        self.db().set(key, value, keep_ttl, now);
+        let created = self.db().get_raw(&key).is_none();
+        if created {
+            self.notify(class::NEW, "new", &key);
+        }
+        self.signalled = true;
+        let db = self.client.db;
+        self.srv.dbs[db].set(key.clone(), value, keep_ttl, now);
+        self.srv.signal_modified(db, &key);
         self.dirty += 1;
     }
 
-    /// Deletes `key` (after lazy expiry). Returns true if it existed. Counts one change.
+    /// Deletes `key` (after lazy expiry). Returns true if it existed. Counts one change and
+    /// signals the key as modified (WATCH); the caller sends the event (`del`, …).
     pub fn delete(&mut self, key: &[u8]) -> bool {
         self.expire_if_needed(key);
         let removed = self.db().remove(key).is_some();
         if removed {
+            self.signalled = true;
             self.dirty += 1;
+            let db = self.client.db;
+            self.srv.signal_modified(db, key);
         }
         removed
+    }
+
+    /// Redis's `signalModifiedKey` for `key` in the selected database: transactions watching
+    /// it will fail. **O(1).**
+    ///
+    /// Modified keys are found centrally: after a command that changed something (`dirty`
+    /// went up) the engine signals every key position of its table row — unless the handler
+    /// signalled keys itself through this method, [`Ctx::set_value`], [`Ctx::delete`] or
+    /// [`Ctx::signal_modified_in`]. A handler that signals one key must therefore signal
+    /// every key it changes; one that changes no key but its key arguments needs to do
+    /// nothing.
+    pub fn signal_modified(&mut self, key: &[u8]) {
+        let db = self.client.db;
+        self.signal_modified_in(db, key);
+    }
+
+    /// [`Ctx::signal_modified`] for database `db` (MOVE, COPY … DB).
+    pub fn signal_modified_in(&mut self, db: usize, key: &[u8]) {
+        self.signalled = true;
+        self.srv.signal_modified(db, key);
+    }
+
+    /// Redis's `signalFlushedDb`, before database `db` (every database when `None`) is
+    /// emptied: watched keys that exist there are touched. **O(keys watched there).**
+    pub fn signal_flushed(&mut self, db: Option<usize>) {
+        self.signalled = true;
+        let now = self.now_ms;
+        let dbs = match db {
+            Some(d) => d..d + 1,
+            None => 0..self.srv.dbs.len(),
+        };
+        let srv = &mut *self.srv;
+        for d in dbs {
+            srv.watches.touch_all_in_db(&srv.dbs, d, None, now);
+        }
+    }
+
+    /// Before `SWAPDB a b`: watched keys of either database that exist in either are
+    /// touched. **O(keys watched in both).**
+    pub fn signal_swapped(&mut self, a: usize, b: usize) {
+        self.signalled = true;
+        let now = self.now_ms;
+        let srv = &mut *self.srv;
+        srv.watches.touch_all_in_db(&srv.dbs, a, Some(b), now);
+        srv.watches.touch_all_in_db(&srv.dbs, b, Some(a), now);
+    }
+
+    /// Redis's `notifyKeyspaceEvent` for `key` in the selected database: publishes `event`
+    /// if its class (a [`pubsub::class`] bit) is enabled by `notify-keyspace-events`.
+    /// Handlers call it after each change with Redis's event name (`set`, `del`, `expire`,
+    /// `hset`, `lpush`, …). Costs a configuration read when notifications are off.
+    pub fn notify(&mut self, class: u32, event: &str, key: &[u8]) {
+        let db = self.client.db;
+        self.notify_in(db, class, event, key);
+    }
+
+    /// [`Ctx::notify`] for database `db` (`move_to`, `copy_to`).
+    pub fn notify_in(&mut self, db: usize, class: u32, event: &str, key: &[u8]) {
+        self.srv.notify_keyspace_event(class, event, key, db);
+    }
+
+    /// Adds a reply after the handler's own, for commands that reply several times
+    /// (`SUBSCRIBE a b` replies once per channel): the handler returns the first reply and
+    /// queues the following ones here, in order.
+    pub fn also_reply(&mut self, reply: Reply) {
+        self.replies.push(reply);
+    }
+
+    /// [`Ctx::also_reply`] for several replies.
+    pub fn also_reply_all(&mut self, replies: impl IntoIterator<Item = Reply>) {
+        self.replies.extend(replies);
+    }
+
+    /// True if the caller has subscriptions (Redis's `CLIENT_PUBSUB`).
+    pub fn in_pubsub_mode(&self) -> bool {
+        self.srv.pubsub.total(self.client.id) > 0
+    }
+
+    /// Ends the caller's transaction, watches and subscriptions without replying (Redis's
+    /// `clearClientConnectionState`, for `RESET`).
+    pub fn clear_transaction_and_subscriptions(&mut self) {
+        let id = self.client.id;
+        self.client.multi = None;
+        self.srv.watches.reset(id);
+        self.srv.pubsub.remove_client(id);
     }
 
     /// Deletes `key` if it holds an empty collection (Redis never keeps empty ones).
@@ -325,13 +492,17 @@ impl Ctx<'_> {
     }
 }
 
-/// Removes `key` from database `db` if expired at `now_ms`, recording a `DEL` effect.
+/// Removes `key` from database `db` if expired at `now_ms`, recording a `DEL` effect,
+/// sending the `expired` event and touching watchers (Redis's
+/// `deleteExpiredKeyAndPropagate`).
 fn expire_if_needed(srv: &mut Server, db: usize, key: &[u8], now_ms: i64) -> bool {
     if !srv.dbs[db].is_expired(key, now_ms) {
         return false;
     }
     srv.dbs[db].remove(key);
     srv.stats.expired_keys += 1;
+    srv.notify_keyspace_event(class::EXPIRED, "expired", key, db);
+    srv.signal_modified(db, key);
     srv.effects.push(Effect {
         db,
         argv: vec![b"DEL".to_vec(), key.to_vec()],
@@ -374,6 +545,9 @@ impl Engine {
                 run_id,
                 blocking_keys: Default::default(),
                 ready_keys: Vec::new(),
+                pubsub: PubSub::default(),
+                watches: Watches::new(NUM_DBS),
+                outboxes: Outboxes::default(),
             },
             clients: HashMap::new(),
             next_client_id: 1,
@@ -406,14 +580,20 @@ impl Engine {
                 close_after_reply: false,
                 reply_mode: ReplyMode::On,
                 no_evict: false,
+                multi: None,
+                close_asap: false,
             },
         );
         id
     }
 
-    /// Forgets a client.
+    /// Forgets a client: its transaction, watches, subscriptions and queued output go with
+    /// it.
     pub fn disconnect(&mut self, id: ClientId) {
         self.clients.remove(&id);
+        self.srv.watches.reset(id);
+        self.srv.pubsub.remove_client(id);
+        self.srv.outboxes.remove(id);
     }
 
     /// The state of a connected client.
@@ -459,6 +639,14 @@ impl Engine {
 
     /// Runs one command for `client` and returns its reply. Never panics on any input.
     ///
+    /// Whatever else the client must receive is queued for [`Engine::take_pushes`]: the
+    /// further replies of a command that replies more than once (`SUBSCRIBE a b` confirms
+    /// each channel), and messages published to it. A host that sends the returned reply
+    /// and then the queue sends every byte Redis would, in Redis's order — except for a
+    /// RESP3 client that receives a message *during* its own command (it publishes to a
+    /// channel it listens to, or writes a key it watches through keyspace events): Redis
+    /// sends that message just before the reply. [`Engine::submit`] keeps that order too.
+    ///
     /// An unknown client id is treated as a fresh connection that is dropped afterwards.
     pub fn execute(&mut self, client: ClientId, argv: Vec<Vec<u8>>) -> Reply {
         if argv.is_empty() {
@@ -471,87 +659,168 @@ impl Engine {
             self.disconnect(id);
             return reply;
         }
-        let Some(cmd) = table::lookup(&argv[0]) else {
-            // Redis formats these with `%s`, so each stops at its first NUL byte.
-            let c_str = |a: &[u8]| {
-                let end = a.iter().position(|&b| b == 0).unwrap_or(a.len());
-                String::from_utf8_lossy(&a[..end]).into_owned()
-            };
-            return Error::UnknownCommand {
-                name: c_str(&argv[0]),
-                args: argv[1..].iter().map(|a| c_str(a)).collect(),
+        let mut replies = self.run(client, argv).into_iter();
+        let first = replies.next().unwrap_or(Reply::NilArray);
+        for r in replies {
+            self.srv.send(client, r);
+        }
+        self.sync_killed();
+        first
+    }
+
+    /// Runs one command for `client` and queues everything it must be sent, in the exact
+    /// order Redis writes it: messages delivered to it while the command ran, then the
+    /// command's replies (none when `CLIENT REPLY` silences them, pushes excepted). The host then sends
+    /// [`Engine::take_pushes`]. This is the interface for a pipelining server: everything a
+    /// connection receives, replies and pushes alike, comes out of one queue, so nothing
+    /// can be reordered; a command that will reply later (a blocked `BLPOP`) simply queues
+    /// nothing now. Empty commands and unknown clients are ignored.
+    pub fn submit(&mut self, client: ClientId, argv: Vec<Vec<u8>>) {
+        if argv.is_empty() || !self.clients.contains_key(&client) {
+            return;
+        }
+        let replies = self.run(client, argv);
+        let wanted = self.reply_wanted(client);
+        for r in replies {
+            // Like Redis's CLIENT_PUSHING, pushes (subscription notices) are sent even when
+            // CLIENT REPLY silences the replies.
+            if wanted || matches!(r, Reply::Push(_)) {
+                self.srv.send(client, r);
             }
-            .to_reply();
+        }
+        self.sync_killed();
+    }
+
+    /// Takes what is queued for `client`, oldest first: pub/sub messages and subscription
+    /// notices ([`Reply::Push`], which RESP2 encodes as an array), the further replies of
+    /// multi-reply commands, and — with [`Engine::submit`] — every reply. **O(n)** in what
+    /// is returned.
+    pub fn take_pushes(&mut self, client: ClientId) -> Vec<Reply> {
+        self.srv.outboxes.take(client)
+    }
+
+    /// The clients with something queued for [`Engine::take_pushes`], or closed by the engine
+    /// ([`Client::close_asap`]), in the order they got it. A host checks this after every
+    /// command and [`Engine::tick`] (any of them may publish) to wake the right connections.
+    /// **O(n)** in the clients listed.
+    pub fn clients_with_pushes(&self) -> Vec<ClientId> {
+        self.srv.outboxes.ready()
+    }
+
+    /// Flags the clients whose output limit was exceeded since the last call.
+    fn sync_killed(&mut self) {
+        for id in self.srv.outboxes.take_newly_killed() {
+            if let Some(c) = self.clients.get_mut(&id) {
+                c.close_asap = true;
+            }
+        }
+    }
+
+    /// Checks one command the way Redis's `processCommand` does, then queues it (inside
+    /// MULTI) or runs it. Returns the replies in order (one for most commands).
+    ///
+    /// Order of checks: unknown command or subcommand, arity; then, for a client in a
+    /// transaction, `NO_MULTI` commands; then, for a RESP2 client with subscriptions, the
+    /// pub/sub context. A refused command inside MULTI marks the transaction
+    /// ([`MultiState::dirty_exec`]); a refused `EXEC` aborts it at once.
+    fn run(&mut self, id: ClientId, argv: Vec<Vec<u8>>) -> Vec<Reply> {
+        let (top, cmd, fullname, pos) = match resolve(&argv) {
+            Ok(r) => r,
+            Err(e) => {
+                let is_exec = argv
+                    .first()
+                    .is_some_and(|a| a.eq_ignore_ascii_case(b"exec"));
+                return vec![self.reject(id, e, is_exec)];
+            }
         };
-        let (cmd, fullname, pos) = if cmd.subcommands.is_empty() {
-            (cmd, cmd.name.to_string(), 1)
-        } else if argv.len() < 2 && cmd.handler.is_some() {
-            // A container that also works alone (`COMMAND`).
-            (cmd, cmd.name.to_string(), 1)
-        } else if argv.len() < 2 {
-            return Error::WrongArity(cmd.name.to_string()).to_reply();
-        } else {
-            match cmd.subcommand(&argv[1]) {
-                Some(sub) => (sub, format!("{}|{}", cmd.name, sub.name), 2),
-                None => {
-                    return Error::UnknownSubcommand {
-                        command: String::from_utf8_lossy(&argv[0]).into_owned(),
-                        sub: String::from_utf8_lossy(&argv[1]).into_owned(),
+        let Some(c) = self.clients.get(&id) else {
+            return Vec::new();
+        };
+        if c.close_asap {
+            // Redis stops reading from a client it is about to close.
+            return Vec::new();
+        }
+        let in_multi = c.multi.is_some();
+        if in_multi && cmd.flags.contains(Flags::NO_MULTI) {
+            let e = Error::Err("Command not allowed inside a transaction".into());
+            return vec![self.reject(id, e, false)];
+        }
+        const PUBSUB_ALLOWED: &[&str] = &[
+            "ping",
+            "subscribe",
+            "ssubscribe",
+            "unsubscribe",
+            "sunsubscribe",
+            "psubscribe",
+            "punsubscribe",
+            "quit",
+            "reset",
+        ];
+        if c.proto == 2 && self.srv.pubsub.total(id) > 0 && !PUBSUB_ALLOWED.contains(&top.name) {
+            let e = Error::Err(format!(
+                "Can't execute '{fullname}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"
+            ));
+            return vec![self.reject(id, e, top.name == "exec")];
+        }
+        const NOT_QUEUED: &[&str] = &["exec", "discard", "multi", "watch", "quit", "reset"];
+        let now_ms = self.srv.clock.now_ms();
+        if in_multi && !NOT_QUEUED.contains(&top.name) {
+            let doomed = self.srv.watches.is_dirty(id);
+            if let Some(c) = self.clients.get_mut(&id) {
+                c.last_cmd_ms = now_ms;
+                c.last_cmd = fullname;
+                if let Some(m) = c.multi.as_mut() {
+                    // Like Redis, a transaction that will fail anyway keeps nothing.
+                    if !doomed && !m.dirty_exec {
+                        m.queue.push(Queued { cmd, pos, argv });
                     }
-                    .to_reply()
                 }
             }
-        };
-        if !cmd.arity_ok(argv.len()) {
-            return Error::WrongArity(fullname).to_reply();
+            return vec![Reply::status("QUEUED")];
         }
-        let Some(handler) = cmd.handler else {
-            return Error::WrongArity(fullname).to_reply();
-        };
-
-        let now_ms = self.srv.clock.now_ms();
         // The caller is taken out of the map for the command, so that a handler can see it
         // mutably and every other client too (`CLIENT LIST`).
-        let Some(mut caller) = self.clients.remove(&client) else {
-            return Reply::NilArray;
+        let Some(mut caller) = self.clients.remove(&id) else {
+            return Vec::new();
         };
-        let c = &mut caller;
-        c.last_cmd_ms = now_ms;
-        c.last_cmd = fullname;
-        self.srv.stats.commands += 1;
-        let mut ctx = Ctx {
-            srv: &mut self.srv,
-            client: c,
-            others: &mut self.clients,
+        caller.last_cmd_ms = now_ms;
+        caller.last_cmd = fullname;
+        let out = call_with(
+            &mut self.srv,
+            &mut caller,
+            &mut self.clients,
+            cmd,
+            pos,
+            argv,
             now_ms,
-            dirty: 0,
-            propagate: None,
+            false,
+        );
+        self.clients.insert(id, caller);
+        out
+    }
+
+    /// Redis's `rejectCommand`: the error reply, and inside MULTI the transaction is marked
+    /// to fail; a refused `EXEC` itself ends the transaction with `EXECABORT … because of:`.
+    fn reject(&mut self, id: ClientId, e: Error, is_exec: bool) -> Reply {
+        let Some(c) = self.clients.get_mut(&id) else {
+            return e.to_reply();
         };
-        let mut args = Args::new(argv, pos);
-        let reply = match handler(&mut ctx, &mut args) {
-            Ok(r) => r,
-            Err(e) => e.to_reply(),
+        let Some(m) = c.multi.as_mut() else {
+            return e.to_reply();
         };
-        let Ctx {
-            dirty,
-            propagate,
-            client: c,
-            ..
-        } = ctx;
-        let db = c.db;
-        self.srv.dirty += dirty;
-        if dirty > 0 || propagate.as_ref().is_some_and(|p| !p.is_empty()) {
-            match propagate {
-                Some(effects) => self.srv.effects.extend(effects),
-                None if cmd.flags.contains(Flags::WRITE) => self.srv.effects.push(Effect {
-                    db,
-                    argv: args.into_argv(),
-                }),
-                None => {}
-            }
+        if is_exec {
+            // Redis's `execCommandAbort` quotes the reason without its `ERR ` code.
+            c.multi = None;
+            self.srv.watches.reset(id);
+            let text = e.to_string();
+            let reason = text.strip_prefix("ERR ").unwrap_or(&text);
+            return Error::Coded(format!(
+                "EXECABORT Transaction discarded because of: {reason}"
+            ))
+            .to_reply();
         }
-        self.clients.insert(client, caller);
-        reply
+        m.dirty_exec = true;
+        e.to_reply()
     }
 
     /// Runs one active-expiry cycle, modelled on Redis 7.0's `activeExpireCycle` (the slow
@@ -581,8 +850,122 @@ impl Engine {
                 }
             }
         }
+        self.sync_killed();
         removed
     }
+}
+
+/// Looks a command up as Redis's `lookupCommand` + `commandCheckArity` do: returns the
+/// top-level row, the row that runs (a subcommand's for containers), its full name
+/// (`config|get`) and where its arguments start; or the error reply's error.
+fn resolve(argv: &[Vec<u8>]) -> Result<(&'static Command, &'static Command, String, usize), Error> {
+    let Some(name) = argv.first() else {
+        return Err(Error::Syntax);
+    };
+    let Some(top) = table::lookup(name) else {
+        // Redis formats these with `%s`, so each stops at its first NUL byte.
+        let c_str = |a: &[u8]| {
+            let end = a.iter().position(|&b| b == 0).unwrap_or(a.len());
+            String::from_utf8_lossy(&a[..end]).into_owned()
+        };
+        return Err(Error::UnknownCommand {
+            name: c_str(name),
+            args: argv[1..].iter().map(|a| c_str(a)).collect(),
+        });
+    };
+    let (cmd, fullname, pos) = if top.subcommands.is_empty() {
+        (top, top.name.to_string(), 1)
+    } else if argv.len() < 2 && top.handler.is_some() {
+        // A container that also works alone (`COMMAND`).
+        (top, top.name.to_string(), 1)
+    } else if argv.len() < 2 {
+        return Err(Error::WrongArity(top.name.to_string()));
+    } else {
+        match top.subcommand(&argv[1]) {
+            Some(sub) => (sub, format!("{}|{}", top.name, sub.name), 2),
+            None => {
+                return Err(Error::UnknownSubcommand {
+                    command: String::from_utf8_lossy(name).into_owned(),
+                    sub: String::from_utf8_lossy(&argv[1]).into_owned(),
+                })
+            }
+        }
+    };
+    if !cmd.arity_ok(argv.len()) || cmd.handler.is_none() {
+        return Err(Error::WrongArity(fullname));
+    }
+    Ok((top, cmd, fullname, pos))
+}
+
+/// Runs one resolved command (Redis's `call`): the handler, then the bookkeeping every
+/// command gets — statistics, modified keys signalled to WATCH (see
+/// [`Ctx::signal_modified`]), the effect recorded. Returns the replies in order: the
+/// handler's, then those it queued with [`Ctx::also_reply`]. `EXEC` calls this for each
+/// queued command with `deny_blocking`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn call_with(
+    srv: &mut Server,
+    client: &mut Client,
+    others: &mut HashMap<ClientId, Client>,
+    cmd: &'static Command,
+    pos: usize,
+    argv: Vec<Vec<u8>>,
+    now_ms: i64,
+    deny_blocking: bool,
+) -> Vec<Reply> {
+    let Some(handler) = cmd.handler else {
+        return vec![Error::WrongArity(cmd.name.to_string()).to_reply()];
+    };
+    srv.stats.commands += 1;
+    let mut ctx = Ctx {
+        srv,
+        client,
+        others,
+        now_ms,
+        dirty: 0,
+        propagate: None,
+        replies: Vec::new(),
+        signalled: false,
+        deny_blocking,
+    };
+    let mut args = Args::new(argv, pos);
+    let reply = match handler(&mut ctx, &mut args) {
+        Ok(r) => r,
+        Err(e) => e.to_reply(),
+    };
+    let Ctx {
+        srv,
+        dirty,
+        propagate,
+        client: c,
+        replies,
+        signalled,
+        ..
+    } = ctx;
+    let db = c.db;
+    if dirty > 0 && !signalled {
+        let argv = args.argv();
+        for p in cmd.key_positions(argv.len()) {
+            if let Some(key) = argv.get(p) {
+                srv.signal_modified(db, key);
+            }
+        }
+    }
+    srv.dirty += dirty;
+    if dirty > 0 || propagate.as_ref().is_some_and(|p| !p.is_empty()) {
+        match propagate {
+            Some(effects) => srv.effects.extend(effects),
+            None if cmd.flags.contains(Flags::WRITE) => srv.effects.push(Effect {
+                db,
+                argv: args.into_argv(),
+            }),
+            None => {}
+        }
+    }
+    let mut out = Vec::with_capacity(1 + replies.len());
+    out.push(reply);
+    out.extend(replies);
+    out
 }
 
 /// One round of active expiry in database `db`: examines up to 20 distinct volatile keys,

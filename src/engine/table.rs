@@ -455,6 +455,8 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::string::COMMANDS,
         cmd::hash::COMMANDS,
         cmd::keys::COMMANDS,
+        cmd::pubsub::COMMANDS,
+        cmd::multi::COMMANDS,
         cmd::connection::COMMANDS,
         cmd::server::COMMANDS,
         cmd::command::COMMANDS,

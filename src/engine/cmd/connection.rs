@@ -11,7 +11,7 @@
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::table::{Command, Flags, Group};
-use crate::engine::{Client, Ctx, Reply, ReplyMode, NUM_DBS};
+use crate::engine::{Client, Ctx, Reply, ReplyMode, Server, NUM_DBS};
 
 /// Flags shared by the connection-state commands Redis allows anywhere (`HELLO`, `QUIT`,
 /// `RESET`).
@@ -143,8 +143,13 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
         .doc("", "Lists the CLIENT subcommands.", "O(1)", "5.0.0"),
 ];
 
-/// PING [message]: replies `PONG`, or the message as a bulk string.
-fn ping(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+/// PING [message]: replies `PONG`, or the message as a bulk string. A RESP2 client with
+/// subscriptions gets `["pong", message or ""]` instead, as Redis answers there.
+fn ping(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    if args.remaining() <= 1 && ctx.client.proto == 2 && ctx.in_pubsub_mode() {
+        let msg = args.rest().pop().unwrap_or_default();
+        return Ok(Reply::Array(vec![Reply::bulk(b"pong"), Reply::Bulk(msg)]));
+    }
     match args.remaining() {
         0 => Ok(Reply::status("PONG")),
         1 => Ok(Reply::bulk(args.next_bytes()?)),
@@ -258,9 +263,11 @@ fn quit(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 }
 
 /// RESET: clears the connection state as Redis's `clearClientConnectionState` does —
+/// transaction discarded, keys unwatched, every subscription dropped (without notices),
 /// database 0, RESP2, no name, replies on — and replies with the status `RESET`.
 /// (`CLIENT NO-EVICT` survives, as in Redis.)
 fn reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    ctx.clear_transaction_and_subscriptions();
     let c = &mut *ctx.client;
     c.db = 0;
     c.proto = 2;
@@ -286,8 +293,8 @@ fn client_getname(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(Reply::bulk_or_nil(ctx.client.name.as_deref()))
 }
 
-/// The client types `CLIENT LIST TYPE` accepts. Every client here is `normal` (pub/sub
-/// clients will report `pubsub` once subscriptions exist; there are no replicas).
+/// The client types `CLIENT LIST TYPE` accepts. A client with subscriptions is `pubsub`,
+/// every other one `normal` (there are no replicas or masters).
 fn client_type_known(name: &[u8]) -> bool {
     ["normal", "slave", "replica", "pubsub", "master"]
         .iter()
@@ -316,10 +323,13 @@ fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 String::from_utf8_lossy(t)
             )));
         }
-        if t.eq_ignore_ascii_case(b"normal") {
+        let want_pubsub = t.eq_ignore_ascii_case(b"pubsub");
+        if want_pubsub || t.eq_ignore_ascii_case(b"normal") {
             for c in all_clients(ctx) {
-                out.push_str(&client_line(c, now, argv_mem(c)));
-                out.push('\n');
+                if (ctx.srv.pubsub.total(c.id) > 0) == want_pubsub {
+                    out.push_str(&client_line(c, ctx.srv, now, argv_mem(c)));
+                    out.push('\n');
+                }
             }
         }
     } else if argc > 3 && args.eat("ID") {
@@ -335,7 +345,7 @@ fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 u64::try_from(id).ok().and_then(|id| ctx.others.get(&id))
             };
             if let Some(c) = found {
-                out.push_str(&client_line(c, now, argv_mem(c)));
+                out.push_str(&client_line(c, ctx.srv, now, argv_mem(c)));
                 out.push('\n');
             }
         }
@@ -343,7 +353,7 @@ fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         return Err(Error::Syntax);
     } else {
         for c in all_clients(ctx) {
-            out.push_str(&client_line(c, now, argv_mem(c)));
+            out.push_str(&client_line(c, ctx.srv, now, argv_mem(c)));
             out.push('\n');
         }
     }
@@ -359,18 +369,36 @@ fn all_clients<'c>(ctx: &'c Ctx<'_>) -> Vec<&'c Client> {
 }
 
 /// One `CLIENT LIST` line (Redis's `catClientInfoString`). `argv_mem` is the size of the
-/// command being run: non-zero for the calling client only.
-fn client_line(c: &Client, now_ms: i64, argv_mem: usize) -> String {
+/// command being run: non-zero for the calling client only. The flags are Redis's letters
+/// for the states we have, in its order: `P` subscribed, `x` in MULTI, `d` a watched key
+/// changed, `A` closed for its output, `e` no-evict; `N` for none.
+fn client_line(c: &Client, srv: &Server, now_ms: i64, argv_mem: usize) -> String {
     let age = (now_ms - c.created_ms).max(0) / 1000;
     let idle = (now_ms - c.last_cmd_ms).max(0) / 1000;
-    let flags = if c.no_evict { "e" } else { "N" };
+    let (sub, psub, ssub) = srv.pubsub.counts(c.id);
+    let mut flags = String::new();
+    for (on, letter) in [
+        (sub + psub + ssub > 0, 'P'),
+        (c.multi.is_some(), 'x'),
+        (srv.watches.is_dirty(c.id), 'd'),
+        (c.close_asap, 'A'),
+        (c.no_evict, 'e'),
+    ] {
+        if on {
+            flags.push(letter);
+        }
+    }
+    if flags.is_empty() {
+        flags.push('N');
+    }
+    let multi = c.multi.as_ref().map_or(-1, |m| m.queue.len() as i64);
     let name = c
         .name
         .as_deref()
         .map(|n| String::from_utf8_lossy(n).into_owned())
         .unwrap_or_default();
     format!(
-        "id={id} addr={addr} laddr={laddr} fd={fd} name={name} age={age} idle={idle} flags={flags} db={db} sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={tot} events=r cmd={cmd} user=default redir=-1 resp={resp}",
+        "id={id} addr={addr} laddr={laddr} fd={fd} name={name} age={age} idle={idle} flags={flags} db={db} sub={sub} psub={psub} ssub={ssub} multi={multi} qbuf=0 qbuf-free=0 argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={tot} events=r cmd={cmd} user=default redir=-1 resp={resp}",
         id = c.id,
         addr = c.addr,
         laddr = c.laddr,
@@ -385,7 +413,7 @@ fn client_line(c: &Client, now_ms: i64, argv_mem: usize) -> String {
 /// CLIENT INFO: this connection's `CLIENT LIST` line.
 fn client_info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let argv_mem: usize = args.argv().iter().map(Vec::len).sum();
-    let mut line = client_line(ctx.client, ctx.now_ms, argv_mem);
+    let mut line = client_line(ctx.client, ctx.srv, ctx.now_ms, argv_mem);
     line.push('\n');
     Ok(Reply::Verbatim("txt", line.into_bytes()))
 }

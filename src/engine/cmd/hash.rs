@@ -14,6 +14,7 @@ use std::collections::HashSet;
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::longdouble::LongDouble;
+use crate::engine::pubsub::class;
 use crate::engine::scan;
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::types::hash::HashLimits;
@@ -223,8 +224,9 @@ fn hash_or_create<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<&'c mut Has
     let db = ctx.db();
     if db.get_raw(key).is_none() {
         db.set(key.to_vec(), Value::Hash(HashValue::default()), false, now);
+        ctx.notify(class::NEW, "new", key);
     }
-    match db.get_raw_mut(key) {
+    match ctx.db().get_raw_mut(key) {
         Some(e) => {
             e.accessed_ms = now;
             e.value.as_hash_mut()
@@ -270,6 +272,7 @@ fn hset_generic(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult<i64> {
         }
     }
     ctx.dirty += (args.argv().len() as u64 - 2) / 2;
+    ctx.notify(class::HASH, "hset", &key);
     Ok(created)
 }
 
@@ -288,6 +291,7 @@ fn hsetnx(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     h.convert_for_args([field.len(), value.len()], limits);
     h.insert(field, value, limits);
     ctx.dirty += 1;
+    ctx.notify(class::HASH, "hset", &key);
     Ok(Reply::Integer(1))
 }
 
@@ -308,8 +312,18 @@ fn hdel(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             }
         }
     }
+    let emptied = ctx
+        .db()
+        .get_raw(&key)
+        .is_some_and(|e| e.value.is_empty_collection());
     ctx.delete_if_empty(&key);
     ctx.dirty += deleted;
+    if deleted > 0 {
+        ctx.notify(class::HASH, "hdel", &key);
+        if emptied {
+            ctx.notify(class::GENERIC, "del", &key);
+        }
+    }
     Ok(Reply::Integer(deleted as i64))
 }
 
@@ -329,6 +343,7 @@ fn hincrby(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let limits = limits(ctx);
     hash_or_create(ctx, &key)?.insert(field, new.to_string().into_bytes(), limits);
     ctx.dirty += 1;
+    ctx.notify(class::HASH, "hincrby", &key);
     Ok(Reply::Integer(new))
 }
 
@@ -356,6 +371,7 @@ fn hincrbyfloat(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let limits = limits(ctx);
     hash_or_create(ctx, &key)?.insert(field.clone(), text.clone(), limits);
     ctx.dirty += 1;
+    ctx.notify(class::HASH, "hincrbyfloat", &key);
     ctx.propagate(vec![b"HSET".to_vec(), key, field, text.clone()]);
     Ok(Reply::Bulk(text))
 }

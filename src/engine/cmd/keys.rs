@@ -24,10 +24,19 @@
 //! `DEL key` when the deadline is already past. A command that changed nothing records
 //! nothing. FLUSHDB and FLUSHALL are always recorded, even on empty databases, as Redis
 //! forces their propagation. Everything else replays as itself in the client's database.
+//!
+//! # WATCH and keyspace events
+//! Changes are signalled to `WATCH` as Redis's `signalModifiedKey` calls do: by the engine
+//! from the key positions for most commands, explicitly where the keys are elsewhere
+//! (MOVE's and COPY's target database; COPY's source is not touched) or are whole
+//! databases (FLUSHDB, FLUSHALL, SWAPDB: [`Ctx::signal_flushed`], [`Ctx::signal_swapped`]).
+//! Keyspace events carry Redis's names: `del`, `expire`, `persist`, `rename_from` and
+//! `rename_to`, `move_from` and `move_to`, `copy_to`, and `new` for a created key.
 
 use crate::engine::args::{eq_kw, parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::keyspace::Entry;
+use crate::engine::pubsub::class;
 use crate::engine::scan::{parse_cursor, parse_opts};
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::types::Value;
@@ -346,6 +355,7 @@ fn del(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let mut removed = 0;
     for key in args.argv().iter().skip(1) {
         if ctx.delete(key) {
+            ctx.notify(class::GENERIC, "del", key);
             removed += 1;
         }
     }
@@ -504,9 +514,11 @@ fn expire_generic(ctx: &mut Ctx<'_>, args: &Args, name: &str, base: Base, unit: 
     }
     if when <= ctx.now_ms {
         ctx.delete(key);
+        ctx.notify(class::GENERIC, "del", key);
         ctx.propagate(vec![b"DEL".to_vec(), key.to_vec()]);
     } else {
         ctx.set_expire(key, Some(when));
+        ctx.notify(class::GENERIC, "expire", key);
         ctx.dirty += 1;
         ctx.propagate(vec![
             b"PEXPIREAT".to_vec(),
@@ -590,6 +602,7 @@ fn persist(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         return Ok(Reply::Integer(0));
     }
     ctx.set_expire(key, None);
+    ctx.notify(class::GENERIC, "persist", key);
     ctx.dirty += 1;
     Ok(Reply::Integer(1))
 }
@@ -711,6 +724,11 @@ fn rename_generic(ctx: &mut Ctx<'_>, args: &Args, nx: bool) -> CmdResult {
     if let Some(entry) = db.remove(src) {
         db.insert_entry(dst.to_vec(), entry);
     }
+    ctx.signal_modified(src);
+    ctx.signal_modified(dst);
+    ctx.notify(class::NEW, "new", dst);
+    ctx.notify(class::GENERIC, "rename_from", src);
+    ctx.notify(class::GENERIC, "rename_to", dst);
     ctx.dirty += 1;
     done(true)
 }
@@ -747,6 +765,11 @@ fn move_(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     if let Some(entry) = ctx.db().remove(key) {
         ctx.srv.dbs[dst].insert_entry(key.to_vec(), entry);
     }
+    ctx.notify_in(dst, class::NEW, "new", key);
+    ctx.signal_modified(key);
+    ctx.signal_modified_in(dst, key);
+    ctx.notify(class::GENERIC, "move_from", key);
+    ctx.notify_in(dst, class::GENERIC, "move_to", key);
     ctx.dirty += 1;
     Ok(Reply::Integer(1))
 }
@@ -795,6 +818,9 @@ fn copy(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         accessed_ms: ctx.now_ms,
     };
     ctx.srv.dbs[dst].insert_entry(dst_key.to_vec(), entry);
+    ctx.notify_in(dst, class::NEW, "new", dst_key);
+    ctx.signal_modified_in(dst, dst_key);
+    ctx.notify_in(dst, class::GENERIC, "copy_to", dst_key);
     ctx.dirty += 1;
     Ok(Reply::Integer(1))
 }
@@ -812,6 +838,9 @@ fn swapdb(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let a = parse_int(arg(args, 1)?).map_err(|_| Error::Err("invalid first DB index".into()))?;
     let b = parse_int(arg(args, 2)?).map_err(|_| Error::Err("invalid second DB index".into()))?;
     let (a, b) = (db_index(a)?, db_index(b)?);
+    if a != b {
+        ctx.signal_swapped(a, b);
+    }
     ctx.srv.dbs.swap(a, b);
     ctx.dirty += 1;
     Ok(Reply::ok())
@@ -831,6 +860,8 @@ fn parse_flush_mode(args: &Args) -> CmdResult<()> {
 /// as itself, even when the database was empty. O(N).
 fn flushdb(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     parse_flush_mode(args)?;
+    let idx = ctx.client.db;
+    ctx.signal_flushed(Some(idx));
     let db = ctx.db();
     let n = db.len() as u64;
     db.clear();
@@ -843,6 +874,7 @@ fn flushdb(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 /// itself. O(N) in all keys.
 fn flushall(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     parse_flush_mode(args)?;
+    ctx.signal_flushed(None);
     for db in ctx.srv.dbs.iter_mut() {
         ctx.dirty += db.len() as u64;
         db.clear();

@@ -6,6 +6,8 @@ pub mod connection;
 pub mod hash;
 pub mod keys;
 pub mod list;
+pub mod multi;
+pub mod pubsub;
 pub mod server;
 pub mod set;
 pub mod sort;

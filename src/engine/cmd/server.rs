@@ -11,6 +11,7 @@ use crate::engine::args::Args;
 use crate::engine::config::{self, HIDDEN, IMMUTABLE, PROTECTED};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::glob;
+use crate::engine::pubsub::Kind;
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::types::Value;
 use crate::engine::{Config, Ctx, Reply, Server};
@@ -568,11 +569,17 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 zero("current_eviction_exceeded_time"),
                 f("keyspace_hits", s.keyspace_hits.to_string()),
                 f("keyspace_misses", s.keyspace_misses.to_string()),
+                f(
+                    "pubsub_channels",
+                    srv.pubsub.channel_count(Kind::Channel).to_string(),
+                ),
+                f("pubsub_patterns", srv.pubsub.numpat().to_string()),
+                f(
+                    "pubsubshard_channels",
+                    srv.pubsub.channel_count(Kind::Shard).to_string(),
+                ),
             ];
             for k in [
-                "pubsub_channels",
-                "pubsub_patterns",
-                "pubsubshard_channels",
                 "latest_fork_usec",
                 "total_forks",
                 "migrate_cached_sockets",

@@ -13,6 +13,7 @@
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::longdouble::LongDouble;
+use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::types::{StrValue, Value};
 use crate::engine::{Ctx, Reply};
@@ -398,7 +399,9 @@ fn set_generic(
                 Value::Str(StrValue::new(value.clone())),
                 keep_ttl,
             );
+            ctx.notify(class::STRING, "set", &key);
             ctx.set_expire(&key, Some(at));
+            ctx.notify(class::GENERIC, "expire", &key);
             ctx.propagate(vec![
                 b"SET".to_vec(),
                 key,
@@ -408,7 +411,8 @@ fn set_generic(
             ]);
         }
         None => {
-            ctx.set_value(key, Value::Str(StrValue::new(value)), keep_ttl);
+            ctx.set_value(key.clone(), Value::Str(StrValue::new(value)), keep_ttl);
+            ctx.notify(class::STRING, "set", &key);
             if opts.has(opt::GET) {
                 // Replayed without GET, which may appear several times among the options.
                 let without_get = argv
@@ -525,6 +529,7 @@ fn getset(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let value = args.next_owned()?;
     let old = read_string(ctx, &key)?;
     ctx.set_value(key.clone(), Value::Str(StrValue::new(value.clone())), false);
+    ctx.notify(class::STRING, "set", &key);
     ctx.propagate(vec![b"SET".to_vec(), key, value]);
     Ok(Reply::bulk_or_nil(old.as_deref()))
 }
@@ -535,6 +540,7 @@ fn getdel(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_owned()?;
     let old = read_string(ctx, &key)?;
     if old.is_some() && ctx.delete(&key) {
+        ctx.notify(class::GENERIC, "del", &key);
         ctx.propagate(vec![b"DEL".to_vec(), key]);
     }
     Ok(Reply::bulk_or_nil(old.as_deref()))
@@ -560,10 +566,12 @@ fn getex(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     match deadline {
         Some(at) if absolute && at <= ctx.now_ms => {
             ctx.delete(&key);
+            ctx.notify(class::GENERIC, "del", &key);
             ctx.propagate(vec![b"DEL".to_vec(), key]);
         }
         Some(at) => {
             ctx.set_expire(&key, Some(at));
+            ctx.notify(class::GENERIC, "expire", &key);
             ctx.dirty += 1;
             ctx.propagate(vec![
                 b"PEXPIREAT".to_vec(),
@@ -578,6 +586,7 @@ fn getex(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 .is_some_and(|e| e.expire_at.is_some());
             if had_ttl {
                 ctx.set_expire(&key, None);
+                ctx.notify(class::GENERIC, "persist", &key);
                 ctx.dirty += 1;
                 ctx.propagate(vec![b"PERSIST".to_vec(), key]);
             }
@@ -628,7 +637,8 @@ fn mset_generic(ctx: &mut Ctx<'_>, args: &mut Args, nx: bool) -> CmdResult {
     }
     let mut it = pairs.into_iter();
     while let (Some(key), Some(value)) = (it.next(), it.next()) {
-        ctx.set_value(key, Value::Str(StrValue::new(value)), false);
+        ctx.set_value(key.clone(), Value::Str(StrValue::new(value)), false);
+        ctx.notify(class::STRING, "set", &key);
     }
     Ok(if nx { Reply::Integer(1) } else { Reply::ok() })
 }
@@ -678,10 +688,11 @@ fn incr_by(ctx: &mut Ctx<'_>, key: Vec<u8>, by: i64) -> CmdResult {
     };
     let new = current.checked_add(by).ok_or(Error::Overflow)?;
     ctx.set_value(
-        key,
+        key.clone(),
         Value::Str(StrValue::new(new.to_string().into_bytes())),
         true,
     );
+    ctx.notify(class::STRING, "incrby", &key);
     Ok(Reply::Integer(new))
 }
 
@@ -706,6 +717,7 @@ fn incrbyfloat(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     let text = sum.to_human().into_bytes();
     ctx.set_value(key.clone(), Value::Str(StrValue::plain(text.clone())), true);
+    ctx.notify(class::STRING, "incrbyfloat", &key);
     ctx.propagate(vec![
         b"SET".to_vec(),
         key,
@@ -728,7 +740,8 @@ fn append(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let max = max_bulk_len(ctx);
     let Some(entry) = ctx.lookup_write(&key) else {
         let len = tail.len();
-        ctx.set_value(key, Value::Str(StrValue::new(tail)), false);
+        ctx.set_value(key.clone(), Value::Str(StrValue::new(tail)), false);
+        ctx.notify(class::STRING, "append", &key);
         return Ok(Reply::Integer(len as i64));
     };
     let s = entry.value.as_str_mut()?;
@@ -740,6 +753,7 @@ fn append(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     s.raw = true;
     let len = s.len();
     ctx.dirty += 1;
+    ctx.notify(class::STRING, "append", &key);
     Ok(Reply::Integer(len as i64))
 }
 
@@ -808,7 +822,8 @@ fn setrange(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             grow_zeroed(&mut bytes, end)?;
             bytes[start..end].copy_from_slice(&value);
             let len = bytes.len();
-            ctx.set_value(key, Value::Str(StrValue::raw(bytes)), false);
+            ctx.set_value(key.clone(), Value::Str(StrValue::raw(bytes)), false);
+            ctx.notify(class::STRING, "setrange", &key);
             Ok(Reply::Integer(len as i64))
         }
         Some(entry) => {
@@ -823,6 +838,7 @@ fn setrange(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             s.raw = true;
             let len = s.len();
             ctx.dirty += 1;
+            ctx.notify(class::STRING, "setrange", &key);
             Ok(Reply::Integer(len as i64))
         }
     }

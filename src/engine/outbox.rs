@@ -1,0 +1,253 @@
+//! Per-client output queues: what the engine has to say to a client outside the reply the
+//! host is holding — pub/sub messages, further replies of a command that replies more than
+//! once, and, for hosts that use [`crate::engine::Engine::submit`], every reply.
+//!
+//! # Why queues live in the engine
+//! A `PUBLISH` from client B must reach client A, which is not the one running a command.
+//! The engine cannot write to A's connection, so it appends the message to A's queue and
+//! remembers that A has output ([`Outboxes::ready`]); the host asks for those clients and
+//! drains their queues ([`crate::engine::Engine::take_pushes`]). Messages are appended in
+//! the order the engine produced them, which is the order Redis would have written them
+//! into each client's socket buffer.
+//!
+//! # Bounded output
+//! A subscriber that never reads would make the queue grow without end. Redis bounds a
+//! client's pending output by its class (`client-output-buffer-limit`, default
+//! `normal 0 0 0 … pubsub 32mb 8mb 60`): over the hard limit, or over the soft limit for
+//! longer than the soft seconds, the client is closed asynchronously and whatever it had
+//! pending is thrown away (`CLIENT_CLOSE_ASAP`). [`Outboxes::push`] does the same check on
+//! every append (Redis's `checkClientOutputBufferLimits`): a killed client's queue is
+//! dropped, it accepts nothing more, and it is listed as ready so that the host notices it
+//! and closes the connection (see [`crate::engine::Client::close_asap`]). Sizes are the
+//! RESP2 byte length of the queued replies ([`resp_len`]), the quantity Redis counts.
+//!
+//! The queue is a `VecDeque`: appending and draining are O(1) per reply.
+
+use std::collections::{HashMap, VecDeque};
+
+use indexmap::IndexSet;
+
+use super::reply::Reply;
+use super::ClientId;
+
+/// A `client-output-buffer-limit` class: hard limit in bytes, soft limit in bytes, and
+/// how many seconds the soft limit may be exceeded. A zero limit is no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Limit {
+    /// Bytes beyond which the client is closed at once (0: none).
+    pub hard: u64,
+    /// Bytes beyond which the client is closed if it stays above them too long (0: none).
+    pub soft: u64,
+    /// Seconds the soft limit may be exceeded continuously.
+    pub soft_seconds: i64,
+}
+
+/// The queue of one client.
+#[derive(Debug, Default)]
+struct Outbox {
+    queue: VecDeque<Reply>,
+    /// Sum of [`resp_len`] over `queue`.
+    bytes: u64,
+    /// When the queue first went over the soft limit, if it still is (Redis's
+    /// `obuf_soft_limit_reached_time`, in milliseconds here).
+    soft_since_ms: Option<i64>,
+    /// Closed for exceeding its limit: accepts nothing more.
+    killed: bool,
+}
+
+/// Every client's queue, plus the set of clients with something for the host.
+#[derive(Debug, Default)]
+pub struct Outboxes {
+    boxes: HashMap<ClientId, Outbox>,
+    /// Clients whose queue is non-empty or who were killed, in the order they became so.
+    ready: IndexSet<ClientId>,
+    /// Clients killed since the engine last looked (it then flags their [`Client`]).
+    ///
+    /// [`Client`]: crate::engine::Client
+    newly_killed: Vec<ClientId>,
+}
+
+impl Outboxes {
+    /// Appends `reply` to the queue of `id` and enforces `limit` at `now_ms`. Returns false
+    /// if the client is (now) killed and the reply was dropped. **O(1)**, plus the size of
+    /// the reply to measure it.
+    pub fn push(&mut self, id: ClientId, reply: Reply, limit: Limit, now_ms: i64) -> bool {
+        let b = self.boxes.entry(id).or_default();
+        if b.killed {
+            return false;
+        }
+        b.bytes = b.bytes.saturating_add(resp_len(&reply));
+        b.queue.push_back(reply);
+        self.ready.insert(id);
+        if over_limit(b, limit, now_ms) {
+            b.killed = true;
+            b.queue = VecDeque::new();
+            b.bytes = 0;
+            self.newly_killed.push(id);
+            return false;
+        }
+        true
+    }
+
+    /// Takes everything queued for `id`, oldest first, and clears its ready mark. **O(n)**
+    /// in what is returned.
+    pub fn take(&mut self, id: ClientId) -> Vec<Reply> {
+        self.ready.shift_remove(&id);
+        match self.boxes.get_mut(&id) {
+            Some(b) => {
+                b.bytes = 0;
+                b.soft_since_ms = None;
+                Vec::from(std::mem::take(&mut b.queue))
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Number of replies queued for `id`.
+    pub fn len(&self, id: ClientId) -> usize {
+        self.boxes.get(&id).map_or(0, |b| b.queue.len())
+    }
+
+    /// True when nothing is queued for `id`.
+    pub fn is_empty(&self, id: ClientId) -> bool {
+        self.len(id) == 0
+    }
+
+    /// Bytes queued for `id` (as [`resp_len`] counts them).
+    pub fn bytes(&self, id: ClientId) -> u64 {
+        self.boxes.get(&id).map_or(0, |b| b.bytes)
+    }
+
+    /// True if `id` was closed for exceeding its output limit.
+    pub fn is_killed(&self, id: ClientId) -> bool {
+        self.boxes.get(&id).is_some_and(|b| b.killed)
+    }
+
+    /// Clients with queued output or killed, in the order they became so. **O(n)** in them.
+    pub fn ready(&self) -> Vec<ClientId> {
+        self.ready.iter().copied().collect()
+    }
+
+    /// The clients killed since the last call.
+    pub fn take_newly_killed(&mut self) -> Vec<ClientId> {
+        std::mem::take(&mut self.newly_killed)
+    }
+
+    /// Forgets `id` entirely (on disconnect).
+    pub fn remove(&mut self, id: ClientId) {
+        self.boxes.remove(&id);
+        self.ready.shift_remove(&id);
+        self.newly_killed.retain(|&k| k != id);
+    }
+}
+
+/// Redis's `checkClientOutputBufferLimits`: over the hard limit, or over the soft limit for
+/// more than the soft seconds (the first time over only starts the clock). Dropping below
+/// the soft limit resets the clock.
+fn over_limit(b: &mut Outbox, limit: Limit, now_ms: i64) -> bool {
+    if limit.hard > 0 && b.bytes >= limit.hard {
+        return true;
+    }
+    if limit.soft > 0 && b.bytes >= limit.soft {
+        match b.soft_since_ms {
+            None => {
+                b.soft_since_ms = Some(now_ms);
+                false
+            }
+            Some(since) => (now_ms - since) / 1000 > limit.soft_seconds,
+        }
+    } else {
+        b.soft_since_ms = None;
+        false
+    }
+}
+
+/// The length of `reply` encoded as RESP2, computed without encoding it. **O(n)** in the
+/// number of elements.
+pub fn resp_len(reply: &Reply) -> u64 {
+    fn line(n: i64) -> u64 {
+        // prefix + digits + CRLF
+        3 + n.unsigned_abs().to_string().len() as u64 + u64::from(n < 0)
+    }
+    fn bulk(len: usize) -> u64 {
+        line(len as i64) + len as u64 + 2
+    }
+    match reply {
+        Reply::Status(s) | Reply::Error(s) => 3 + s.len() as u64,
+        Reply::Integer(n) => line(*n),
+        Reply::Bulk(b) | Reply::Verbatim(_, b) => bulk(b.len()),
+        Reply::Nil | Reply::NilArray => 5,
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
+            line(items.len() as i64) + items.iter().map(resp_len).sum::<u64>()
+        }
+        Reply::Map(pairs) => {
+            line(2 * pairs.len() as i64)
+                + pairs
+                    .iter()
+                    .map(|(k, v)| resp_len(k) + resp_len(v))
+                    .sum::<u64>()
+        }
+        Reply::Double(d) => bulk(super::reply::format_double(*d).len()),
+        Reply::Bool(_) => 4,
+        Reply::BigNumber(n) => bulk(n.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resp_len_matches_the_encoding() {
+        let samples = [
+            Reply::ok(),
+            Reply::Integer(-123),
+            Reply::Integer(0),
+            Reply::bulk(b"hello"),
+            Reply::Nil,
+            Reply::Push(vec![
+                Reply::bulk(b"message"),
+                Reply::bulk(b"ch"),
+                Reply::bulk(&[0u8; 300]),
+            ]),
+            Reply::Map(vec![(Reply::bulk(b"a"), Reply::Double(1.5))]),
+        ];
+        for r in samples {
+            assert_eq!(resp_len(&r), r.to_resp(2).len() as u64, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn hard_limit_kills_and_drops_the_queue() {
+        let mut o = Outboxes::default();
+        let limit = Limit {
+            hard: 100,
+            soft: 0,
+            soft_seconds: 0,
+        };
+        assert!(o.push(7, Reply::bulk(&[1; 40]), limit, 0));
+        assert!(!o.push(7, Reply::bulk(&[1; 60]), limit, 0));
+        assert!(o.is_killed(7));
+        assert_eq!(o.len(7), 0);
+        assert_eq!(o.take_newly_killed(), vec![7]);
+        assert!(!o.push(7, Reply::ok(), Limit::default(), 0));
+        assert_eq!(o.ready(), vec![7]);
+    }
+
+    #[test]
+    fn soft_limit_needs_to_last_longer_than_its_seconds() {
+        let mut o = Outboxes::default();
+        let limit = Limit {
+            hard: 0,
+            soft: 10,
+            soft_seconds: 2,
+        };
+        assert!(o.push(1, Reply::bulk(b"0123456789"), limit, 0));
+        assert!(o.push(1, Reply::ok(), limit, 2_999));
+        // Draining resets the clock.
+        o.take(1);
+        assert!(o.push(1, Reply::bulk(b"0123456789"), limit, 10_000));
+        assert!(o.push(1, Reply::ok(), limit, 12_000));
+        assert!(!o.push(1, Reply::ok(), limit, 13_000));
+    }
+}
