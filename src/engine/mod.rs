@@ -39,7 +39,7 @@ pub mod scan;
 pub mod table;
 pub mod types;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use clock::SystemClock;
