@@ -35,6 +35,8 @@ pub async fn serve_connection(
     };
     let mut query = QueryBuffer::new();
     let mut out: Vec<u8> = Vec::with_capacity(READ_CHUNK);
+    // One registration with the Notify that lives across reads; renewed once it fires.
+    let mut woken = std::pin::pin!(handle.wake.notified());
     loop {
         tokio::select! {
             biased;
@@ -42,7 +44,7 @@ pub async fn serve_connection(
                 Ok(0) | Err(_) => return,
                 Ok(_) => {}
             },
-            () = handle.wake.notified() => {}
+            () = woken.as_mut() => woken.set(handle.wake.notified()),
         }
         let Some(next) = run_batch(&shared, id, &handle, &mut query, &mut out) else {
             // An HTTP request: drop the connection without a word, as Redis does.

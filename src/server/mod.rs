@@ -152,9 +152,9 @@ pub fn run(opts: &Options) -> io::Result<()> {
         let listener = TcpListener::bind((opts.bind.as_str(), opts.port)).await?;
         println!("{}", ready_line(listener.local_addr()?));
         let seed = opts.seed.unwrap_or_else(seed_from_clock);
-        let engine = Engine::new(Box::new(SystemClock), seed);
+        let shared = Rc::new(Shared::new(Engine::new(Box::new(SystemClock), seed)));
         tokio::select! {
-            r = serve(listener, engine) => r,
+            r = serve(listener, shared) => r,
             r = shutdown_signal() => {
                 eprintln!("kvlab-server: shutting down");
                 r
@@ -180,13 +180,12 @@ async fn shutdown_signal() -> io::Result<()> {
     }
 }
 
-/// Serves `engine` on `listener` forever. Must run inside a [`LocalSet`] (connections are
-/// local tasks).
+/// Serves the engine in `shared` on `listener` until the future is dropped. Must run inside
+/// a [`LocalSet`] (connections are local tasks).
 ///
 /// # Errors
 /// Only if accepting fails in a way that retrying can't fix.
-pub async fn serve(listener: TcpListener, engine: Engine) -> io::Result<()> {
-    let shared = Rc::new(Shared::new(engine));
+pub async fn serve(listener: TcpListener, shared: Rc<Shared>) -> io::Result<()> {
     let ticker = tokio::task::spawn_local(tick_loop(Rc::clone(&shared)));
     let result = accept_loop(&listener, &shared).await;
     ticker.abort();
@@ -296,4 +295,63 @@ pub struct ConnHandle {
     pub outbox: RefCell<Vec<u8>>,
     /// Set to close the connection once the outbox is written.
     pub kill: Cell<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ManualClock;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
+
+    async fn read_exactly(s: &mut TcpStream, n: usize) -> Vec<u8> {
+        let mut buf = vec![0; n];
+        s.read_exact(&mut buf).await.expect("read");
+        buf
+    }
+
+    /// The seam: another party can push a message to a connection and close it.
+    #[test]
+    fn deliver_and_kill_reach_a_connection() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let test = async {
+            let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let engine = Engine::new(Box::new(ManualClock::at_ms(1_700_000_000_000)), 7);
+            let shared = Rc::new(Shared::new(engine));
+            let server = tokio::task::spawn_local(serve(listener, Rc::clone(&shared)));
+
+            let mut c = TcpStream::connect(addr).await.unwrap();
+            c.write_all(b"PING\r\n").await.unwrap();
+            assert_eq!(read_exactly(&mut c, 7).await, b"+PONG\r\n");
+            let id = *shared.conns.borrow().keys().next().unwrap();
+            let local = c.local_addr().unwrap().to_string();
+            assert_eq!(shared.engine.borrow().client(id).unwrap().addr, local);
+
+            let push = Reply::Push(vec![Reply::bulk(b"message"), Reply::bulk(b"hi")]);
+            assert!(shared.deliver(&shared.engine.borrow(), id, &push));
+            assert_eq!(
+                read_exactly(&mut c, 25).await,
+                b"*2\r\n$7\r\nmessage\r\n$2\r\nhi\r\n"
+            );
+            assert!(shared.kill(id));
+            let mut rest = Vec::new();
+            c.read_to_end(&mut rest).await.unwrap();
+            assert!(rest.is_empty());
+            // The task ended and the client is gone from the engine and the table.
+            tokio::task::yield_now().await;
+            assert!(shared.conns.borrow().is_empty());
+            assert_eq!(shared.engine.borrow().client_count(), 0);
+            assert!(!shared.kill(id));
+            server.abort();
+        };
+        LocalSet::new().block_on(&rt, async {
+            tokio::time::timeout(Duration::from_secs(20), test)
+                .await
+                .expect("test timed out");
+        });
+    }
 }
