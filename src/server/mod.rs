@@ -273,8 +273,9 @@ impl Shared {
         true
     }
 
-    /// Asks the connection of client `id` to close after writing what it has queued
-    /// (`CLIENT KILL`). Returns false if the client is not connected.
+    /// Closes the connection of client `id` as soon as its task runs, dropping replies not
+    /// yet written, as Redis's `CLIENT KILL` does. Returns false if the client is not
+    /// connected.
     pub fn kill(&self, id: ClientId) -> bool {
         let conns = self.conns.borrow();
         let Some(handle) = conns.get(&id) else {
@@ -293,7 +294,7 @@ pub struct ConnHandle {
     pub wake: Notify,
     /// RESP bytes to write to the client before its next reply.
     pub outbox: RefCell<Vec<u8>>,
-    /// Set to close the connection once the outbox is written.
+    /// Set to close the connection (see [`Shared::kill`]).
     pub kill: Cell<bool>,
 }
 
