@@ -135,11 +135,11 @@ fn run_batch(
     loop {
         match query.next_request() {
             Ok(Some(argv)) => {
-                if is_http_request(&argv[0]) {
+                if let Some(name) = argv.first().filter(|name| is_http_request(name)) {
                     eprintln!(
                         "kvlab-server: an HTTP request (\"{}\") arrived on client {id}; \
                          closing the connection (cross-protocol attack guard)",
-                        String::from_utf8_lossy(&argv[0])
+                        String::from_utf8_lossy(name)
                     );
                     out.clear();
                     return None;

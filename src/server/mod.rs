@@ -16,7 +16,9 @@
 //! command, so `HELLO 3` answers in RESP3 — to one output buffer, and writes it with one
 //! call. That is Redis's own loop (`readQueryFromClient` → `processInputBuffer` → write in
 //! `beforeSleep`), and what makes pipelining (`redis-benchmark -P 16`) cheap. Sockets have
-//! `TCP_NODELAY`, as in Redis.
+//! `TCP_NODELAY`, as in Redis. What the socket does not take at once is written when it
+//! becomes writable again, while the task goes on reading ([`conn`]), so a client may send
+//! any amount before reading replies.
 //!
 //! # Closing
 //! A protocol error is answered with its exact Redis text, then the connection is closed.
@@ -31,10 +33,12 @@
 //! runs for *another* client (a `PUBLISH`, a push that unblocks a `BLPOP` waiter, a
 //! `CLIENT KILL`) can reach a connection through [`Shared::deliver`] and [`Shared::kill`]:
 //! they queue bytes in the handle's outbox or mark it, and wake the connection's task
-//! through its [`Notify`](tokio::sync::Notify). The task waits on that notification and
+//! through its [`Notify`]. The task waits on that notification and
 //! its socket at once, and writes the outbox between replies. Nothing in the engine
 //! produces such messages yet; when it does, the host drains them after each command and
-//! routes them here.
+//! routes them here. A command that leaves its client *blocked* will need `run_batch` to
+//! stop running that client's later requests (Redis's `processInputBuffer` does) until a
+//! wake-up through the same handle resumes it.
 //!
 //! # Effects
 //! The engine records each write as a replayable effect. Nothing persists them natively
