@@ -77,7 +77,7 @@ pub mod table;
 pub mod types;
 pub mod watch;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use clock::SystemClock;

@@ -10,7 +10,7 @@
 //! arity check in [`crate::engine::Engine::execute`], `COMMAND INFO/DOCS/LIST/COUNT`, and the
 //! console's hints and `HELP`.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::OnceLock;
 
 use bitflags::bitflags;

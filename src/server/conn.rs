@@ -1,24 +1,67 @@
 //! One connection's task: read, run the batch, write (see the [server](super) module).
+//!
+//! Writing never holds up reading. Replies go to an output buffer that is written as far as
+//! the socket takes without waiting; what is left waits for the socket to become writable
+//! while the task goes on reading and running requests. A client may therefore send a
+//! pipeline of any size before reading a single reply — Redis buffers normal clients'
+//! output without limit too — instead of both sides blocking on full socket buffers.
 
+use std::io;
 use std::rc::Rc;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 
 use super::request::{QueryBuffer, QUERY_BUFFER_LIMIT, READ_CHUNK};
 use super::{ConnHandle, Shared};
 use crate::engine::ClientId;
 
-/// Output buffers that grew beyond this (a big reply) are given back after the write.
+/// Output buffers that grew beyond this (a big reply) are given back once written.
 const OUT_KEEP: usize = 1024 * 1024;
 
-/// What to do after writing a batch's replies.
+/// What to do after a batch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Next {
     /// Read more.
     Read,
-    /// Close the connection (`QUIT`, a protocol error).
+    /// Write what is pending, then close (`QUIT`, a protocol error); read nothing more.
     Close,
+}
+
+/// Replies not yet written: `buf[sent..]`.
+#[derive(Debug)]
+struct Output {
+    buf: Vec<u8>,
+    sent: usize,
+}
+
+impl Output {
+    fn pending(&self) -> bool {
+        self.sent < self.buf.len()
+    }
+
+    /// Writes as much as the socket takes now, without waiting.
+    fn flush(&mut self, stream: &TcpStream) -> io::Result<()> {
+        while self.pending() {
+            match stream.try_write(&self.buf[self.sent..]) {
+                Ok(n) => self.sent += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) => return Err(e),
+            }
+        }
+        if !self.pending() {
+            self.buf.clear();
+            self.sent = 0;
+            if self.buf.capacity() > OUT_KEEP {
+                self.buf = Vec::with_capacity(READ_CHUNK);
+            }
+        } else if self.sent > self.buf.len() / 2 {
+            // Moving the rest costs less than what was written: linear overall.
+            self.buf.drain(..self.sent);
+            self.sent = 0;
+        }
+        Ok(())
+    }
 }
 
 /// Serves client `id` on `stream` until either side closes. The client must already be
@@ -33,31 +76,46 @@ pub async fn serve_connection(
         shared: &shared,
         id,
     };
+    // Borrowed halves: reading needs `&mut`, waiting for writability `&`, at the same time.
+    let (mut reader, writer) = stream.split();
+    let writer = writer.as_ref();
     let mut query = QueryBuffer::new();
-    let mut out: Vec<u8> = Vec::with_capacity(READ_CHUNK);
+    let mut out = Output {
+        buf: Vec::with_capacity(READ_CHUNK),
+        sent: 0,
+    };
+    let mut closing = false;
+    // One registration with the Notify that lives across reads; renewed once it fires.
+    let mut woken = std::pin::pin!(handle.wake.notified());
     loop {
         tokio::select! {
             biased;
-            read = stream.read_buf(query.read_target()) => match read {
+            ready = writer.writable(), if out.pending() => {
+                if ready.is_err() {
+                    return;
+                }
+            }
+            read = reader.read_buf(query.read_target()), if !closing => match read {
                 Ok(0) | Err(_) => return,
                 Ok(_) => {}
             },
-            () = handle.wake.notified() => {}
+            () = woken.as_mut() => woken.set(handle.wake.notified()),
         }
-        let Some(next) = run_batch(&shared, id, &handle, &mut query, &mut out) else {
-            // An HTTP request: drop the connection without a word, as Redis does.
+        if handle.kill.get() {
             return;
-        };
-        if !out.is_empty() {
-            if stream.write_all(&out).await.is_err() {
+        }
+        if !closing {
+            match run_batch(&shared, id, &handle, &mut query, &mut out.buf) {
+                // An HTTP request: drop the connection without a word, as Redis does.
+                None => return,
+                Some(Next::Close) => closing = true,
+                Some(Next::Read) => {}
+            }
+            if query.unparsed() > QUERY_BUFFER_LIMIT {
                 return;
             }
-            out.clear();
-            if out.capacity() > OUT_KEEP {
-                out = Vec::with_capacity(READ_CHUNK);
-            }
         }
-        if next == Next::Close || handle.kill.get() || query.unparsed() > QUERY_BUFFER_LIMIT {
+        if out.flush(writer).is_err() || (closing && !out.pending()) {
             return;
         }
     }
@@ -77,11 +135,11 @@ fn run_batch(
     loop {
         match query.next_request() {
             Ok(Some(argv)) => {
-                if is_http_request(&argv[0]) {
+                if let Some(name) = argv.first().filter(|name| is_http_request(name)) {
                     eprintln!(
                         "kvlab-server: an HTTP request (\"{}\") arrived on client {id}; \
                          closing the connection (cross-protocol attack guard)",
-                        String::from_utf8_lossy(&argv[0])
+                        String::from_utf8_lossy(name)
                     );
                     out.clear();
                     return None;

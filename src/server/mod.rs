@@ -16,7 +16,9 @@
 //! command, so `HELLO 3` answers in RESP3 — to one output buffer, and writes it with one
 //! call. That is Redis's own loop (`readQueryFromClient` → `processInputBuffer` → write in
 //! `beforeSleep`), and what makes pipelining (`redis-benchmark -P 16`) cheap. Sockets have
-//! `TCP_NODELAY`, as in Redis.
+//! `TCP_NODELAY`, as in Redis. What the socket does not take at once is written when it
+//! becomes writable again, while the task goes on reading ([`conn`]), so a client may send
+//! any amount before reading replies.
 //!
 //! # Closing
 //! A protocol error is answered with its exact Redis text, then the connection is closed.
@@ -31,10 +33,12 @@
 //! runs for *another* client (a `PUBLISH`, a push that unblocks a `BLPOP` waiter, a
 //! `CLIENT KILL`) can reach a connection through [`Shared::deliver`] and [`Shared::kill`]:
 //! they queue bytes in the handle's outbox or mark it, and wake the connection's task
-//! through its [`Notify`](tokio::sync::Notify). The task waits on that notification and
+//! through its [`Notify`]. The task waits on that notification and
 //! its socket at once, and writes the outbox between replies. Nothing in the engine
 //! produces such messages yet; when it does, the host drains them after each command and
-//! routes them here.
+//! routes them here. A command that leaves its client *blocked* will need `run_batch` to
+//! stop running that client's later requests (Redis's `processInputBuffer` does) until a
+//! wake-up through the same handle resumes it.
 //!
 //! # Effects
 //! The engine records each write as a replayable effect. Nothing persists them natively
@@ -152,9 +156,9 @@ pub fn run(opts: &Options) -> io::Result<()> {
         let listener = TcpListener::bind((opts.bind.as_str(), opts.port)).await?;
         println!("{}", ready_line(listener.local_addr()?));
         let seed = opts.seed.unwrap_or_else(seed_from_clock);
-        let engine = Engine::new(Box::new(SystemClock), seed);
+        let shared = Rc::new(Shared::new(Engine::new(Box::new(SystemClock), seed)));
         tokio::select! {
-            r = serve(listener, engine) => r,
+            r = serve(listener, shared) => r,
             r = shutdown_signal() => {
                 eprintln!("kvlab-server: shutting down");
                 r
@@ -180,13 +184,12 @@ async fn shutdown_signal() -> io::Result<()> {
     }
 }
 
-/// Serves `engine` on `listener` forever. Must run inside a [`LocalSet`] (connections are
-/// local tasks).
+/// Serves the engine in `shared` on `listener` until the future is dropped. Must run inside
+/// a [`LocalSet`] (connections are local tasks).
 ///
 /// # Errors
 /// Only if accepting fails in a way that retrying can't fix.
-pub async fn serve(listener: TcpListener, engine: Engine) -> io::Result<()> {
-    let shared = Rc::new(Shared::new(engine));
+pub async fn serve(listener: TcpListener, shared: Rc<Shared>) -> io::Result<()> {
     let ticker = tokio::task::spawn_local(tick_loop(Rc::clone(&shared)));
     let result = accept_loop(&listener, &shared).await;
     ticker.abort();
@@ -274,8 +277,9 @@ impl Shared {
         true
     }
 
-    /// Asks the connection of client `id` to close after writing what it has queued
-    /// (`CLIENT KILL`). Returns false if the client is not connected.
+    /// Closes the connection of client `id` as soon as its task runs, dropping replies not
+    /// yet written, as Redis's `CLIENT KILL` does. Returns false if the client is not
+    /// connected.
     pub fn kill(&self, id: ClientId) -> bool {
         let conns = self.conns.borrow();
         let Some(handle) = conns.get(&id) else {
@@ -294,6 +298,65 @@ pub struct ConnHandle {
     pub wake: Notify,
     /// RESP bytes to write to the client before its next reply.
     pub outbox: RefCell<Vec<u8>>,
-    /// Set to close the connection once the outbox is written.
+    /// Set to close the connection (see [`Shared::kill`]).
     pub kill: Cell<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ManualClock;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
+
+    async fn read_exactly(s: &mut TcpStream, n: usize) -> Vec<u8> {
+        let mut buf = vec![0; n];
+        s.read_exact(&mut buf).await.expect("read");
+        buf
+    }
+
+    /// The seam: another party can push a message to a connection and close it.
+    #[test]
+    fn deliver_and_kill_reach_a_connection() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let test = async {
+            let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let engine = Engine::new(Box::new(ManualClock::at_ms(1_700_000_000_000)), 7);
+            let shared = Rc::new(Shared::new(engine));
+            let server = tokio::task::spawn_local(serve(listener, Rc::clone(&shared)));
+
+            let mut c = TcpStream::connect(addr).await.unwrap();
+            c.write_all(b"PING\r\n").await.unwrap();
+            assert_eq!(read_exactly(&mut c, 7).await, b"+PONG\r\n");
+            let id = *shared.conns.borrow().keys().next().unwrap();
+            let local = c.local_addr().unwrap().to_string();
+            assert_eq!(shared.engine.borrow().client(id).unwrap().addr, local);
+
+            let push = Reply::Push(vec![Reply::bulk(b"message"), Reply::bulk(b"hi")]);
+            assert!(shared.deliver(&shared.engine.borrow(), id, &push));
+            assert_eq!(
+                read_exactly(&mut c, 25).await,
+                b"*2\r\n$7\r\nmessage\r\n$2\r\nhi\r\n"
+            );
+            assert!(shared.kill(id));
+            let mut rest = Vec::new();
+            c.read_to_end(&mut rest).await.unwrap();
+            assert!(rest.is_empty());
+            // The task ended and the client is gone from the engine and the table.
+            tokio::task::yield_now().await;
+            assert!(shared.conns.borrow().is_empty());
+            assert_eq!(shared.engine.borrow().client_count(), 0);
+            assert!(!shared.kill(id));
+            server.abort();
+        };
+        LocalSet::new().block_on(&rt, async {
+            tokio::time::timeout(Duration::from_secs(20), test)
+                .await
+                .expect("test timed out");
+        });
+    }
 }

@@ -122,6 +122,9 @@ pub struct QueryBuffer {
     argv: Vec<Vec<u8>>,
     /// Largest accepted bulk (`proto-max-bulk-len`).
     max_bulk_len: usize,
+    /// Tests turn the fast path off to compare it with the general one.
+    #[cfg(test)]
+    general_only: bool,
 }
 
 impl Default for QueryBuffer {
@@ -140,6 +143,8 @@ impl QueryBuffer {
             bulk_len: None,
             argv: Vec::new(),
             max_bulk_len: DEFAULT_MAX_BULK_LEN,
+            #[cfg(test)]
+            general_only: false,
         }
     }
 
@@ -267,8 +272,43 @@ impl QueryBuffer {
         }
     }
 
+    /// The common case of a header at `pos`: a prefix byte, 1 to 18 digits without a
+    /// leading zero, `\r` and one more byte. Returns the number and where the header ends;
+    /// `None` sends the caller down the general path, which handles everything else.
+    #[inline]
+    fn plain_header(&self) -> Option<(usize, usize)> {
+        #[cfg(test)]
+        if self.general_only {
+            return None;
+        }
+        let rest = self.buf.get(self.pos + 1..)?;
+        let window = &rest[..rest.len().min(19)];
+        let mut n: usize = 0;
+        let mut digits = 0;
+        while digits < window.len() {
+            let d = window[digits].wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            n = n * 10 + usize::from(d);
+            digits += 1;
+        }
+        let plain = (1..=18).contains(&digits)
+            && (digits == 1 || rest[0] != b'0')
+            && digits + 1 < rest.len()
+            && rest[digits] == b'\r';
+        plain.then_some((n, self.pos + 1 + digits + 2))
+    }
+
     /// Reads `*<count>\r\n`; returns the count, 0 for the empty requests `*0` and `*-n`.
     fn multibulk_count(&mut self) -> Result<Option<usize>, ProtocolError> {
+        if let Some((n, end)) = self
+            .plain_header()
+            .filter(|&(n, _)| n as i64 <= MAX_MULTIBULK)
+        {
+            self.pos = end;
+            return Ok(Some(n));
+        }
         let Some(cr) = self.header_end(ProtocolError::TooBigMbulkCount)? else {
             return Ok(None);
         };
@@ -281,18 +321,33 @@ impl QueryBuffer {
 
     /// Reads `$<len>\r\n` and records the length.
     fn bulk_header(&mut self) -> Result<Option<usize>, ProtocolError> {
-        let Some(cr) = self.header_end(ProtocolError::TooBigBulkCount)? else {
-            return Ok(None);
+        let plain = match self.buf.get(self.pos) {
+            Some(b'$') => self
+                .plain_header()
+                .filter(|&(len, _)| len <= self.max_bulk_len),
+            _ => None,
         };
-        let first = self.buf[self.pos];
-        if first != b'$' {
-            return Err(ProtocolError::ExpectedDollar(first));
-        }
-        let len = parse_i64(&self.buf[self.pos + 1..cr])
-            .and_then(|n| usize::try_from(n).ok())
-            .filter(|&n| n <= self.max_bulk_len)
-            .ok_or(ProtocolError::InvalidBulkLength)?;
-        self.pos = cr + 2;
+        let len = match plain {
+            Some((len, end)) => {
+                self.pos = end;
+                len
+            }
+            None => {
+                let Some(cr) = self.header_end(ProtocolError::TooBigBulkCount)? else {
+                    return Ok(None);
+                };
+                let first = self.buf[self.pos];
+                if first != b'$' {
+                    return Err(ProtocolError::ExpectedDollar(first));
+                }
+                let len = parse_i64(&self.buf[self.pos + 1..cr])
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|&n| n <= self.max_bulk_len)
+                    .ok_or(ProtocolError::InvalidBulkLength)?;
+                self.pos = cr + 2;
+                len
+            }
+        };
         if len >= BIG_ARG && self.buf.len() - self.pos <= len + 2 {
             // Move the payload's start to the front so that the rest is read in place.
             self.buf.drain(..self.pos);
@@ -326,8 +381,16 @@ impl QueryBuffer {
 mod tests {
     use super::*;
 
-    fn all(input: &[u8]) -> (Vec<Vec<Vec<u8>>>, Option<ProtocolError>) {
+    /// The requests parsed from an input, and the error that stopped it if any.
+    type Parsed = (Vec<Vec<Vec<u8>>>, Option<ProtocolError>);
+
+    fn all(input: &[u8]) -> Parsed {
+        all_with(input, false)
+    }
+
+    fn all_with(input: &[u8], general_only: bool) -> Parsed {
         let mut q = QueryBuffer::new();
+        q.general_only = general_only;
         q.extend_from_slice(input);
         let mut out = Vec::new();
         loop {
@@ -454,5 +517,71 @@ mod tests {
         let argv = q.next_request().unwrap().unwrap();
         assert_eq!(argv[1].len(), len);
         assert_eq!(q.unparsed(), 0);
+    }
+
+    proptest::proptest! {
+        /// The fast header path and the general one agree on any input, fed in any two pieces.
+        #[test]
+        fn fast_and_general_paths_agree(
+            input in proptest::collection::vec(
+                proptest::sample::select(b"*$0123456789-+\r\n\0 a'\"".to_vec()),
+                0..40,
+            ),
+            cut in 0usize..40,
+        ) {
+            let general = all_with(&input, true);
+            proptest::prop_assert_eq!(&all_with(&input, false), &general);
+            check_splits(&input, cut, &general)?;
+        }
+
+        /// The same on valid requests with a few bytes overwritten.
+        #[test]
+        fn damaged_requests_parse_alike(
+            edits in proptest::collection::vec(
+                (0usize..80, proptest::sample::select(b"*$019-\r\n\0x".to_vec())),
+                0..4,
+            ),
+            cut in 0usize..80,
+        ) {
+            let mut input = b"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$10\r\n0123456789\r\nGET k\r\n*1\r\n$4\r\nPING\r\n".to_vec();
+            for (at, byte) in edits {
+                let at = at % input.len();
+                input[at] = byte;
+            }
+            let general = all_with(&input, true);
+            proptest::prop_assert_eq!(&all_with(&input, false), &general);
+            check_splits(&input, cut, &general)?;
+        }
+    }
+
+    /// Feeding `input` in two pieces split at `cut` gives `want`.
+    fn check_splits(
+        input: &[u8],
+        cut: usize,
+        want: &Parsed,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let cut = cut.min(input.len());
+        let mut q = QueryBuffer::new();
+        let mut got = Vec::new();
+        let mut err = None;
+        for part in [&input[..cut], &input[cut..]] {
+            q.extend_from_slice(part);
+            loop {
+                match q.next_request() {
+                    Ok(Some(argv)) => got.push(argv),
+                    Ok(None) => break,
+                    Err(e) => {
+                        err = Some(e);
+                        break;
+                    }
+                }
+            }
+            if err.is_some() {
+                break;
+            }
+            q.compact();
+        }
+        proptest::prop_assert_eq!(&(got, err), want);
+        Ok(())
     }
 }
