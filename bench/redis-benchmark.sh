@@ -8,6 +8,11 @@
 # and the ratio kvlab/redis. A test the engine does not support yet is reported as "n/a".
 # Both servers are stopped by PID on exit, however the script ends.
 #
+# On a shared or busy machine requests per second swing with whatever else runs, so the
+# table also gives each server's own CPU time per request (from /proc/PID/task/*/schedstat,
+# in microseconds), which hardly depends on load, and the ratio redis/kvlab of those: above
+# 1.0 means kvlab spends less CPU than Redis on the same requests.
+#
 # Environment (all optional):
 #   N=100000           requests per run
 #   TESTS=set,get,incr,hset
@@ -89,40 +94,64 @@ done
 [[ -n "$kvlab_port" ]] || { echo "kvlab-server did not start:" >&2; cat "$tmp/kvlab.log" >&2; exit 1; }
 [[ "$(redis-cli -p "$redis_port" ping 2>/dev/null)" == PONG ]] || { echo "redis-server did not start:" >&2; cat "$tmp/redis.log" >&2; exit 1; }
 
-# Prints the rps of one run, or "n/a" if the run failed (an unknown command stops
-# redis-benchmark with an error).
-rps_of() {
-    local port=$1 test=$2 pipeline=$3 out name
+# CPU time used so far by all threads of process $1, in nanoseconds.
+cpu_ns() {
+    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
+
+# Prints "<rps> <cpu microseconds per request>" of one run against the server with PID $1
+# on port $2, or "n/a n/a" if the run failed (an unknown command stops redis-benchmark).
+run_one() {
+    local pid=$1 port=$2 test=$3 pipeline=$4 out name before after rps
     name=$(tr '[:lower:]' '[:upper:]' <<<"$test")
+    before=$(cpu_ns "$pid")
     if out=$(redis-benchmark -h 127.0.0.1 -p "$port" -c "$CLIENTS" -t "$test" -n "$N" \
         -P "$pipeline" -q --csv 2>"$tmp/err"); then
-        awk -F'"' -v t="$name" '$2 == t { print $4; found = 1 } END { if (!found) print "n/a" }' <<<"$out"
+        after=$(cpu_ns "$pid")
+        rps=$(awk -F'"' -v t="$name" '$2 == t { print $4; found = 1 } END { if (!found) print "n/a" }' <<<"$out")
+        if [[ "$rps" == n/a ]]; then
+            echo "n/a n/a"
+        else
+            awk -v r="$rps" -v b="$before" -v a="$after" -v n="$N" 'BEGIN { printf "%s %.2f\n", r, (a - b) / n / 1000 }'
+        fi
     else
-        echo "n/a"
+        echo "n/a n/a"
     fi
 }
 
-best() { # best of the numbers given; "n/a" if none is a number
-    printf '%s\n' "$@" | awk '$1 != "n/a" && $1 > m { m = $1; ok = 1 } END { print ok ? m : "n/a" }'
+best_max() { # largest of the numbers given; "n/a" if none is a number
+    printf '%s\n' "$@" | awk '$1 != "n/a" && (!ok || $1 > m) { m = $1; ok = 1 } END { print ok ? m : "n/a" }'
+}
+
+best_min() { # smallest of the numbers given; "n/a" if none is a number
+    printf '%s\n' "$@" | awk '$1 != "n/a" && (!ok || $1 < m) { m = $1; ok = 1 } END { print ok ? m : "n/a" }'
+}
+
+ratio() { # $1 / $2 with two decimals, or "n/a"
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a == "n/a" || b == "n/a" || b == 0) print "n/a"; else printf "%.2f\n", a / b }'
 }
 
 echo "redis-server $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/') on port $redis_port," \
     "kvlab-server on port $kvlab_port; load average:$(uptime | sed 's/.*load average://')"
-echo "redis-benchmark -n $N -c $CLIENTS, best of $REPEAT"
+echo "redis-benchmark -n $N -c $CLIENTS, best of $REPEAT; cpu = server CPU microseconds per request"
 echo
-printf '%-6s %3s %14s %14s %12s\n' test "-P" "redis rps" "kvlab rps" "kvlab/redis"
+printf '%-5s %3s %11s %11s %7s   %9s %9s %10s\n' \
+    test "-P" "redis rps" "kvlab rps" "ratio" "redis cpu" "kvlab cpu" "cpu ratio"
 IFS=, read -r -a tests <<<"$TESTS"
 for pipeline in $PIPELINES; do
     for test in "${tests[@]}"; do
-        r_runs=()
-        k_runs=()
+        r_rps=() r_cpu=() k_rps=() k_cpu=()
         for _ in $(seq "$REPEAT"); do
-            r_runs+=("$(rps_of "$redis_port" "$test" "$pipeline")")
-            k_runs+=("$(rps_of "$kvlab_port" "$test" "$pipeline")")
+            read -r rps cpu < <(run_one "$redis_pid" "$redis_port" "$test" "$pipeline")
+            r_rps+=("$rps") r_cpu+=("$cpu")
+            read -r rps cpu < <(run_one "$kvlab_pid" "$kvlab_port" "$test" "$pipeline")
+            k_rps+=("$rps") k_cpu+=("$cpu")
         done
-        r=$(best "${r_runs[@]}")
-        k=$(best "${k_runs[@]}")
-        ratio=$(awk -v r="$r" -v k="$k" 'BEGIN { if (r == "n/a" || k == "n/a" || r == 0) print "n/a"; else printf "%.2f", k / r }')
-        printf '%-6s %3s %14s %14s %12s\n' "$(tr '[:lower:]' '[:upper:]' <<<"$test")" "$pipeline" "$r" "$k" "$ratio"
+        r=$(best_max "${r_rps[@]}")
+        k=$(best_max "${k_rps[@]}")
+        rc=$(best_min "${r_cpu[@]}")
+        kc=$(best_min "${k_cpu[@]}")
+        printf '%-5s %3s %11s %11s %7s   %9s %9s %10s\n' "$(tr '[:lower:]' '[:upper:]' <<<"$test")" \
+            "$pipeline" "$r" "$k" "$(ratio "$k" "$r")" "$rc" "$kc" "$(ratio "$rc" "$kc")"
     done
 done
