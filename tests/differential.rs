@@ -14,13 +14,20 @@
 //!
 //! Other knobs: `KVLAB_DIFF_SEEDS=1,2,7/3` (a `/3` seed runs in RESP3 after `HELLO 3`),
 //! `KVLAB_DIFF_COMMANDS=10000` per seed, `KVLAB_DIFF_STRICT=1` (see below),
-//! `KVLAB_DIFF_SKIP=lcs,_unknown command` (leave rows out while triaging a known difference).
+//! `KVLAB_DIFF_SKIP=lcs,_unknown command` (leave rows out while triaging a known difference),
+//! `KVLAB_TEST_PORTS=17500-17599` (start the servers on ports of that range).
 //!
 //! # Nondeterminism is normalised, not ignored
 //! Each generated command carries a [`gen::Check`]: unordered replies (KEYS, HKEYS of a
 //! hash Redis keeps as a hash table) are compared as multisets, RANDOMKEY and HRANDFIELD
 //! are checked for membership, count and shape against the other side's data, SCAN and
-//! HSCAN are driven to completion on both sides and the sets compared, TTLs may differ by a
+//! HSCAN are driven to completion on both sides and the sets compared; SPOP, SRANDMEMBER and
+//! ZRANDMEMBER are checked for count, distinctness and membership against the collection
+//! read just before (after an SPOP the other side is given Redis's outcome); SMEMBERS of a
+//! hash-table set and SORTs whose order Redis leaves to hash iteration compare as
+//! multisets; lex ranges over a skiplist with mixed scores (unspecified, and varying with
+//! Redis's random node levels) compare errors only. `_watch` rows run WATCH … MULTI … EXEC
+//! scripts in which a second connection writes between WATCH and EXEC. TTLs may differ by a
 //! little (but a difference that shows up systematically fails, so a rounding bug can't hide
 //! in the tolerance), OBJECT IDLETIME/FREQ compare by shape. No key expires during the
 //! stream (see `gen.rs`); a short phase at the end of each seed checks real expiry, then
@@ -42,7 +49,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use kvlab::engine::cli::{format_reply, quote};
 use kvlab::engine::{table, ClientId, Engine, Reply, SystemClock};
 
-use gen::{Check, Cmd, Row, DUMPS, G, HARNESS_COMMANDS, ROWS};
+use gen::{Check, Cmd, RandKind, Row, DUMPS, G, HARNESS_COMMANDS, ROWS};
 use support::process::{self, ServerGuard, StartError};
 use support::resp::{parse_bytes, RespClient};
 
@@ -62,10 +69,14 @@ const HISTORY: usize = 20;
 /// Something that answers commands: a server over TCP or the engine in-process.
 trait Side {
     fn call(&mut self, argv: &[Vec<u8>]) -> Result<Reply, String>;
+    /// Runs a command on a second connection (opened on first use), for the transaction
+    /// scripts in which another client touches a watched key.
+    fn call_other(&mut self, argv: &[Vec<u8>]) -> Result<Reply, String>;
 }
 
 struct Remote {
     client: RespClient,
+    other: Option<RespClient>,
     guard: ServerGuard,
 }
 
@@ -73,12 +84,21 @@ impl Remote {
     fn new(guard: ServerGuard) -> Remote {
         Remote {
             client: guard.client(),
+            other: None,
             guard,
         }
     }
 }
 
 impl Side for Remote {
+    fn call_other(&mut self, argv: &[Vec<u8>]) -> Result<Reply, String> {
+        let guard = &self.guard;
+        let other = self.other.get_or_insert_with(|| guard.client());
+        other
+            .call(argv)
+            .map_err(|e| format!("{} failed to answer (second client): {e}", guard.name))
+    }
+
     fn call(&mut self, argv: &[Vec<u8>]) -> Result<Reply, String> {
         self.client.call(argv).map_err(|e| {
             let state = if self.guard.is_running() {
@@ -97,6 +117,7 @@ impl Side for Remote {
 struct InProc {
     engine: Engine,
     client: ClientId,
+    other: Option<ClientId>,
     last_tick: Instant,
 }
 
@@ -107,23 +128,42 @@ impl InProc {
         InProc {
             engine,
             client,
+            other: None,
             last_tick: Instant::now(),
         }
     }
 }
 
-impl Side for InProc {
-    fn call(&mut self, argv: &[Vec<u8>]) -> Result<Reply, String> {
+impl InProc {
+    fn call_as(&mut self, id: ClientId, argv: &[Vec<u8>]) -> Result<Reply, String> {
         // The native server runs the expiry cycle ten times a second; so do we.
         if self.last_tick.elapsed() >= Duration::from_millis(100) {
             self.engine.tick();
             self.last_tick = Instant::now();
         }
-        let reply = self.engine.execute(self.client, argv.to_vec());
+        let reply = self.engine.execute(id, argv.to_vec());
         self.engine.take_effects();
-        let proto = self.engine.client(self.client).map_or(2, |c| c.proto);
+        let proto = self.engine.client(id).map_or(2, |c| c.proto);
         parse_bytes(&reply.to_resp(proto))
             .map_err(|e| format!("engine reply {reply:?} does not survive RESP{proto}: {e}"))
+    }
+}
+
+impl Side for InProc {
+    fn call(&mut self, argv: &[Vec<u8>]) -> Result<Reply, String> {
+        self.call_as(self.client, argv)
+    }
+
+    fn call_other(&mut self, argv: &[Vec<u8>]) -> Result<Reply, String> {
+        let id = match self.other {
+            Some(id) => id,
+            None => {
+                let id = self.engine.connect();
+                self.other = Some(id);
+                id
+            }
+        };
+        self.call_as(id, argv)
     }
 }
 
@@ -308,6 +348,118 @@ fn check_hrandfield(
     Ok(())
 }
 
+/// The (member, score as text) pairs of a `ZRANGE … WITHSCORES` reply; empty for
+/// anything else.
+fn zset_pairs(r: &Reply, proto: u8) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let text = |s: &Reply| match s {
+        Reply::Bulk(b) => Some(b.clone()),
+        Reply::Double(d) => Some(format!("{d:?}").into_bytes()),
+        _ => None,
+    };
+    let Reply::Array(items) = r else {
+        return Vec::new();
+    };
+    if proto == 2 {
+        items
+            .chunks(2)
+            .filter_map(|c| match c {
+                [Reply::Bulk(m), s] => Some((m.clone(), text(s)?)),
+                _ => None,
+            })
+            .collect()
+    } else {
+        items
+            .iter()
+            .filter_map(|p| match p {
+                Reply::Array(p) => match p.as_slice() {
+                    [Reply::Bulk(m), s] => Some((m.clone(), text(s)?)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Checks an SPOP/SRANDMEMBER/ZRANDMEMBER reply against the collection it was drawn from
+/// (`members`, with scores for a sorted set). Returns the members drawn, sorted.
+fn check_random(
+    reply: &Reply,
+    members: &BTreeMap<Vec<u8>, Option<Reply>>,
+    kind: RandKind,
+    count: Option<i64>,
+    withscores: bool,
+    proto: u8,
+) -> Result<Vec<Vec<u8>>, String> {
+    let Some(c) = count else {
+        return match reply {
+            Reply::Nil | Reply::NilArray if members.is_empty() => Ok(Vec::new()),
+            Reply::Bulk(m) if members.contains_key(m) => Ok(vec![m.clone()]),
+            _ => Err("expected one member of the collection (or nil when it is empty)".into()),
+        };
+    };
+    let items = match reply {
+        Reply::Array(items) | Reply::Set(items) => items,
+        _ => return Err("expected an array".into()),
+    };
+    let mut got: Vec<(Vec<u8>, Option<Reply>)> = Vec::new();
+    if withscores && proto == 2 {
+        if items.len() % 2 != 0 {
+            return Err("expected member, score pairs".into());
+        }
+        for p in items.chunks(2) {
+            match p {
+                [Reply::Bulk(m), s] => got.push((m.clone(), Some(s.clone()))),
+                _ => return Err("expected bulk members".into()),
+            }
+        }
+    } else {
+        for it in items {
+            match it {
+                Reply::Bulk(m) if !withscores => got.push((m.clone(), None)),
+                Reply::Array(p) if withscores => match p.as_slice() {
+                    [Reply::Bulk(m), s] => got.push((m.clone(), Some(s.clone()))),
+                    _ => return Err("expected [member, score] pairs".into()),
+                },
+                _ => return Err("unexpected element shape".into()),
+            }
+        }
+    }
+    let want = if members.is_empty() {
+        0
+    } else if c >= 0 {
+        (c as u64).min(members.len() as u64)
+    } else {
+        c.unsigned_abs()
+    };
+    if got.len() as u64 != want {
+        return Err(format!("expected {want} elements, got {}", got.len()));
+    }
+    for (m, s) in &got {
+        match members.get(m) {
+            None => return Err(format!("{} is not in the collection", quote(m))),
+            Some(Some(score))
+                if kind == RandKind::ZRandMember
+                    && withscores
+                    && s.as_ref().is_some_and(|s| !same(s, score)) =>
+            {
+                return Err(format!("{} has the wrong score", quote(m)));
+            }
+            _ => {}
+        }
+    }
+    let mut out: Vec<Vec<u8>> = got.into_iter().map(|(m, _)| m).collect();
+    out.sort();
+    if c >= 0 {
+        let before = out.len();
+        out.dedup();
+        if out.len() != before {
+            return Err("a positive count must give distinct members".into());
+        }
+    }
+    Ok(out)
+}
+
 /// Runs a scan from cursor 0 to the end; returns the first reply if it is not a scan page
 /// (an error), else the sorted set of everything returned (pairs as 2-element arrays).
 fn full_scan(
@@ -484,6 +636,20 @@ impl Run<'_> {
             }
             return Ok(ra);
         }
+        if let Check::Script(steps) = &cmd.check {
+            return self.script(what, steps);
+        }
+        if cmd.check == Check::LexRange {
+            return self.lex_range(what, argv);
+        }
+        if let Check::Random {
+            kind,
+            count,
+            withscores,
+        } = cmd.check
+        {
+            return self.random(what, argv, kind, count, withscores);
+        }
         let (ra, rb) = self.both(argv)?;
         let errors_differ =
             |ra: &Reply, rb: &Reply| (ra.is_error() || rb.is_error()) && !same(ra, rb);
@@ -598,6 +764,29 @@ impl Run<'_> {
                 _ if same(&ra, &rb) => Ok(()),
                 _ => Err("replies differ in shape".into()),
             },
+            Check::SetOrder | Check::SortMaybeUnordered => {
+                let key = argv.get(1).cloned().unwrap_or_default();
+                let ordered = if cmd.check == Check::SetOrder {
+                    let enc = self
+                        .a
+                        .call(&[b"OBJECT".to_vec(), b"ENCODING".to_vec(), key])?;
+                    enc != Reply::bulk(b"hashtable")
+                } else {
+                    let ty = self.a.call(&[b"TYPE".to_vec(), key])?;
+                    ty != Reply::Status("set".into()) && ty != Reply::Status("zset".into())
+                };
+                self.stats.harness_calls += 1;
+                if ordered && same(&ra, &rb)
+                    || !ordered && same(&canon(&ra, false), &canon(&rb, false))
+                {
+                    Ok(())
+                } else if ordered {
+                    Err("replies differ (the order is defined here)".into())
+                } else {
+                    Err("replies differ as multisets".into())
+                }
+            }
+            Check::Random { .. } | Check::Script(_) | Check::LexRange => Ok(()),
             Check::NotError => {
                 if rb.is_error() {
                     Err("expected no error".into())
@@ -610,6 +799,181 @@ impl Run<'_> {
             Ok(()) => Ok(ra),
             Err(why) => Err(self.fail(what, argv, &why, &ra, &rb)),
         }
+    }
+
+    /// Runs a [`Check::Script`]: each step on its connection of both sides, replies equal.
+    fn script(&mut self, what: &str, steps: &[(u8, Vec<Vec<u8>>)]) -> Result<Reply, String> {
+        let mut last = Reply::NilArray;
+        for (conn, argv) in steps {
+            self.history.push_back(format!(
+                "   ({what}, client {}) {}",
+                if *conn == 0 { "main" } else { "second" },
+                show_argv(argv)
+            ));
+            if self.history.len() > HISTORY {
+                self.history.pop_front();
+            }
+            let (ra, rb) = if *conn == 0 {
+                self.both(argv)?
+            } else {
+                (self.a.call_other(argv)?, self.b.call_other(argv)?)
+            };
+            if !same(&ra, &rb) {
+                let why = "replies differ (a step of a WATCH/MULTI/EXEC script)";
+                return Err(self.fail(what, argv, why, &ra, &rb));
+            }
+            last = ra;
+        }
+        Ok(last)
+    }
+
+    /// Runs a [`Check::LexRange`] command (see there).
+    fn lex_range(&mut self, what: &str, argv: &[Vec<u8>]) -> Result<Reply, String> {
+        let key = argv.get(1).cloned().unwrap_or_default();
+        let read = vec![
+            b"ZRANGE".to_vec(),
+            key.clone(),
+            b"0".to_vec(),
+            b"-1".to_vec(),
+            b"WITHSCORES".to_vec(),
+        ];
+        let enc = self
+            .a
+            .call(&[b"OBJECT".to_vec(), b"ENCODING".to_vec(), key.clone()])?;
+        let before = self.a.call(&read)?;
+        self.stats.harness_calls += 2;
+        let pairs = zset_pairs(&before, self.proto);
+        let mixed = pairs.first().map(|p| &p.1) != pairs.last().map(|p| &p.1);
+        let (ra, rb) = self.both(argv)?;
+        let unspecified = enc == Reply::bulk(b"skiplist") && mixed;
+        if !unspecified || ra.is_error() || rb.is_error() {
+            if same(&ra, &rb) {
+                return Ok(ra);
+            }
+            return Err(self.fail(what, argv, "replies differ", &ra, &rb));
+        }
+        let (after_a, after_b) = self.both(&read)?;
+        self.stats.harness_calls += 1;
+        if !same(&after_a, &after_b) {
+            // ZREMRANGEBYLEX removed different members: give the other side Redis's set.
+            let (pa, pb) = (
+                zset_pairs(&after_a, self.proto),
+                zset_pairs(&after_b, self.proto),
+            );
+            let mut zrem = vec![b"ZREM".to_vec(), key.clone()];
+            zrem.extend(
+                pb.iter()
+                    .filter(|p| !pa.iter().any(|q| q.0 == p.0))
+                    .map(|p| p.0.clone()),
+            );
+            let mut zadd = vec![b"ZADD".to_vec(), key];
+            for (m, s) in pa.iter().filter(|p| !pb.iter().any(|q| q.0 == p.0)) {
+                zadd.push(s.clone());
+                zadd.push(m.clone());
+            }
+            if zadd.len() > 2 {
+                self.b.call(&zadd)?;
+            }
+            if zrem.len() > 2 {
+                self.b.call(&zrem)?;
+            }
+            self.stats.harness_calls += 2;
+        }
+        Ok(ra)
+    }
+
+    /// Runs a [`Check::Random`] command: reads the collection on both sides, runs the
+    /// command, checks each reply against the collection, then (SPOP) makes the other side
+    /// hold what Redis holds.
+    fn random(
+        &mut self,
+        what: &str,
+        argv: &[Vec<u8>],
+        kind: RandKind,
+        count: Option<i64>,
+        withscores: bool,
+    ) -> Result<Reply, String> {
+        let key = argv.get(1).cloned().unwrap_or_default();
+        let read = match kind {
+            RandKind::ZRandMember => vec![
+                b"ZRANGE".to_vec(),
+                key.clone(),
+                b"0".to_vec(),
+                b"-1".to_vec(),
+                b"WITHSCORES".to_vec(),
+            ],
+            _ => vec![b"SMEMBERS".to_vec(), key.clone()],
+        };
+        let (pa, pb) = self.both(&read)?;
+        self.stats.harness_calls += 1;
+        if !same(&canon(&pa, false), &canon(&pb, false)) && !same(&pa, &pb) {
+            let why = "the collection differs before the command";
+            return Err(self.fail(what, &read, why, &pa, &pb));
+        }
+        let (ra, rb) = self.both(argv)?;
+        if ra.is_error() || rb.is_error() || pa.is_error() {
+            if same(&ra, &rb) {
+                return Ok(ra);
+            }
+            return Err(self.fail(what, argv, "replies differ", &ra, &rb));
+        }
+        // member → score (scores only for sorted sets).
+        let mut members: BTreeMap<Vec<u8>, Option<Reply>> = BTreeMap::new();
+        match &pa {
+            Reply::Array(items) | Reply::Set(items) => {
+                if kind == RandKind::ZRandMember && self.proto == 2 {
+                    for c in items.chunks(2) {
+                        if let [Reply::Bulk(m), s] = c {
+                            members.insert(m.clone(), Some(s.clone()));
+                        }
+                    }
+                } else {
+                    for it in items {
+                        match it {
+                            Reply::Bulk(m) => {
+                                members.insert(m.clone(), None);
+                            }
+                            Reply::Array(p) => {
+                                if let [Reply::Bulk(m), s] = p.as_slice() {
+                                    members.insert(m.clone(), Some(s.clone()));
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        let proto = self.proto;
+        let check = |r: &Reply| -> Result<Vec<Vec<u8>>, String> {
+            check_random(r, &members, kind, count, withscores, proto)
+        };
+        let got_a = match check(&ra) {
+            Ok(v) => v,
+            Err(e) => {
+                let why = format!("Redis's reply fails the properties: {e}");
+                return Err(self.fail(what, argv, &why, &ra, &rb));
+            }
+        };
+        let got_b = match check(&rb) {
+            Ok(v) => v,
+            Err(e) => {
+                let why = format!("the reply fails the properties: {e}");
+                return Err(self.fail(what, argv, &why, &ra, &rb));
+            }
+        };
+        if kind == RandKind::SPop && got_a != got_b && got_a.len() < members.len() {
+            // Same count, different members: give the other side Redis's outcome.
+            let mut sadd = vec![b"SADD".to_vec(), key.clone()];
+            sadd.extend(got_b);
+            let mut srem = vec![b"SREM".to_vec(), key];
+            srem.extend(got_a);
+            self.b.call(&sadd)?;
+            self.b.call(&srem)?;
+            self.stats.harness_calls += 2;
+        }
+        Ok(ra)
     }
 
     /// Lets a few keys really expire and checks that both sides forget them.

@@ -453,6 +453,22 @@ impl Ctx<'_> {
         }
     }
 
+    /// Deletes `key` if it holds an empty collection and sends the `del` event, as Redis's
+    /// collection commands do right after their own event when they removed the last
+    /// element. Returns true if the key was deleted. Signals nothing by itself: the command's
+    /// key positions (or its own [`Ctx::signal_modified`]) cover the key. **O(1).**
+    pub fn delete_if_emptied(&mut self, key: &[u8]) -> bool {
+        let empty = self
+            .db()
+            .get_raw(key)
+            .is_some_and(|e| e.value.is_empty_collection());
+        if empty {
+            self.db().remove(key);
+            self.notify(class::GENERIC, "del", key);
+        }
+        empty
+    }
+
     /// Sets (`Some`) or clears (`None`) the deadline of an existing key.
     pub fn set_expire(&mut self, key: &[u8], at_ms: Option<i64>) -> bool {
         self.db().set_expire(key, at_ms)

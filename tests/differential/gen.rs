@@ -60,6 +60,46 @@ pub enum Check {
     },
     /// Not compared beyond "neither is an error" (`HELLO`, whose reply names the server).
     NotError,
+    /// `SMEMBERS` of the set at argv\[1\]: exact order while Redis keeps it as an intset
+    /// (ascending), a multiset for a hash table.
+    SetOrder,
+    /// `SPOP`, `SRANDMEMBER`, `ZRANDMEMBER`: the collection at argv\[1\] is read on both
+    /// sides first (it must agree); each reply must then hold the right number of members of
+    /// it (distinct unless the count is negative), with their scores for `WITHSCORES`. After
+    /// an `SPOP` that left the key, the other side is made to have popped what Redis popped.
+    Random {
+        /// Which command.
+        kind: RandKind,
+        /// The count, if one was given and it parses.
+        count: Option<i64>,
+        /// `WITHSCORES` was given.
+        withscores: bool,
+    },
+    /// `SORT` whose order Redis leaves to hash-table iteration for some types (`BY nosort`
+    /// without `STORE` on a set; `ALPHA` with a `BY` pattern, whose ties keep the input
+    /// order, on a set or a sorted set, which SORT reads from its dict): exact unless the key
+    /// holds a set or sorted set, then a multiset (no `LIMIT` is generated for these).
+    SortMaybeUnordered,
+    /// A lex-range command on the sorted set at argv\[1\]: Redis leaves the result
+    /// unspecified when the scores differ, and for its skiplist encoding it really varies
+    /// (it depends on the random node levels). So: exact unless Redis holds a skiplist
+    /// with mixed scores; then only errors must agree, and after `ZREMRANGEBYLEX` the other
+    /// side is made to hold what Redis holds.
+    LexRange,
+    /// A sequence of commands on the main connection (0) and a second one (1), each reply
+    /// compared exactly: `WATCH` … another client's write … `MULTI` … `EXEC`.
+    Script(Vec<(u8, Vec<Vec<u8>>)>),
+}
+
+/// The randomised commands of [`Check::Random`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RandKind {
+    /// `SPOP key [count]`.
+    SPop,
+    /// `SRANDMEMBER key [count]`.
+    SRandMember,
+    /// `ZRANDMEMBER key [count [WITHSCORES]]`.
+    ZRandMember,
 }
 
 /// One generated command.
@@ -97,6 +137,32 @@ pub const DUMPS: &[(&str, DumpFn)] = &[
             Check::Unordered { pairs: true },
         )
     }),
+    ("list", |k| {
+        cmd(
+            vec![
+                b"LRANGE".to_vec(),
+                k.to_vec(),
+                b"0".to_vec(),
+                b"-1".to_vec(),
+            ],
+            Check::Exact,
+        )
+    }),
+    ("set", |k| {
+        cmd(vec![b"SMEMBERS".to_vec(), k.to_vec()], Check::SetOrder)
+    }),
+    ("zset", |k| {
+        cmd(
+            vec![
+                b"ZRANGE".to_vec(),
+                k.to_vec(),
+                b"0".to_vec(),
+                b"-1".to_vec(),
+                b"WITHSCORES".to_vec(),
+            ],
+            Check::Exact,
+        )
+    }),
 ];
 
 fn cmd(argv: Vec<Vec<u8>>, check: Check) -> Cmd {
@@ -121,6 +187,34 @@ pub const KEYS: &[&[u8]] = &[
     b"k5",
     b"bin\x00\xff\r\n",
     b"",
+];
+
+/// Keys the list, set and sorted-set commands mostly use (the others reach them now and
+/// then, and they reach the others: WRONGTYPE paths).
+pub const COLL_KEYS: &[&[u8]] = &[
+    b"l0", b"l1", b"l2", b"s0", b"s1", b"s2", b"z0", b"z1", b"z2",
+];
+
+/// Members of lists, sets and sorted sets: few, so that they collide; integers (intsets),
+/// one long member (past the 64-byte listpack value limit), one with a NUL byte. No two are
+/// equal up to a NUL (SORT … ALPHA compares C strings, and ties of a hash-table set come
+/// out in iteration order), so every SORT without BY is deterministic.
+const MEMBERS: &[&[u8]] = &[
+    b"a",
+    b"b",
+    b"c",
+    b"d",
+    b"1",
+    b"2",
+    b"3",
+    b"-5",
+    b"10",
+    b"100",
+    b"2.5",
+    b"x y",
+    b"\xff\x00z",
+    b"",
+    b"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL",
 ];
 
 const INTS: &[&str] = &[
@@ -230,10 +324,53 @@ impl G {
 
     /// A key from the small universe (mostly the plain ones).
     pub fn key(&mut self) -> Vec<u8> {
-        if self.chance(0.9) {
-            self.pick(&KEYS[..6]).to_vec()
+        match self.rng.u8(..20) {
+            0 => self.pick(KEYS).to_vec(),
+            1 => self.pick(COLL_KEYS).to_vec(),
+            _ => self.pick(&KEYS[..6]).to_vec(),
+        }
+    }
+
+    /// A list key: mostly l0-l2.
+    pub fn lkey(&mut self) -> Vec<u8> {
+        self.coll_key(0)
+    }
+
+    /// A set key: mostly s0-s2.
+    pub fn setkey(&mut self) -> Vec<u8> {
+        self.coll_key(3)
+    }
+
+    /// A sorted-set key: mostly z0-z2.
+    pub fn zkey(&mut self) -> Vec<u8> {
+        self.coll_key(6)
+    }
+
+    fn coll_key(&mut self, first: usize) -> Vec<u8> {
+        match self.rng.u8(..20) {
+            0 => self.key(),
+            1 => self.pick(COLL_KEYS).to_vec(),
+            _ => COLL_KEYS[first + self.rng.usize(..3)].to_vec(),
+        }
+    }
+
+    /// A key for the lex-range commands: half the time `zlex`, a sorted set in which every
+    /// score is 0 (only the `_zadd lex` row writes it), so that lex ranges are specified.
+    pub fn lexkey(&mut self) -> Vec<u8> {
+        if self.rng.bool() {
+            b"zlex".to_vec()
         } else {
-            self.pick(KEYS).to_vec()
+            self.zkey()
+        }
+    }
+
+    /// A list, set or sorted-set member.
+    pub fn member(&mut self) -> Vec<u8> {
+        if self.chance(0.03) {
+            // Numbers and junk, never a NUL byte (see MEMBERS).
+            self.int()
+        } else {
+            self.pick(MEMBERS).to_vec()
         }
     }
 
@@ -706,6 +843,14 @@ fn kn(g: &mut G, name: &str, min: usize) -> Cmd {
     exact(argv)
 }
 
+fn kn_of(g: &mut G, name: &str, key: fn(&mut G) -> Vec<u8>) -> Cmd {
+    let mut argv = vec![g.word(name)];
+    for _ in 0..g.rng.usize(1..=3) {
+        argv.push(key(g));
+    }
+    exact(argv)
+}
+
 fn kv(g: &mut G, name: &str) -> Cmd {
     exact(vec![g.word(name), g.skey(), g.val()])
 }
@@ -716,6 +861,480 @@ fn kk(g: &mut G, name: &str) -> Cmd {
 
 fn kf(g: &mut G, name: &str) -> Cmd {
     exact(vec![g.word(name), g.hkey(), g.field()])
+}
+
+// ---------------------------------------------------------------------------------------
+// Lists, sets, sorted sets, SORT
+// ---------------------------------------------------------------------------------------
+
+/// An index for LINDEX/LSET/LRANGE/LTRIM: small (both signs), out of range, or junk.
+fn index(g: &mut G) -> Vec<u8> {
+    if g.chance(0.85) {
+        g.rng.i64(-12..=12).to_string().into_bytes()
+    } else {
+        g.int()
+    }
+}
+
+/// A COUNT-like argument: small, zero, negative, huge or junk.
+fn count_arg(g: &mut G) -> Vec<u8> {
+    if g.chance(0.8) {
+        g.rng.i64(-3..=8).to_string().into_bytes()
+    } else {
+        g.int()
+    }
+}
+
+/// `KEY member [member ...]`, now and then with enough members to change the encoding.
+fn g_members(g: &mut G, name: &str, key: fn(&mut G) -> Vec<u8>) -> Cmd {
+    let mut argv = vec![g.word(name), key(g)];
+    if g.chance(0.01) {
+        let ints = g.rng.bool();
+        for i in 0..g.pick(&[130usize, 520]) {
+            argv.push(if ints {
+                i.to_string().into_bytes()
+            } else {
+                format!("m{i}").into_bytes()
+            });
+        }
+    } else {
+        for _ in 0..g.rng.usize(1..=4) {
+            argv.push(g.member());
+        }
+    }
+    exact(argv)
+}
+
+fn g_pop(g: &mut G, name: &str, key: fn(&mut G) -> Vec<u8>) -> Cmd {
+    let mut argv = vec![g.word(name), key(g)];
+    if g.chance(0.5) {
+        argv.push(count_arg(g));
+    }
+    exact(argv)
+}
+
+fn end(g: &mut G) -> Vec<u8> {
+    let w = g.pick(&["LEFT", "RIGHT", "LEFT", "RIGHT", "UP"]);
+    g.word(w)
+}
+
+/// `numkeys key [key ...]`: numkeys mostly right, sometimes too big, zero or junk.
+fn numkeys(g: &mut G, key: fn(&mut G) -> Vec<u8>) -> Vec<Vec<u8>> {
+    let n = g.rng.usize(1..=3);
+    let keys: Vec<Vec<u8>> = (0..n).map(|_| key(g)).collect();
+    let count = match g.rng.u8(..20) {
+        0 => b"0".to_vec(),
+        1 => b"abc".to_vec(),
+        2 => (n + 2).to_string().into_bytes(),
+        3 => b"-1".to_vec(),
+        _ => n.to_string().into_bytes(),
+    };
+    let mut out = vec![count];
+    out.extend(keys);
+    out
+}
+
+fn g_lmpop(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("LMPOP")];
+    argv.extend(numkeys(g, G::lkey));
+    argv.push(end(g));
+    if g.chance(0.5) {
+        argv.push(g.word("COUNT"));
+        argv.push(count_arg(g));
+    }
+    exact(argv)
+}
+
+fn g_lpos(g: &mut G) -> Cmd {
+    let head = vec![g.word("LPOS"), g.lkey(), g.member()];
+    let mut groups = Vec::new();
+    if g.chance(0.4) {
+        groups.push(vec![g.word("RANK"), count_arg(g)]);
+    }
+    if g.chance(0.4) {
+        groups.push(vec![g.word("COUNT"), count_arg(g)]);
+    }
+    if g.chance(0.3) {
+        groups.push(vec![g.word("MAXLEN"), count_arg(g)]);
+    }
+    exact(g.with_opts(head, groups))
+}
+
+/// SPOP/SRANDMEMBER/ZRANDMEMBER with the checks of [`Check::Random`].
+fn g_random(g: &mut G, kind: RandKind) -> Cmd {
+    let (name, key): (&str, fn(&mut G) -> Vec<u8>) = match kind {
+        RandKind::SPop => ("SPOP", G::setkey),
+        RandKind::SRandMember => ("SRANDMEMBER", G::setkey),
+        RandKind::ZRandMember => ("ZRANDMEMBER", G::zkey),
+    };
+    let mut argv = vec![g.word(name), key(g)];
+    let mut count = None;
+    let mut withscores = false;
+    if g.chance(0.6) {
+        let c: Vec<u8> = match g.rng.u8(..12) {
+            0 => b"abc".to_vec(),
+            1 => b"-9223372036854775808".to_vec(),
+            2 if kind != RandKind::SPop => b"-30".to_vec(),
+            _ => g
+                .rng
+                .i64(if kind == RandKind::SPop { 0 } else { -6 }..=6)
+                .to_string()
+                .into_bytes(),
+        };
+        count = std::str::from_utf8(&c).ok().and_then(|s| s.parse().ok());
+        argv.push(c);
+        if kind == RandKind::ZRandMember && g.chance(0.4) {
+            argv.push(g.word("WITHSCORES"));
+            withscores = true;
+        }
+    }
+    cmd(
+        argv,
+        Check::Random {
+            kind,
+            count,
+            withscores,
+        },
+    )
+}
+
+fn g_sintercard(g: &mut G, name: &str, key: fn(&mut G) -> Vec<u8>) -> Cmd {
+    let mut argv = vec![g.word(name)];
+    argv.extend(numkeys(g, key));
+    if g.chance(0.4) {
+        argv.push(g.word("LIMIT"));
+        argv.push(count_arg(g));
+    }
+    exact(argv)
+}
+
+fn g_sscan(g: &mut G, name: &str, key: fn(&mut G) -> Vec<u8>, pairs: bool) -> Cmd {
+    let mut argv = vec![g.word(name), key(g), b"0".to_vec()];
+    if g.chance(0.4) {
+        argv.push(g.word("MATCH"));
+        argv.push(g.pick(&[&b"*"[..], b"a*", b"1*", b"?", b"[a-c]"]).to_vec());
+    }
+    if g.chance(0.4) {
+        argv.push(g.word("COUNT"));
+        argv.push(g.scan_count());
+    }
+    cmd(
+        argv,
+        Check::FullScan {
+            cursor_at: 2,
+            pairs,
+        },
+    )
+}
+
+/// A score for ZADD/ZINCRBY: mostly small numbers, sometimes inf, junk or NaN.
+fn score(g: &mut G) -> Vec<u8> {
+    if g.chance(0.8) {
+        g.pick(&["0", "1", "2", "3", "-1", "1.5", "10", "-2.5", "100"])
+            .as_bytes()
+            .to_vec()
+    } else {
+        g.float()
+    }
+}
+
+fn g_zadd(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("ZADD"), g.zkey()];
+    let flags = ["NX", "XX", "GT", "LT", "CH", "INCR"];
+    for f in flags {
+        if g.chance(0.08) {
+            argv.push(g.word(f));
+        }
+    }
+    if g.chance(0.01) {
+        for i in 0..130 {
+            argv.push(i.to_string().into_bytes());
+            argv.push(format!("m{i}").into_bytes());
+        }
+    } else {
+        for _ in 0..g.rng.usize(1..=3) {
+            argv.push(score(g));
+            argv.push(g.member());
+        }
+    }
+    exact(argv)
+}
+
+/// A score bound: `(`-exclusive, `-inf`/`+inf`, or junk.
+fn score_bound(g: &mut G) -> Vec<u8> {
+    match g.rng.u8(..10) {
+        0 => b"-inf".to_vec(),
+        1 => b"+inf".to_vec(),
+        2 => format!("({}", g.rng.i64(-3..=5)).into_bytes(),
+        3 => g.float(),
+        4 => b"(inf".to_vec(),
+        _ => g.rng.i64(-3..=5).to_string().into_bytes(),
+    }
+}
+
+/// A lex bound: `[x`, `(x`, `-`, `+`, or junk.
+fn lex_bound(g: &mut G) -> Vec<u8> {
+    match g.rng.u8(..10) {
+        0 => b"-".to_vec(),
+        1 => b"+".to_vec(),
+        2 => g.member(),
+        3 => {
+            let mut v = b"(".to_vec();
+            v.extend(g.member());
+            v
+        }
+        _ => {
+            let mut v = b"[".to_vec();
+            v.extend(g.member());
+            v
+        }
+    }
+}
+
+fn limit(g: &mut G) -> Vec<Vec<u8>> {
+    vec![g.word("LIMIT"), count_arg(g), count_arg(g)]
+}
+
+/// ZRANGE/ZRANGESTORE in all their forms.
+fn g_zrange(g: &mut G, store: bool) -> Cmd {
+    let mut argv = if store {
+        vec![g.word("ZRANGESTORE"), g.zkey(), g.zkey()]
+    } else {
+        vec![g.word("ZRANGE"), g.zkey()]
+    };
+    let by = g.rng.u8(..3);
+    match by {
+        1 => {
+            argv.extend([score_bound(g), score_bound(g)]);
+            argv.push(g.word("BYSCORE"));
+        }
+        2 => {
+            // Only the all-zero `zlex` is a specified source for ZRANGESTORE … BYLEX.
+            if store {
+                argv[2] = b"zlex".to_vec();
+            } else {
+                argv[1] = g.lexkey();
+            }
+            argv.extend([lex_bound(g), lex_bound(g)]);
+            argv.push(g.word("BYLEX"));
+        }
+        _ => argv.extend([index(g), index(g)]),
+    }
+    if g.chance(0.3) {
+        argv.push(g.word("REV"));
+    }
+    if g.chance(if by == 0 { 0.05 } else { 0.3 }) {
+        argv.extend(limit(g));
+    }
+    if !store && g.chance(0.3) {
+        argv.push(g.word("WITHSCORES"));
+    }
+    if by == 2 && !store {
+        cmd(argv, Check::LexRange)
+    } else {
+        exact(argv)
+    }
+}
+
+fn g_zrange_old(g: &mut G, name: &str, lex: bool, withscores: bool) -> Cmd {
+    let mut argv = vec![g.word(name), if lex { g.lexkey() } else { g.zkey() }];
+    if lex {
+        argv.extend([lex_bound(g), lex_bound(g)]);
+    } else {
+        argv.extend([score_bound(g), score_bound(g)]);
+    }
+    if withscores && g.chance(0.4) {
+        argv.push(g.word("WITHSCORES"));
+    }
+    if g.chance(0.3) {
+        argv.extend(limit(g));
+    }
+    if lex {
+        cmd(argv, Check::LexRange)
+    } else {
+        exact(argv)
+    }
+}
+
+/// ZUNION/ZINTER/ZDIFF(STORE) and ZINTERCARD.
+fn g_zsetop(g: &mut G, name: &str, store: bool, weights: bool, withscores: bool) -> Cmd {
+    let mut argv = vec![g.word(name)];
+    if store {
+        argv.push(g.zkey());
+    }
+    // Sets take part in ZUNION/ZINTER too (as members with score 1).
+    let nk = numkeys(g, |g| if g.chance(0.2) { g.setkey() } else { g.zkey() });
+    let n = nk.len() - 1;
+    argv.extend(nk);
+    if weights && g.chance(0.3) {
+        argv.push(g.word("WEIGHTS"));
+        for _ in 0..n {
+            argv.push(if g.chance(0.9) {
+                score(g)
+            } else {
+                b"inf".to_vec()
+            });
+        }
+    }
+    if weights && g.chance(0.3) {
+        argv.push(g.word("AGGREGATE"));
+        let a = g.pick(&["SUM", "MIN", "MAX", "AVG"]);
+        argv.push(g.word(a));
+    }
+    if withscores && g.chance(0.4) {
+        argv.push(g.word("WITHSCORES"));
+    }
+    exact(argv)
+}
+
+fn g_zmpop(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("ZMPOP")];
+    argv.extend(numkeys(g, G::zkey));
+    let w = g.pick(&["MIN", "MAX", "MIN", "MAX", "MID"]);
+    argv.push(g.word(w));
+    if g.chance(0.5) {
+        argv.push(g.word("COUNT"));
+        argv.push(count_arg(g));
+    }
+    exact(argv)
+}
+
+/// SORT/SORT_RO over any collection key, with weight keys `w_<member>` and hash fields
+/// `h_<member>` (written by the `_sort weights` row) for BY and GET.
+fn g_sort(g: &mut G, ro: bool) -> Cmd {
+    let key = match g.rng.u8(..4) {
+        0 => g.lkey(),
+        1 => g.setkey(),
+        2 => g.zkey(),
+        _ => g.key(),
+    };
+    let mut argv = vec![g.word(if ro { "SORT_RO" } else { "SORT" }), key];
+    let by = match g.rng.u8(..6) {
+        0 => Some(&b"nosort"[..]),
+        1 => Some(&b"w_*"[..]),
+        2 => Some(&b"h_*->f"[..]),
+        3 => Some(&b"nokey_*"[..]),
+        _ => None,
+    };
+    let alpha = g.chance(0.4);
+    let store = !ro && g.chance(0.3);
+    // Orders Redis leaves to a hash-table set's iteration: checked as multisets, no LIMIT.
+    let loose = match by {
+        Some(b"nosort") => !store,
+        Some(_) => alpha,
+        None => false,
+    };
+    if alpha && by.is_some_and(|b| b != b"nosort") && store {
+        // An ALPHA BY sort of a set stores ties in iteration order: leave it out.
+        argv.push(g.word("ALPHA"));
+        return exact(argv);
+    }
+    if let Some(b) = by {
+        argv.push(g.word("BY"));
+        argv.push(b.to_vec());
+    }
+    if !loose && g.chance(0.3) {
+        argv.extend(limit(g));
+    }
+    for _ in 0..g.rng.usize(0..=2) {
+        argv.push(g.word("GET"));
+        argv.push(
+            g.pick(&[&b"#"[..], b"w_*", b"h_*->f", b"nokey", b"h_*->"])
+                .to_vec(),
+        );
+    }
+    if g.chance(0.3) {
+        let w = g.pick(&["ASC", "DESC"]);
+        argv.push(g.word(w));
+    }
+    if alpha {
+        argv.push(g.word("ALPHA"));
+    }
+    if store {
+        argv.push(g.word("STORE"));
+        argv.push(g.lkey());
+    }
+    if loose {
+        cmd(argv, Check::SortMaybeUnordered)
+    } else {
+        exact(argv)
+    }
+}
+
+/// Writes the weight key or hash field that SORT BY/GET look up for one member.
+fn g_sort_weights(g: &mut G) -> Cmd {
+    let m = g.pick(MEMBERS);
+    let v = if g.chance(0.8) { score(g) } else { g.val() };
+    if g.rng.bool() {
+        let mut k = b"w_".to_vec();
+        k.extend(m);
+        exact(vec![b"SET".to_vec(), k, v])
+    } else {
+        let mut k = b"h_".to_vec();
+        k.extend(m);
+        exact(vec![b"HSET".to_vec(), k, b"f".to_vec(), v])
+    }
+}
+
+/// One deterministic command from the table, for transactions and the second client.
+fn any_exact(g: &mut G) -> Vec<Vec<u8>> {
+    let total: u32 = ROWS.iter().map(|r| r.weight).sum();
+    for _ in 0..20 {
+        let mut x = g.rng.u32(..total);
+        let mut pick = &ROWS[0];
+        for r in ROWS {
+            if x < r.weight {
+                pick = r;
+                break;
+            }
+            x -= r.weight;
+        }
+        if pick.name.starts_with('_') || pick.name == "flushdb" || pick.name == "swapdb" {
+            continue;
+        }
+        let c = (pick.gen)(g);
+        if c.check == Check::Exact {
+            return c.argv;
+        }
+    }
+    vec![b"PING".to_vec()]
+}
+
+/// `WATCH` some keys, let the second client (or this one) write, then run a transaction:
+/// whether `EXEC` runs must agree, and so must every reply.
+fn g_watch(g: &mut G) -> Cmd {
+    let mut steps: Vec<(u8, Vec<Vec<u8>>)> = Vec::new();
+    let mut watch = vec![g.word("WATCH")];
+    let mut watched = Vec::new();
+    for _ in 0..g.rng.usize(1..=2) {
+        let k = match g.rng.u8(..4) {
+            0 => g.lkey(),
+            1 => g.setkey(),
+            2 => g.zkey(),
+            _ => g.key(),
+        };
+        watched.push(k.clone());
+        watch.push(k);
+    }
+    steps.push((0, watch));
+    if g.chance(0.15) {
+        let db = g.rng.u8(..2).to_string().into_bytes();
+        steps.push((1, vec![b"SELECT".to_vec(), db]));
+    }
+    for _ in 0..g.rng.usize(0..=3) {
+        let who = if g.chance(0.8) { 1 } else { 0 };
+        steps.push((who, any_exact(g)));
+    }
+    if g.chance(0.1) {
+        steps.push((0, vec![g.word("UNWATCH")]));
+    }
+    steps.push((0, vec![g.word("MULTI")]));
+    for _ in 0..g.rng.usize(0..=3) {
+        steps.push((0, any_exact(g)));
+    }
+    let last = if g.chance(0.1) { "DISCARD" } else { "EXEC" };
+    steps.push((0, vec![g.word(last)]));
+    cmd(vec![b"_watch".to_vec()], Check::Script(steps))
 }
 
 /// The generator table.
@@ -823,6 +1442,98 @@ pub const ROWS: &[Row] = &[
         exact(argv)
     } },
     Row { name: "select", weight: 3, gen: |g| exact(vec![g.word("SELECT"), g.db()]) },
+    // Lists
+    Row { name: "lpush", weight: 4, gen: |g| g_members(g, "LPUSH", G::lkey) },
+    Row { name: "rpush", weight: 4, gen: |g| g_members(g, "RPUSH", G::lkey) },
+    Row { name: "lpushx", weight: 1, gen: |g| g_members(g, "LPUSHX", G::lkey) },
+    Row { name: "rpushx", weight: 1, gen: |g| g_members(g, "RPUSHX", G::lkey) },
+    Row { name: "lpop", weight: 2, gen: |g| g_pop(g, "LPOP", G::lkey) },
+    Row { name: "rpop", weight: 2, gen: |g| g_pop(g, "RPOP", G::lkey) },
+    Row { name: "llen", weight: 1, gen: |g| k1(g, "LLEN", G::lkey) },
+    Row { name: "lindex", weight: 2, gen: |g| exact(vec![g.word("LINDEX"), g.lkey(), index(g)]) },
+    Row { name: "lrange", weight: 2, gen: |g| exact(vec![g.word("LRANGE"), g.lkey(), index(g), index(g)]) },
+    Row { name: "linsert", weight: 2, gen: |g| {
+        let w = g.pick(&["BEFORE", "AFTER", "BEFORE", "AFTER", "MIDDLE"]);
+        exact(vec![g.word("LINSERT"), g.lkey(), g.word(w), g.member(), g.member()])
+    } },
+    Row { name: "lset", weight: 2, gen: |g| exact(vec![g.word("LSET"), g.lkey(), index(g), g.member()]) },
+    Row { name: "lrem", weight: 2, gen: |g| exact(vec![g.word("LREM"), g.lkey(), count_arg(g), g.member()]) },
+    Row { name: "ltrim", weight: 1, gen: |g| exact(vec![g.word("LTRIM"), g.lkey(), index(g), index(g)]) },
+    Row { name: "lpos", weight: 2, gen: g_lpos },
+    Row { name: "lmove", weight: 2, gen: |g| exact(vec![g.word("LMOVE"), g.lkey(), g.lkey(), end(g), end(g)]) },
+    Row { name: "rpoplpush", weight: 1, gen: |g| exact(vec![g.word("RPOPLPUSH"), g.lkey(), g.lkey()]) },
+    Row { name: "lmpop", weight: 2, gen: g_lmpop },
+    // Sets
+    Row { name: "sadd", weight: 5, gen: |g| g_members(g, "SADD", G::setkey) },
+    Row { name: "srem", weight: 2, gen: |g| g_members(g, "SREM", G::setkey) },
+    Row { name: "scard", weight: 1, gen: |g| k1(g, "SCARD", G::setkey) },
+    Row { name: "sismember", weight: 1, gen: |g| exact(vec![g.word("SISMEMBER"), g.setkey(), g.member()]) },
+    Row { name: "smismember", weight: 1, gen: |g| g_members(g, "SMISMEMBER", G::setkey) },
+    Row { name: "smembers", weight: 2, gen: |g| cmd(vec![g.word("SMEMBERS"), g.setkey()], Check::SetOrder) },
+    Row { name: "smove", weight: 2, gen: |g| exact(vec![g.word("SMOVE"), g.setkey(), g.setkey(), g.member()]) },
+    Row { name: "spop", weight: 2, gen: |g| g_random(g, RandKind::SPop) },
+    Row { name: "srandmember", weight: 2, gen: |g| g_random(g, RandKind::SRandMember) },
+    Row { name: "sscan", weight: 1, gen: |g| g_sscan(g, "SSCAN", G::setkey, false) },
+    Row { name: "sinter", weight: 1, gen: |g| cmd(kn_of(g, "SINTER", G::setkey).argv, Check::Unordered { pairs: false }) },
+    Row { name: "sunion", weight: 1, gen: |g| cmd(kn_of(g, "SUNION", G::setkey).argv, Check::Unordered { pairs: false }) },
+    Row { name: "sdiff", weight: 1, gen: |g| cmd(kn_of(g, "SDIFF", G::setkey).argv, Check::Unordered { pairs: false }) },
+    Row { name: "sinterstore", weight: 1, gen: |g| kn_of(g, "SINTERSTORE", G::setkey) },
+    Row { name: "sunionstore", weight: 1, gen: |g| kn_of(g, "SUNIONSTORE", G::setkey) },
+    Row { name: "sdiffstore", weight: 1, gen: |g| kn_of(g, "SDIFFSTORE", G::setkey) },
+    Row { name: "sintercard", weight: 1, gen: |g| g_sintercard(g, "SINTERCARD", G::setkey) },
+    // Sorted sets
+    Row { name: "zadd", weight: 6, gen: g_zadd },
+    Row { name: "zincrby", weight: 2, gen: |g| exact(vec![g.word("ZINCRBY"), g.zkey(), score(g), g.member()]) },
+    Row { name: "zcard", weight: 1, gen: |g| k1(g, "ZCARD", G::zkey) },
+    Row { name: "zscore", weight: 1, gen: |g| exact(vec![g.word("ZSCORE"), g.zkey(), g.member()]) },
+    Row { name: "zmscore", weight: 1, gen: |g| g_members(g, "ZMSCORE", G::zkey) },
+    Row { name: "zrank", weight: 1, gen: |g| exact(vec![g.word("ZRANK"), g.zkey(), g.member()]) },
+    Row { name: "zrevrank", weight: 1, gen: |g| exact(vec![g.word("ZREVRANK"), g.zkey(), g.member()]) },
+    Row { name: "zcount", weight: 1, gen: |g| exact(vec![g.word("ZCOUNT"), g.zkey(), score_bound(g), score_bound(g)]) },
+    Row { name: "zlexcount", weight: 1, gen: |g| cmd(vec![g.word("ZLEXCOUNT"), g.lexkey(), lex_bound(g), lex_bound(g)], Check::LexRange) },
+    Row { name: "_zadd lex", weight: 2, gen: |g| {
+        let mut argv = vec![b"ZADD".to_vec(), b"zlex".to_vec()];
+        for _ in 0..g.rng.usize(1..=3) {
+            argv.push(b"0".to_vec());
+            argv.push(g.member());
+        }
+        exact(argv)
+    } },
+    Row { name: "zrange", weight: 4, gen: |g| g_zrange(g, false) },
+    Row { name: "zrangestore", weight: 1, gen: |g| g_zrange(g, true) },
+    Row { name: "zrevrange", weight: 1, gen: |g| {
+        let mut argv = vec![g.word("ZREVRANGE"), g.zkey(), index(g), index(g)];
+        if g.chance(0.4) {
+            argv.push(g.word("WITHSCORES"));
+        }
+        exact(argv)
+    } },
+    Row { name: "zrangebyscore", weight: 1, gen: |g| g_zrange_old(g, "ZRANGEBYSCORE", false, true) },
+    Row { name: "zrevrangebyscore", weight: 1, gen: |g| g_zrange_old(g, "ZREVRANGEBYSCORE", false, true) },
+    Row { name: "zrangebylex", weight: 1, gen: |g| g_zrange_old(g, "ZRANGEBYLEX", true, false) },
+    Row { name: "zrevrangebylex", weight: 1, gen: |g| g_zrange_old(g, "ZREVRANGEBYLEX", true, false) },
+    Row { name: "zrem", weight: 2, gen: |g| g_members(g, "ZREM", G::zkey) },
+    Row { name: "zremrangebyrank", weight: 1, gen: |g| exact(vec![g.word("ZREMRANGEBYRANK"), g.zkey(), index(g), index(g)]) },
+    Row { name: "zremrangebyscore", weight: 1, gen: |g| exact(vec![g.word("ZREMRANGEBYSCORE"), g.zkey(), score_bound(g), score_bound(g)]) },
+    Row { name: "zremrangebylex", weight: 1, gen: |g| cmd(vec![g.word("ZREMRANGEBYLEX"), g.lexkey(), lex_bound(g), lex_bound(g)], Check::LexRange) },
+    Row { name: "zpopmin", weight: 1, gen: |g| g_pop(g, "ZPOPMIN", G::zkey) },
+    Row { name: "zpopmax", weight: 1, gen: |g| g_pop(g, "ZPOPMAX", G::zkey) },
+    Row { name: "zmpop", weight: 1, gen: g_zmpop },
+    Row { name: "zrandmember", weight: 2, gen: |g| g_random(g, RandKind::ZRandMember) },
+    Row { name: "zscan", weight: 1, gen: |g| g_sscan(g, "ZSCAN", G::zkey, true) },
+    Row { name: "zunion", weight: 1, gen: |g| g_zsetop(g, "ZUNION", false, true, true) },
+    Row { name: "zinter", weight: 1, gen: |g| g_zsetop(g, "ZINTER", false, true, true) },
+    Row { name: "zdiff", weight: 1, gen: |g| g_zsetop(g, "ZDIFF", false, false, true) },
+    Row { name: "zunionstore", weight: 1, gen: |g| g_zsetop(g, "ZUNIONSTORE", true, true, false) },
+    Row { name: "zinterstore", weight: 1, gen: |g| g_zsetop(g, "ZINTERSTORE", true, true, false) },
+    Row { name: "zdiffstore", weight: 1, gen: |g| g_zsetop(g, "ZDIFFSTORE", true, false, false) },
+    Row { name: "zintercard", weight: 1, gen: |g| g_sintercard(g, "ZINTERCARD", G::zkey) },
+    // SORT
+    Row { name: "sort", weight: 3, gen: |g| g_sort(g, false) },
+    Row { name: "sort_ro", weight: 1, gen: |g| g_sort(g, true) },
+    Row { name: "_sort weights", weight: 2, gen: g_sort_weights },
+    // Transactions with a second client
+    Row { name: "_watch", weight: 3, gen: g_watch },
     // Connection
     Row { name: "ping", weight: 1, gen: |g| {
         let mut argv = vec![g.word("PING")];
@@ -845,5 +1556,6 @@ pub const ROWS: &[Row] = &[
 
 /// Commands the harness itself sends to both sides (dump, RESP3 switch).
 pub const HARNESS_COMMANDS: &[&str] = &[
-    "select", "dbsize", "keys", "type", "pttl", "exists", "hgetall", "hello",
+    "select", "dbsize", "keys", "type", "pttl", "exists", "hgetall", "hello", "lrange", "smembers",
+    "zrange", "object", "sadd", "srem",
 ];

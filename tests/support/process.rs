@@ -48,7 +48,29 @@ pub enum StartError {
 }
 
 /// A port that was free a moment ago (the OS picks it; the listener is closed again).
+/// With `KVLAB_TEST_PORTS=lo-hi` set (machines shared by several test runs), the port is
+/// taken from that range instead, starting at a random place in it.
 pub fn free_port() -> u16 {
+    if let Some((lo, hi)) = std::env::var("KVLAB_TEST_PORTS").ok().and_then(|r| {
+        let (lo, hi) = r.split_once('-')?;
+        Some((
+            lo.trim().parse::<u16>().ok()?,
+            hi.trim().parse::<u16>().ok()?,
+        ))
+    }) {
+        let span = u32::from(hi.saturating_sub(lo)) + 1;
+        let start = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos())
+            % span;
+        for i in 0..span {
+            let port = lo + ((start + i) % span) as u16;
+            if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+                return port;
+            }
+        }
+        panic!("KVLAB_TEST_PORTS={lo}-{hi}: no free port in the range");
+    }
     let l = TcpListener::bind("127.0.0.1:0").expect("bind an ephemeral port on 127.0.0.1");
     l.local_addr().expect("local addr").port()
 }

@@ -11,12 +11,18 @@
 //! * **Effects.** Every command replays as itself except `LMPOP`, which is recorded as the
 //!   `LPOP`/`RPOP key count` it amounts to, as Redis propagates it. A command that changed
 //!   nothing records nothing.
+//! * **Events and WATCH.** Each change sends Redis's keyspace event (`lpush`, `rpop`,
+//!   `linsert`, …; `LMOVE` sends the destination's push, then the source's pop), then `del`
+//!   when the list emptied (`tests/transcripts/notify_collections.txt`). Modified keys are
+//!   the table's key positions, except `LMPOP` and the no-op `LTRIM`, which signal their
+//!   key themselves.
 //! * **Blocking.** Every push calls [`Ctx::signal_ready`], the seam through which the
 //!   blocking commands (`BLPOP`, `BLMOVE`, …, a later addition) learn that a key they wait on
 //!   may now serve them.
 
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
+use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::types::list::{End, ListValue};
 use crate::engine::types::Value;
@@ -202,7 +208,8 @@ fn write_list<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'c mut 
 
 /// Pushes `values` one by one at `end` of the list at `key`, creating the list when
 /// `create` (else doing nothing for a missing key). Returns the new length, or `None` when
-/// the key was missing and not created. Counts the changes and signals waiters.
+/// the key was missing and not created. Counts the changes, sends the `new` and
+/// `lpush`/`rpush` events and signals waiters.
 fn push_values(
     ctx: &mut Ctx<'_>,
     key: &[u8],
@@ -226,13 +233,31 @@ fn push_values(
             let len = list.len();
             let now = ctx.now_ms;
             ctx.db().set(key.to_vec(), Value::List(list), false, now);
+            ctx.notify(class::NEW, "new", key);
             len
         }
         None => return Ok(None),
     };
     ctx.dirty += pushed as u64;
+    ctx.notify(class::LIST, push_event(end), key);
     ctx.signal_ready(key);
     Ok(Some(len))
+}
+
+/// The keyspace event of a push at `end`: `lpush` or `rpush`.
+fn push_event(end: End) -> &'static str {
+    match end {
+        End::Left => "lpush",
+        End::Right => "rpush",
+    }
+}
+
+/// The keyspace event of a pop at `end`: `lpop` or `rpop`.
+fn pop_event(end: End) -> &'static str {
+    match end {
+        End::Left => "lpop",
+        End::Right => "rpop",
+    }
 }
 
 /// Parses `LEFT`/`RIGHT`, or a syntax error.
@@ -319,7 +344,8 @@ fn pop_command(ctx: &mut Ctx<'_>, args: &mut Args, end: End) -> CmdResult {
         Some(n) => Reply::bulk_array(list.pop_many(end, n)),
     };
     ctx.dirty += 1;
-    ctx.delete_if_empty(&key);
+    ctx.notify(class::LIST, pop_event(end), &key);
+    ctx.delete_if_emptied(&key);
     Ok(reply)
 }
 
@@ -349,9 +375,11 @@ fn move_element(ctx: &mut Ctx<'_>, src: &[u8], dst: &[u8], from: End, to: End) -
         return Ok(Reply::Nil);
     };
     let reply = Reply::bulk(&value);
-    // The push counts the change, and keeps `src` alive when it is also `dst`.
+    // The push counts the change, and keeps `src` alive when it is also `dst`. As in Redis,
+    // the destination's push event comes before the source's pop event.
     push_values(ctx, dst, to, vec![value], true)?;
-    ctx.delete_if_empty(src);
+    ctx.notify(class::LIST, pop_event(from), src);
+    ctx.delete_if_emptied(src);
     Ok(reply)
 }
 
@@ -414,7 +442,10 @@ fn lmpop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         };
         let items = list.pop_many(end, count as u64);
         ctx.dirty += 1;
-        ctx.delete_if_empty(&key);
+        ctx.notify(class::LIST, pop_event(end), &key);
+        ctx.delete_if_emptied(&key);
+        // The keys of LMPOP are not in the table's key positions: signal the one popped.
+        ctx.signal_modified(&key);
         let name: &[u8] = match end {
             End::Left => b"LPOP",
             End::Right => b"RPOP",
@@ -542,6 +573,7 @@ fn linsert(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     let len = list.len();
     ctx.dirty += 1;
+    ctx.notify(class::LIST, "linsert", &key);
     Ok(Reply::Integer(len as i64))
 }
 
@@ -558,7 +590,8 @@ fn lrem(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let removed = list.remove(count, &element);
     if removed > 0 {
         ctx.dirty += removed as u64;
-        ctx.delete_if_empty(&key);
+        ctx.notify(class::LIST, "lrem", &key);
+        ctx.delete_if_emptied(&key);
     }
     Ok(Reply::Integer(removed as i64))
 }
@@ -576,12 +609,13 @@ fn lset(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         return Err(Error::IndexOutOfRange);
     }
     ctx.dirty += 1;
+    ctx.notify(class::LIST, "lset", &key);
     Ok(Reply::ok())
 }
 
 /// `LTRIM key start stop`: keeps only the elements from `start` to `stop` inclusive
 /// (clamped as LRANGE); an empty range deletes the key. Replies OK, also for a missing
-/// key. Indexes are parsed before the lookup. O(N) in the elements removed.
+/// key. On an existing list it always sends `ltrim` and touches watchers, as Redis does. Indexes are parsed before the lookup. O(N) in the elements removed.
 fn ltrim(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_bytes()?.to_vec();
     let start = int_arg(args.next_bytes()?)?;
@@ -590,10 +624,12 @@ fn ltrim(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         return Ok(Reply::ok());
     };
     let removed = list.trim(start, stop);
-    if removed > 0 {
-        ctx.dirty += removed as u64;
-        ctx.delete_if_empty(&key);
-    }
+    ctx.dirty += removed as u64;
+    // Like Redis, an existing list counts as modified (event, WATCH) even when nothing was
+    // trimmed; only the effect is skipped then.
+    ctx.notify(class::LIST, "ltrim", &key);
+    ctx.delete_if_emptied(&key);
+    ctx.signal_modified(&key);
     Ok(Reply::ok())
 }
 
@@ -705,5 +741,45 @@ mod tests {
         run(&mut e, c, "SET s x");
         assert!(run(&mut e, c, "LMOVE l s LEFT LEFT").is_error());
         assert_eq!(run(&mut e, c, "LLEN l"), Reply::Integer(1));
+    }
+
+    /// Runs `write` on a second client between `WATCH key` and `EXEC` on the first; true if
+    /// the transaction still ran.
+    fn exec_survives(e: &mut Engine, watcher: ClientId, key: &str, write: &str) -> bool {
+        let other = e.connect();
+        run(e, watcher, &format!("WATCH {key}"));
+        run(e, other, write);
+        run(e, watcher, "MULTI");
+        run(e, watcher, "PING");
+        let survived = run(e, watcher, "EXEC") != Reply::NilArray;
+        e.disconnect(other);
+        survived
+    }
+
+    #[test]
+    fn lmpop_touches_the_key_it_popped_and_no_other() {
+        let (mut e, c) = engine();
+        run(&mut e, c, "RPUSH l a b c");
+        assert!(exec_survives(&mut e, c, "nokey", "LMPOP 2 nokey l LEFT"));
+        assert!(!exec_survives(&mut e, c, "l", "LMPOP 2 nokey l LEFT"));
+        assert!(!exec_survives(&mut e, c, "l", "LMPOP 1 l RIGHT COUNT 5"));
+    }
+
+    #[test]
+    fn ltrim_of_an_existing_list_always_touches_it() {
+        let (mut e, c) = engine();
+        run(&mut e, c, "RPUSH l a b");
+        assert!(!exec_survives(&mut e, c, "l", "LTRIM l 0 -1"));
+        assert!(exec_survives(&mut e, c, "l", "LTRIM nokey 0 -1"));
+        assert_eq!(effects_of(&mut e, c, "LTRIM l 0 -1"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn moves_touch_both_lists() {
+        let (mut e, c) = engine();
+        run(&mut e, c, "RPUSH src a b");
+        assert!(!exec_survives(&mut e, c, "dst", "LMOVE src dst LEFT LEFT"));
+        assert!(!exec_survives(&mut e, c, "src", "RPOPLPUSH src dst"));
+        assert!(exec_survives(&mut e, c, "dst", "RPOPLPUSH src dst"));
     }
 }

@@ -24,6 +24,7 @@ use std::collections::HashSet;
 
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
+use crate::engine::pubsub::class;
 use crate::engine::scan;
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::types::{SetValue, Value};
@@ -262,13 +263,18 @@ where
 }
 
 /// Stores `result` at `dst` for the `…STORE` commands, replacing any value (and its TTL),
-/// or deletes `dst` when the result is empty. Replies with the result's size.
-fn store(ctx: &mut Ctx<'_>, dst: Vec<u8>, result: SetValue) -> CmdResult {
+/// or deletes `dst` when the result is empty. Sends `event` (`sinterstore`, …) on a store,
+/// `del` when an existing `dst` is deleted. Only `dst` counts as modified (WATCH), never
+/// the source keys. Replies with the result's size.
+fn store(ctx: &mut Ctx<'_>, dst: Vec<u8>, result: SetValue, event: &str) -> CmdResult {
     let len = result.len();
     if len == 0 {
-        ctx.delete(&dst);
+        if ctx.delete(&dst) {
+            ctx.notify(class::GENERIC, "del", &dst);
+        }
     } else {
-        ctx.set_value(dst, Value::Set(result), false);
+        ctx.set_value(dst.clone(), Value::Set(result), false);
+        ctx.notify(class::SET, event, &dst);
     }
     Ok(Reply::Integer(len as i64))
 }
@@ -372,11 +378,15 @@ fn sadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             let set: SetValue = members.into_iter().collect();
             let added = set.len();
             let now = ctx.now_ms;
-            ctx.db().set(key, Value::Set(set), false, now);
+            ctx.db().set(key.clone(), Value::Set(set), false, now);
+            ctx.notify(class::NEW, "new", &key);
             added
         }
     };
     ctx.dirty += added as u64;
+    if added > 0 {
+        ctx.notify(class::SET, "sadd", &key);
+    }
     Ok(Reply::Integer(added as i64))
 }
 
@@ -398,7 +408,8 @@ fn srem(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     if removed > 0 {
         ctx.dirty += removed;
-        ctx.delete_if_empty(&key);
+        ctx.notify(class::SET, "srem", &key);
+        ctx.delete_if_emptied(&key);
     }
     Ok(Reply::Integer(removed as i64))
 }
@@ -460,16 +471,20 @@ fn smove(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     if let Some(s) = write_set(ctx, &src)? {
         s.remove(&member);
     }
-    ctx.delete_if_empty(&src);
-    match write_set(ctx, &dst)? {
-        Some(d) => {
-            d.insert(member);
-        }
+    ctx.notify(class::SET, "srem", &src);
+    ctx.delete_if_emptied(&src);
+    let added = match write_set(ctx, &dst)? {
+        Some(d) => d.insert(member),
         None => {
             let set: SetValue = std::iter::once(member).collect();
             let now = ctx.now_ms;
-            ctx.db().set(dst, Value::Set(set), false, now);
+            ctx.db().set(dst.clone(), Value::Set(set), false, now);
+            ctx.notify(class::NEW, "new", &dst);
+            true
         }
+    };
+    if added {
+        ctx.notify(class::SET, "sadd", &dst);
     }
     ctx.dirty += 1;
     Ok(Reply::Integer(1))
@@ -510,7 +525,8 @@ fn spop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 return Ok(Reply::Nil);
             };
             ctx.dirty += 1;
-            ctx.delete_if_empty(&key);
+            ctx.notify(class::SET, "spop", &key);
+            ctx.delete_if_emptied(&key);
             ctx.propagate(vec![b"SREM".to_vec(), key, member.clone()]);
             return Ok(Reply::Bulk(member));
         }
@@ -524,6 +540,8 @@ fn spop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 None => Vec::new(),
             };
             ctx.dirty += 1;
+            ctx.notify(class::SET, "spop", &key);
+            ctx.notify(class::GENERIC, "del", &key);
             ctx.propagate(vec![b"DEL".to_vec(), key]);
             return Ok(set_reply(proto, all));
         }
@@ -546,6 +564,7 @@ fn spop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         }
     };
     ctx.dirty += popped.len() as u64;
+    ctx.notify(class::SET, "spop", &key);
     for batch in popped.chunks(SPOP_EFFECT_BATCH) {
         let mut argv = Vec::with_capacity(batch.len() + 2);
         argv.push(b"SREM".to_vec());
@@ -702,7 +721,7 @@ fn sinterstore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         let sets = gather(ctx, &keys, true)?;
         intersection(&sets, 0).into_iter().cloned().collect()
     };
-    store(ctx, dst, result)
+    store(ctx, dst, result, "sinterstore")
 }
 
 /// `SINTERCARD numkeys key [key ...] [LIMIT limit]`: the size of the intersection,
@@ -753,7 +772,7 @@ fn sunionstore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let dst = args.next_bytes()?.to_vec();
     let keys = rest_keys(args);
     let result = union(&gather(ctx, &keys, true)?);
-    store(ctx, dst, result)
+    store(ctx, dst, result, "sunionstore")
 }
 
 /// `SDIFF key [key ...]`: the members of the first set that are in none of the others.
@@ -771,7 +790,7 @@ fn sdiffstore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let dst = args.next_bytes()?.to_vec();
     let keys = rest_keys(args);
     let result = difference(&gather(ctx, &keys, true)?);
-    store(ctx, dst, result)
+    store(ctx, dst, result, "sdiffstore")
 }
 
 #[cfg(test)]
@@ -948,5 +967,48 @@ mod tests {
             }
         }
         assert_eq!(seen.len(), 1000);
+    }
+
+    /// Runs `write` on a second client between `WATCH key` and `EXEC` on the first; true if
+    /// the transaction still ran.
+    fn exec_survives(e: &mut Engine, watcher: ClientId, key: &str, write: &str) -> bool {
+        let other = e.connect();
+        run(e, watcher, &format!("WATCH {key}"));
+        run(e, other, write);
+        run(e, watcher, "MULTI");
+        run(e, watcher, "PING");
+        let survived = run(e, watcher, "EXEC") != Reply::NilArray;
+        e.disconnect(other);
+        survived
+    }
+
+    #[test]
+    fn store_commands_touch_the_destination_not_the_sources() {
+        let (mut e, c) = engine(1);
+        run(&mut e, c, "SADD s1 a b");
+        run(&mut e, c, "SADD s2 b c");
+        for cmd in ["SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE"] {
+            let write = format!("{cmd} dst s1 s2");
+            assert!(exec_survives(&mut e, c, "s1", &write), "{cmd} source");
+            assert!(exec_survives(&mut e, c, "s2", &write), "{cmd} source");
+            assert!(
+                !exec_survives(&mut e, c, "dst", &write),
+                "{cmd} destination"
+            );
+        }
+        // An empty result deletes an existing destination (a change) …
+        assert!(!exec_survives(&mut e, c, "dst", "SINTERSTORE dst s1 nokey"));
+        // … and leaves a missing one alone (no change).
+        assert!(exec_survives(&mut e, c, "dst", "SINTERSTORE dst s1 nokey"));
+    }
+
+    #[test]
+    fn smove_touches_both_keys_only_when_a_member_moves() {
+        let (mut e, c) = engine(1);
+        run(&mut e, c, "SADD src a");
+        assert!(exec_survives(&mut e, c, "src", "SMOVE src dst nosuch"));
+        assert!(exec_survives(&mut e, c, "src", "SMOVE src src a"));
+        assert!(!exec_survives(&mut e, c, "dst", "SMOVE src dst a"));
+        assert!(!exec_survives(&mut e, c, "dst", "SMOVE dst src a"));
     }
 }

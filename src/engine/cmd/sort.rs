@@ -42,6 +42,7 @@ use std::cmp::Ordering;
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::cmd::zset::strtod;
 use crate::engine::error::{CmdResult, Error};
+use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::types::Value;
 use crate::engine::{Ctx, Reply};
@@ -298,10 +299,12 @@ fn sort_generic(ctx: &mut Ctx<'_>, args: &mut Args, readonly: bool) -> CmdResult
                 rpush.extend(items.iter().cloned());
                 let list = make_list(items)?;
                 ctx.set_value(dst.clone(), list, false);
+                ctx.notify(class::LIST, "sortstore", &dst);
                 ctx.dirty += n as u64 - 1;
                 ctx.propagate(vec![b"DEL".to_vec(), dst]);
                 ctx.propagate(rpush);
             } else if ctx.delete(&dst) {
+                ctx.notify(class::GENERIC, "del", &dst);
                 ctx.propagate(vec![b"DEL".to_vec(), dst]);
             }
             Ok(Reply::Integer(n as i64))

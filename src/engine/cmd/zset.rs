@@ -27,6 +27,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
+use crate::engine::pubsub::class;
 use crate::engine::reply::format_double;
 use crate::engine::scan;
 use crate::engine::table::{Command, Flags, Group};
@@ -670,13 +671,16 @@ fn write_zset<'a>(ctx: &'a mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'a mut 
 }
 
 /// Stores a `*STORE` result: the set if non-empty (counting one change), otherwise deletes
-/// the destination (one change if it existed). Replies with the set's size.
-fn store_result(ctx: &mut Ctx<'_>, dst: Vec<u8>, z: ZSet) -> Reply {
+/// the destination (one change if it existed). Sends `event` (`zunionstore`, …) on a
+/// store, `del` when an existing destination is deleted; only the destination counts as
+/// modified (WATCH). Replies with the set's size.
+fn store_result(ctx: &mut Ctx<'_>, dst: Vec<u8>, z: ZSet, event: &str) -> Reply {
     let n = z.len();
     if n > 0 {
-        ctx.set_value(dst, Value::ZSet(z), false);
-    } else {
-        ctx.delete(&dst);
+        ctx.set_value(dst.clone(), Value::ZSet(z), false);
+        ctx.notify(class::ZSET, event, &dst);
+    } else if ctx.delete(&dst) {
+        ctx.notify(class::GENERIC, "del", &dst);
     }
     Reply::Integer(n as i64)
 }
@@ -841,6 +845,7 @@ fn zadd_generic(ctx: &mut Ctx<'_>, args: &mut Args, incrby: bool) -> CmdResult {
         let now = ctx.now_ms;
         ctx.db()
             .set(key.clone(), Value::ZSet(ZSet::new()), false, now);
+        ctx.notify(class::NEW, "new", &key);
     }
     let Some(z) = write_zset(ctx, &key)? else {
         return Ok(Reply::Integer(0));
@@ -872,6 +877,10 @@ fn zadd_generic(ctx: &mut Ctx<'_>, args: &mut Args, incrby: bool) -> CmdResult {
         }
     }
     ctx.dirty += added + updated;
+    if added + updated > 0 {
+        let event = if opts.incr { "zincr" } else { "zadd" };
+        ctx.notify(class::ZSET, event, &key);
+    }
     ctx.delete_if_empty(&key);
     if let Some(e) = failure {
         return Err(e);
@@ -995,7 +1004,10 @@ fn zrem(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         }
     }
     ctx.dirty += deleted;
-    ctx.delete_if_empty(&key);
+    if deleted > 0 {
+        ctx.notify(class::ZSET, "zrem", &key);
+        ctx.delete_if_emptied(&key);
+    }
     Ok(Reply::Integer(deleted as i64))
 }
 
@@ -1031,9 +1043,11 @@ fn zremrangebyrank(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_owned()?;
     let start = long_arg(args.next_bytes()?)?;
     let end = long_arg(args.next_bytes()?)?;
-    remrange(ctx, &key, |z| match clamp_ranks(start, end, z.len()) {
-        Some((a, b)) => z.remove_rank_range(a, b),
-        None => 0,
+    remrange(ctx, &key, "zremrangebyrank", |z| {
+        match clamp_ranks(start, end, z.len()) {
+            Some((a, b)) => z.remove_rank_range(a, b),
+            None => 0,
+        }
     })
 }
 
@@ -1041,23 +1055,35 @@ fn zremrangebyrank(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 fn zremrangebyscore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_owned()?;
     let range = parse_score_range(&args.next_owned()?, &args.next_owned()?)?;
-    remrange(ctx, &key, |z| z.remove_score_range(&range))
+    remrange(ctx, &key, "zremrangebyscore", |z| {
+        z.remove_score_range(&range)
+    })
 }
 
 /// `ZREMRANGEBYLEX key min max`: removes the members in a lexicographic range.
 fn zremrangebylex(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_owned()?;
     let range = parse_lex_range(&args.next_owned()?, &args.next_owned()?)?;
-    remrange(ctx, &key, |z| z.remove_lex_range(&range))
+    remrange(ctx, &key, "zremrangebylex", |z| z.remove_lex_range(&range))
 }
 
-fn remrange(ctx: &mut Ctx<'_>, key: &[u8], f: impl FnOnce(&mut ZSet) -> usize) -> CmdResult {
+/// Shared body of the ZREMRANGEBY* commands: `f` removes the range from the set at `key`
+/// and returns how many went; `event` is sent when any did (then `del` if it emptied).
+fn remrange(
+    ctx: &mut Ctx<'_>,
+    key: &[u8],
+    event: &str,
+    f: impl FnOnce(&mut ZSet) -> usize,
+) -> CmdResult {
     let Some(z) = write_zset(ctx, key)? else {
         return Ok(Reply::Integer(0));
     };
     let n = f(z);
     ctx.dirty += n as u64;
-    ctx.delete_if_empty(key);
+    if n > 0 {
+        ctx.notify(class::ZSET, event, key);
+        ctx.delete_if_emptied(key);
+    }
     Ok(Reply::Integer(n as i64))
 }
 
@@ -1182,7 +1208,7 @@ fn range_generic(
     let proto = ctx.client.proto;
     let Some(z) = read_zset(ctx, &key)? else {
         return Ok(match store {
-            Some(dst) => store_result(ctx, dst, ZSet::new()),
+            Some(dst) => store_result(ctx, dst, ZSet::new(), "zrangestore"),
             None => Reply::Array(Vec::new()),
         });
     };
@@ -1230,7 +1256,7 @@ fn range_generic(
             for (m, s) in &items {
                 out.add(m, *s);
             }
-            Ok(store_result(ctx, dst, out))
+            Ok(store_result(ctx, dst, out, "zrangestore"))
         }
         None => {
             let mut out = Vec::with_capacity(items.len() * if withscores { 2 } else { 1 });
@@ -1348,7 +1374,10 @@ fn pop(ctx: &mut Ctx<'_>, key: &[u8], max: bool, count: u64) -> CmdResult<Option
     };
     z.remove_rank_range(first, first + n - 1);
     ctx.dirty += n as u64;
-    ctx.delete_if_empty(key);
+    ctx.notify(class::ZSET, if max { "zpopmax" } else { "zpopmin" }, key);
+    ctx.delete_if_emptied(key);
+    // ZMPOP's keys are not in the table's key positions: signal the one popped.
+    ctx.signal_modified(key);
     Ok(Some(taken))
 }
 
@@ -1764,7 +1793,12 @@ fn setop_generic(
     match dst {
         Some(dst) => {
             let z: ZSet = result.iter().map(|(m, s)| (m.to_vec(), *s)).collect();
-            Ok(store_result(ctx, dst, z))
+            let event = match op {
+                SetOp::Union => "zunionstore",
+                SetOp::Inter => "zinterstore",
+                SetOp::Diff => "zdiffstore",
+            };
+            Ok(store_result(ctx, dst, z, event))
         }
         None => {
             let proto = ctx.client.proto;
@@ -2117,5 +2151,44 @@ mod tests {
         );
         assert_eq!(d2string(0.1), "0.10000000000000001");
         assert_eq!(d2string(-0.0), "-0");
+    }
+
+    /// Runs `write` on a second client between `WATCH key` and `EXEC` on the first; true if
+    /// the transaction still ran.
+    fn exec_survives(e: &mut Engine, watcher: ClientId, key: &str, write: &str) -> bool {
+        let other = e.connect();
+        run(e, watcher, &format!("WATCH {key}"));
+        run(e, other, write);
+        run(e, watcher, "MULTI");
+        run(e, watcher, "PING");
+        let survived = run(e, watcher, "EXEC") != "(nil)";
+        e.disconnect(other);
+        survived
+    }
+
+    #[test]
+    fn store_commands_touch_the_destination_not_the_sources() {
+        let (mut e, c) = engine();
+        run(&mut e, c, "ZADD z1 1 a 2 b");
+        run(&mut e, c, "ZADD z2 2 b 3 c");
+        for write in [
+            "ZUNIONSTORE dst 2 z1 z2",
+            "ZINTERSTORE dst 2 z1 z2",
+            "ZDIFFSTORE dst 2 z1 z2",
+            "ZRANGESTORE dst z1 0 -1",
+            "SORT z1 BY nosort STORE dst",
+        ] {
+            assert!(exec_survives(&mut e, c, "z1", write), "{write}");
+            assert!(exec_survives(&mut e, c, "z2", write), "{write}");
+            assert!(!exec_survives(&mut e, c, "dst", write), "{write}");
+        }
+    }
+
+    #[test]
+    fn zmpop_touches_the_key_it_popped_and_no_other() {
+        let (mut e, c) = engine();
+        run(&mut e, c, "ZADD z 1 a 2 b 3 c");
+        assert!(exec_survives(&mut e, c, "nokey", "ZMPOP 2 nokey z MIN"));
+        assert!(!exec_survives(&mut e, c, "z", "ZMPOP 2 nokey z MAX"));
     }
 }
