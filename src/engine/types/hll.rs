@@ -44,8 +44,13 @@
 //! # Corrupt values
 //! Any string that starts with the header passes the type check ([`check`]), so the sparse
 //! walkers meet arbitrary bytes. They never index out of range: a byte read past the end
-//! reads as 0 (Redis reads the string's terminating NUL there), and a sparse value that does
-//! not cover exactly 16384 registers is [`HllError::Corrupt`] (Redis's `INVALIDOBJ`).
+//! reads as 0 (Redis reads the string's terminating NUL there), and a sparse value whose
+//! opcodes do not add up to exactly 16384 registers is [`HllError::Corrupt`] (Redis's
+//! `INVALIDOBJ`) wherever all registers are read: counting, merging, turning dense. This
+//! is the rule of the reference server, Debian's 7.0.15 with the fix for CVE-2025-32023
+//! (upstream 7.0.15 accepted opcodes after the 16384th register in some of those paths).
+//! Raising one register only walks to the opcode that covers it, so it succeeds on such
+//! a value, as in Redis.
 //!
 //! # Estimate
 //! [`count`] uses the estimator of Otmar Ertl ("New cardinality estimation algorithms for
@@ -462,20 +467,20 @@ pub fn to_dense(s: &mut Vec<u8>) -> Result<bool, HllError> {
     dense[..HEADER_LEN].copy_from_slice(&s[..HEADER_LEN]);
     dense[4] = ENC_DENSE;
     let regs = &mut dense[HEADER_LEN..];
-    // A VAL run past the last register stops the walk; the value is still valid if the
-    // registers before it were exactly 16384 (Redis checks the count where it stopped).
+    let mut overflow = false;
     let covered = walk_sparse(s, |first, op| {
+        if first + op.span() > REGISTERS as u64 {
+            overflow = true;
+            return false;
+        }
         if let Op::Val(v, n) = op {
-            if first + n > REGISTERS as u64 {
-                return false;
-            }
             for i in first..first + n {
                 dense_write(regs, i as usize, v);
             }
         }
         true
     });
-    if covered != REGISTERS as u64 {
+    if overflow || covered != REGISTERS as u64 {
         return Err(Corrupt);
     }
     *s = dense;
@@ -494,12 +499,13 @@ pub fn merge_into(max: &mut [u8], s: &[u8]) -> Result<(), HllError> {
             Ok(())
         }
         _ => {
-            // Stops at a VAL run past the end, as `to_dense` does.
+            let mut overflow = false;
             let covered = walk_sparse(s, |first, op| {
+                if first + op.span() > REGISTERS as u64 {
+                    overflow = true;
+                    return false;
+                }
                 if let Op::Val(v, n) = op {
-                    if first + n > REGISTERS as u64 {
-                        return false;
-                    }
                     for i in first..first + n {
                         if let Some(m) = max.get_mut(i as usize) {
                             *m = (*m).max(v);
@@ -508,7 +514,7 @@ pub fn merge_into(max: &mut [u8], s: &[u8]) -> Result<(), HllError> {
                 }
                 true
             });
-            if covered != REGISTERS as u64 {
+            if overflow || covered != REGISTERS as u64 {
                 Err(Corrupt)
             } else {
                 Ok(())
@@ -555,14 +561,19 @@ pub fn count(s: &[u8]) -> Result<u64, HllError> {
             }
         }
         _ => {
-            let covered = walk_sparse(s, |_, op| {
+            let mut overflow = false;
+            let covered = walk_sparse(s, |first, op| {
+                if first + op.span() > REGISTERS as u64 {
+                    overflow = true;
+                    return false;
+                }
                 match op {
                     Op::Zero(n) | Op::Xzero(n) => histo[0] += n,
                     Op::Val(v, n) => histo[usize::from(v)] += n,
                 }
                 true
             });
-            if covered != REGISTERS as u64 {
+            if overflow || covered != REGISTERS as u64 {
                 return Err(Corrupt);
             }
         }
@@ -590,11 +601,12 @@ fn estimate(histo: &[u64; 64]) -> u64 {
     }
     z += m * sigma(histo[0] as f64 / m);
     let e = (ALPHA_INF * m * m / z).round();
-    if e.is_finite() {
-        // Rust's float-to-int conversion saturates; C's is undefined past the range, and
-        // x86-64 gives LLONG_MIN there (an impossible estimate from crafted registers).
+    if e.is_finite() && e < 9_223_372_036_854_775_808.0 {
         e as u64
     } else {
+        // Only crafted registers get here (all at 50 or more). Redis's `llroundl` then
+        // overflows to LLONG_MIN, which reads back as 2^63 (and PFCOUNT replies
+        // -9223372036854775808); as a cache it has the top bit set, so it stays stale.
         1u64 << 63
     }
 }
