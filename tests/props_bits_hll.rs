@@ -587,6 +587,63 @@ proptest! {
     }
 }
 
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The bytes of HyperLogLogs built by redis-server 7.0.15 (`PFADD h<n> e0 … e<n-1>` in
+/// batches of 100), before and after the PFCOUNT that caches the count, as length and
+/// FNV-1a hash; and the PFCOUNT reply.
+#[test]
+fn same_bytes_as_redis() {
+    const REDIS: &[(usize, usize, u64, i64, u64)] = &[
+        (1, 21, 0xfffb6faeff77f7cd, 1, 0x546d16fdfd2c805a),
+        (10, 48, 0x4afcb65d27f7d346, 10, 0xd06c25fbeaa23420),
+        (100, 285, 0xb8de76dab4a4065e, 100, 0x40dec5e3b1513cfa),
+        (1000, 1906, 0x5935de0232806824, 1008, 0x4ded8ea0046b668d),
+        (3000, 12304, 0x1b31e02ee1b56bce, 2979, 0xb581fa7fa1f68d1c),
+        (10000, 12304, 0x7378cbab5ab5c44b, 9973, 0x91141a0852dc0034),
+        (
+            100000,
+            12304,
+            0xafbf1713dc5ba3c8,
+            100853,
+            0xfd1fc23694773e63,
+        ),
+    ];
+    let (mut e, c) = engine();
+    for &(n, len, before, count, after) in REDIS {
+        let key = format!("h{n}");
+        for start in (0..n).step_by(100) {
+            let mut a = argv(&[&"PFADD", &key]);
+            a.extend((start..n.min(start + 100)).map(|i| format!("e{i}").into_bytes()));
+            run(&mut e, c, a);
+        }
+        let bytes = bulk(run(&mut e, c, argv(&[&"GET", &key])));
+        assert_eq!(
+            (bytes.len(), fnv1a(&bytes)),
+            (len, before),
+            "{key} before PFCOUNT"
+        );
+        assert_eq!(
+            int(run(&mut e, c, argv(&[&"PFCOUNT", &key]))),
+            count,
+            "{key}"
+        );
+        let bytes = bulk(run(&mut e, c, argv(&[&"GET", &key])));
+        assert_eq!(fnv1a(&bytes), after, "{key} after PFCOUNT");
+    }
+    // Merging two sparse values into a new key: the same bytes as h1000 before its
+    // count was cached (h10's elements are among h1000's).
+    run(&mut e, c, argv(&[&"PFMERGE", &"m", &"h10", &"h1000"]));
+    let bytes = bulk(run(&mut e, c, argv(&[&"GET", &"m"])));
+    assert_eq!((bytes.len(), fnv1a(&bytes)), (1906, 0x5935de0232806824));
+    let union = run(&mut e, c, argv(&[&"PFCOUNT", &"h10", &"h1000", &"h100000"]));
+    assert_eq!(int(union), 100853);
+}
+
 // ---------------------------------------------------------------------------------------
 // Effects and robustness
 // ---------------------------------------------------------------------------------------
