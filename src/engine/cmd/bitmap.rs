@@ -15,6 +15,9 @@
 //!   result is empty;
 //! * reads on a missing key see an empty string.
 //!
+//! **Notifications.** As Redis: `setbit` for SETBIT and BITFIELD when a bit changed (after
+//! `new` when the string was created), `set` or `del` for BITOP's destination.
+//!
 //! **Effects.** Every write replays as itself. One divergence from Redis: a BITFIELD whose
 //! writes all fail under `OVERFLOW FAIL` still grows (or creates) the string; Redis then
 //! propagates nothing, which would leave a replica without the key, so we record the
@@ -22,6 +25,7 @@
 
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
+use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::types::{StrValue, Value};
 use crate::engine::{Ctx, Reply};
@@ -134,7 +138,8 @@ fn bit_offset(ctx: &Ctx<'_>, arg: &[u8], hash_bits: Option<u32>) -> CmdResult<u6
 }
 
 /// Redis's `lookupStringForBitCommand`: the string at `key` for an in-place bit write,
-/// created or grown with zero bytes so that bit `max_bit` exists, and marked `raw`.
+/// created (with the `new` event) or grown with zero bytes so that bit `max_bit` exists,
+/// and marked `raw`. The caller signals the change and sends its event.
 /// Returns it with true if it was created or grown. WRONGTYPE for other types; out of
 /// memory (not an abort) if the bytes cannot be had.
 fn bits_for_write<'c>(
@@ -153,6 +158,7 @@ fn bits_for_write<'c>(
     if !exists {
         let bytes = zeroed(need)?;
         let now = ctx.now_ms;
+        ctx.notify(class::NEW, "new", key);
         ctx.db()
             .set(key.to_vec(), Value::Str(StrValue::raw(bytes)), false, now);
     }
@@ -311,6 +317,8 @@ fn setbit(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             *byte &= !mask;
         }
         ctx.dirty += 1;
+        ctx.signal_modified(&key);
+        ctx.notify(class::STRING, "setbit", &key);
     }
     Ok(Reply::Integer(i64::from(old)))
 }
@@ -497,9 +505,12 @@ fn bitop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     let len = acc.len();
     if len == 0 {
-        ctx.delete(&dest);
+        if ctx.delete(&dest) {
+            ctx.notify(class::GENERIC, "del", &dest);
+        }
     } else {
-        ctx.set_value(dest, Value::Str(StrValue::raw(acc)), false);
+        ctx.set_value(dest.clone(), Value::Str(StrValue::raw(acc)), false);
+        ctx.notify(class::STRING, "set", &dest);
     }
     Ok(Reply::Integer(len as i64))
 }
@@ -801,6 +812,10 @@ fn bitfield_generic(ctx: &mut Ctx<'_>, args: &mut Args, read_only: bool) -> CmdR
             changes += 1;
         }
         replies.push(reply);
+    }
+    if changes > 0 {
+        ctx.signal_modified(&key);
+        ctx.notify(class::STRING, "setbit", &key);
     }
     // See the module docs: a grown string is a change even if every write failed.
     ctx.dirty += changes.max(u64::from(grown));

@@ -14,9 +14,16 @@
 //! cache was stale, which GET can see; Redis counts that as a change and propagates the
 //! PFCOUNT. We do the same: its effect is the `PFCOUNT key` itself, whose replay stores the
 //! same cache. PFCOUNT of several keys never writes.
+//!
+//! **Notifications.** `pfadd` for PFADD when it changed something and for PFMERGE (after
+//! `new` when the key was created). PFCOUNT's cache update and PFDEBUG send none; WATCH
+//! sees PFADD, PFMERGE and the cache update as modifications, as in Redis. (PFDEBUG's
+//! conversions are too, here: the engine signals the keys of any command that changed
+//! something, where Redis signals none for PFDEBUG.)
 
 use crate::engine::args::Args;
 use crate::engine::error::{CmdResult, Error};
+use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::types::hll::{self, Encoding, HllError};
 use crate::engine::types::{StrValue, Value};
@@ -97,8 +104,9 @@ fn fault(e: HllError) -> Error {
     }
 }
 
-/// The HyperLogLog at `key` for writing, created empty (sparse) if missing, and marked
-/// `raw`. Returns its bytes and whether it was created.
+/// The HyperLogLog at `key` for writing, created empty (sparse, with the `new` event) if
+/// missing, and marked `raw`. Returns its bytes and whether it was created. The caller
+/// signals the change and sends its event.
 fn hll_for_write<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<(&'c mut Vec<u8>, bool)> {
     let exists = match ctx.lookup_write(key) {
         Some(e) => {
@@ -109,6 +117,7 @@ fn hll_for_write<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<(&'c mut Vec
     };
     if !exists {
         let now = ctx.now_ms;
+        ctx.notify(class::NEW, "new", key);
         ctx.db().set(
             key.to_vec(),
             Value::Str(StrValue::raw(hll::new_sparse())),
@@ -156,6 +165,10 @@ fn pfadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     if let Some(e) = failed {
         return Err(fault(e));
     }
+    if updated > 0 {
+        ctx.signal_modified(&key);
+        ctx.notify(class::STRING, "pfadd", &key);
+    }
     Ok(Reply::Integer(i64::from(updated > 0)))
 }
 
@@ -197,6 +210,7 @@ fn pfcount(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let card = hll::count(&s.bytes).map_err(fault)?;
     hll::store_cache(&mut s.bytes, card);
     ctx.dirty += 1;
+    ctx.signal_modified(&key);
     ctx.propagate(argv.to_vec());
     Ok(Reply::Integer(card as i64))
 }
@@ -235,6 +249,9 @@ fn pfmerge(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     hll::invalidate_cache(bytes);
     ctx.dirty += 1;
+    ctx.signal_modified(&dest);
+    // Redis sends `pfadd` for PFMERGE too: in effect it adds many elements.
+    ctx.notify(class::STRING, "pfadd", &dest);
     Ok(Reply::ok())
 }
 
