@@ -52,6 +52,14 @@
 //! Raising one register only walks to the opcode that covers it, so it succeeds on such
 //! a value, as in Redis.
 //!
+//! One divergence is deliberate. When a value ends with the first byte of an XZERO, Redis
+//! reads the second byte past the end of the string: its terminating NUL the first time,
+//! but after splitting that opcode, the byte its in-place edit wrote just past the new
+//! end. We keep no bytes past the end and always read 0, so such a value (only ever made
+//! by hand, or by bit commands on an HLL) gives the same bytes after its first edit and
+//! may differ after later ones. Random command streams against redis-server agree
+//! otherwise.
+//!
 //! # Estimate
 //! [`count`] uses the estimator of Otmar Ertl ("New cardinality estimation algorithms for
 //! HyperLogLog sketches", 2017), as Redis has since 5.0: a histogram of register values fed
