@@ -47,6 +47,15 @@ pub enum Error {
     OutOfMemory,
     /// `ERR invalid cursor`
     InvalidCursor,
+    /// `ERR bit offset is not an integer or out of range` (SETBIT, GETBIT, BITFIELD)
+    BitOffset,
+    /// `ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not
+    /// supported but i64 is.`
+    BitfieldType,
+    /// `WRONGTYPE Key is not a valid HyperLogLog string value.`
+    NotHll,
+    /// `INVALIDOBJ Corrupted HLL object detected`
+    HllCorrupt,
     /// `ERR DB index is out of range`
     DbIndexOutOfRange,
     /// `ERR source and destination objects are the same`
@@ -154,6 +163,12 @@ impl fmt::Display for Error {
                 f.write_str("OOM command not allowed when used memory > 'maxmemory'.")
             }
             Error::InvalidCursor => f.write_str("ERR invalid cursor"),
+            Error::BitOffset => f.write_str("ERR bit offset is not an integer or out of range"),
+            Error::BitfieldType => f.write_str(
+                "ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is.",
+            ),
+            Error::NotHll => f.write_str("WRONGTYPE Key is not a valid HyperLogLog string value."),
+            Error::HllCorrupt => f.write_str("INVALIDOBJ Corrupted HLL object detected"),
             Error::DbIndexOutOfRange => f.write_str("ERR DB index is out of range"),
             Error::SameObject => f.write_str("ERR source and destination objects are the same"),
             Error::OutOfRangeBetween(min, max) => {

@@ -464,6 +464,8 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::set::COMMANDS,
         cmd::zset::COMMANDS,
         cmd::sort::COMMANDS,
+        cmd::bitmap::COMMANDS,
+        cmd::hyperloglog::COMMANDS,
     ]
 }
 

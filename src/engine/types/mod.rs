@@ -2,6 +2,7 @@
 //! representation and the invariants it keeps.
 
 pub mod hash;
+pub mod hll;
 pub mod list;
 pub mod set;
 pub mod string;
