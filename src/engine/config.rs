@@ -914,7 +914,14 @@ fn check_special(
         Special::NotifyKeyspaceEvents => {
             let flags = keyspace_event_flags(text)
                 .ok_or("Invalid event class character. Use 'Ag$lshzxeKEtmdn'.")?;
-            Ok(keyspace_event_string(flags))
+            // Kept lossless: the display form collapses the classes into `A`, which does not
+            // include `n` (new-key events), yet Redis keeps `n` set behind it. `CONFIG GET`
+            // shows the display form.
+            let mut stored = keyspace_event_string(flags);
+            if flags & ALL == ALL && flags & NEW != 0 {
+                stored.push('n');
+            }
+            Ok(stored)
         }
         Special::Bind => {
             if args.len() > 16 {

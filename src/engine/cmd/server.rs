@@ -163,7 +163,12 @@ fn config_get(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 }
 
 fn value_of(cfg: &Config, p: &config::Param) -> String {
-    cfg.get(p.name).unwrap_or(p.default).to_string()
+    let stored = cfg.get(p.name).unwrap_or(p.default);
+    if p.name == "notify-keyspace-events" {
+        // Stored losslessly; shown as Redis shows it (`A` hides `n`).
+        return config::keyspace_event_string(cfg.keyspace_events());
+    }
+    stored.to_string()
 }
 
 /// CONFIG SET parameter value [parameter value ...]
