@@ -17,6 +17,8 @@
 //! starts empty at 2024-01-01T00:00:00Z with a fixed random seed, so transcripts are
 //! deterministic.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::collections::HashMap;
 use std::path::Path;
 
