@@ -115,8 +115,13 @@ fn console_state_runs_lines_like_redis_cli() {
     ));
     assert_eq!(s.history.len(), 5);
     // `clear` is redis-cli's built-in; Ctrl+L does the same.
+    let before = s.log.len() as u64;
     let s = submit(s, "clear");
     assert!(s.log.is_empty());
+    assert_eq!(
+        s.log_base, before,
+        "keys of later blocks never reuse old ones"
+    );
     let s = submit(s, "PING").reduce(Action::Clear);
     assert!(s.log.is_empty());
 }

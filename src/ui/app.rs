@@ -92,7 +92,7 @@ pub fn App() -> Html {
             <Header lang={state.lang} {on_lang} />
             <main class="console">
                 <div class="screen" ref={screen_ref} onclick={on_screen_click}>
-                    <Log entries={state.log.clone()} lang={state.lang} {on_example} />
+                    <Log entries={state.log.clone()} first_key={state.log_base} lang={state.lang} {on_example} />
                     <CommandLine
                         prompt={state.prompt()}
                         draft={state.draft.clone()}

@@ -84,7 +84,9 @@ pub struct Strings {
     pub key_run: &'static str,
     /// Status bar: where the engine runs.
     pub engine_status: &'static str,
-    /// Status bar: the word after the key count.
+    /// Status bar: the word after a key count of one.
+    pub key: &'static str,
+    /// Status bar: the word after any other key count.
     pub keys: &'static str,
 }
 
@@ -102,6 +104,7 @@ const EN: Strings = Strings {
     key_clear: "clear",
     key_run: "run",
     engine_status: "engine: in this page",
+    key: "key",
     keys: "keys",
 };
 
@@ -118,5 +121,6 @@ const ZH: Strings = Strings {
     key_clear: "清屏",
     key_run: "执行",
     engine_status: "引擎：在本页面中",
+    key: "个键",
     keys: "个键",
 };

@@ -49,6 +49,9 @@ pub struct State {
     client: ClientId,
     /// Output blocks, oldest first, at most [`MAX_LOG`].
     pub log: Vec<Rc<Entry>>,
+    /// A stable number for `log[0]`; `log[i]` is `log_base + i`. Views use it as the key
+    /// of each block, so dropping old blocks does not re-render the rest.
+    pub log_base: u64,
     /// Lines run, oldest first, at most [`MAX_HISTORY`], without consecutive duplicates.
     pub history: Vec<String>,
     /// Index into `history` while browsing it with ↑/↓; `None` while editing a new line.
@@ -68,6 +71,7 @@ impl PartialEq for State {
         Rc::ptr_eq(&self.engine, &other.engine)
             && self.client == other.client
             && self.log == other.log
+            && self.log_base == other.log_base
             && self.history == other.history
             && self.history_pos == other.history_pos
             && self.draft == other.draft
@@ -103,6 +107,7 @@ impl State {
             engine: Rc::new(RefCell::new(engine)),
             client,
             log: vec![Rc::new(Entry::Welcome)],
+            log_base: 0,
             history: Vec::new(),
             history_pos: None,
             stash: String::new(),
@@ -164,7 +169,7 @@ impl State {
         }
         // `clear` is a redis-cli built-in, not a server command.
         if trimmed.eq_ignore_ascii_case("clear") {
-            self.log.clear();
+            self.clear();
             return;
         }
         let (output, error) = match split_args(&line) {
@@ -192,7 +197,13 @@ impl State {
         if self.log.len() > MAX_LOG {
             let excess = self.log.len() - MAX_LOG;
             self.log.drain(..excess);
+            self.log_base += excess as u64;
         }
+    }
+
+    fn clear(&mut self) {
+        self.log_base += self.log.len() as u64;
+        self.log.clear();
     }
 }
 
@@ -255,7 +266,7 @@ impl Reducible for State {
                     next.draft = std::mem::take(&mut next.stash);
                 }
             },
-            Action::Clear => next.log.clear(),
+            Action::Clear => next.clear(),
             Action::SetLang(lang) => next.lang = lang,
             Action::Tick => {}
         }

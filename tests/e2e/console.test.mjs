@@ -53,7 +53,7 @@ function serveDist() {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
-let server, browser, profile, page, url;
+let server, context, profile, page, url;
 const pageErrors = [];
 
 before(async () => {
@@ -66,8 +66,9 @@ before(async () => {
     server = await serveDist();
     url = `http://127.0.0.1:${server.address().port}/`;
   }
+  // A fresh profile for each run; playwright passes it to Chromium as --user-data-dir.
   profile = await mkdtemp(join(tmpdir(), 'kvlab-e2e-'));
-  browser = await chromium.launch({
+  context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -78,18 +79,19 @@ before(async () => {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${profile}`,
     ],
+    locale: 'en-US',
+    viewport: { width: 1100, height: 720 },
   });
-  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1100, height: 720 } });
-  page = await context.newPage();
+  page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+  page.on('response', (r) => r.status() >= 400 && pageErrors.push(`${r.status()} ${r.url()}`));
   await page.goto(url);
 });
 
 after(async () => {
-  await browser?.close();
+  await context?.close();
   if (profile) await rm(profile, { recursive: true, force: true });
   await new Promise((ok) => (server ? server.close(ok) : ok()));
 });
@@ -134,7 +136,12 @@ test('the prompt shows the selected database; history recalls lines', async () =
   await box.press('ArrowDown');
   assert.equal(await box.inputValue(), '');
   await run('SELECT 0');
+  await page.getByRole('textbox', { name: 'Command' }).fill('SET');
   await page.screenshot({ path: screenshot });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: screenshot.replace(/\.png$/, '-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.getByRole('textbox', { name: 'Command' }).fill('');
 });
 
 test('switching to Chinese renames the controls', async () => {

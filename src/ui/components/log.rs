@@ -16,6 +16,8 @@ pub const EXAMPLES: &[&str] = &["SET greeting hello", "GET greeting", "PING", "S
 pub struct LogProps {
     /// The entries, oldest first.
     pub entries: Vec<Rc<Entry>>,
+    /// The key of the first entry; the others follow in order.
+    pub first_key: u64,
     /// The current language.
     pub lang: Lang,
     /// Called with an example command the user picked.
@@ -28,7 +30,9 @@ pub fn Log(props: &LogProps) -> Html {
     let s = props.lang.strings();
     html! {
         <div class="log" role="log" aria-label={s.output}>
-            { for props.entries.iter().map(|e| entry(e, props.lang, &props.on_example)) }
+            { for props.entries.iter().zip(props.first_key..).map(|(e, key)| html! {
+                <div class="entry" key={key}>{ entry(e, props.lang, &props.on_example) }</div>
+            }) }
         </div>
     }
 }
@@ -42,7 +46,7 @@ fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
             output,
             error,
         } => html! {
-            <div class="entry">
+            <>
                 <div class="echo">
                     <span class="prompt">{ prompt.clone() }</span>
                     <span class="line">{ line.clone() }</span>
@@ -50,7 +54,7 @@ fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
                 if let Some(out) = output {
                     <pre class={classes!("out", error.then_some("error"))}>{ out.clone() }</pre>
                 }
-            </div>
+            </>
         },
     }
 }
@@ -58,7 +62,7 @@ fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
 fn welcome(lang: Lang, on_example: &Callback<String>) -> Html {
     let s = lang.strings();
     html! {
-        <div class="entry welcome">
+        <div class="welcome">
             <p class="lead">{ s.welcome }</p>
             <p class="examples">
                 <span class="label">{ s.try_it }</span>

@@ -25,7 +25,7 @@ pub fn StatusBar(props: &StatusBarProps) -> Html {
             <span>{ s.engine_status }</span>
             <span class="spacer"></span>
             <span class="db">{ format!("db{}", props.db) }</span>
-            <span>{ format!("{} {}", props.keys, s.keys) }</span>
+            <span>{ format!("{} {}", props.keys, if props.keys == 1 { s.key } else { s.keys }) }</span>
         </footer>
     }
 }
