@@ -28,6 +28,8 @@
 //! means nothing was sent. `tests/transcripts/record.py` records such transcripts against a
 //! real redis-server, whose client-side rendering it reproduces.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::collections::HashMap;
 use std::path::Path;
 

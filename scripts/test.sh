@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs every test kvlab has, stopping at the first failure:
+#   formatting, clippy (host and wasm32), host tests (unit, doc, transcripts, integration),
+#   browser tests (wasm-bindgen-test in headless Chromium), the release web build, and the
+#   end-to-end test (playwright-core + Chromium against the built dist/).
+#
+#   bash scripts/test.sh
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+START=$SECONDS
+SUMMARY=()
+
+# step NAME COMMAND...: runs one stage, timing it; stops everything if it fails.
+step() {
+  local name="$1"
+  shift
+  local t0=$SECONDS
+  say "$name"
+  printf '    %s$ %s%s\n' "$_dim" "$*" "$_off"
+  if "$@"; then
+    SUMMARY+=("$(printf '%-38s %4ss' "$name" $((SECONDS - t0)))")
+  else
+    local rc=$?
+    echo
+    die "FAILED: $name (exit $rc) — command: $*"
+  fi
+}
+
+# Chromium leaves a profile per run in $TMPDIR (/tmp/org.chromium.Chromium.*): give the
+# browser tests a private TMPDIR and remove it afterwards, leaving other runs' profiles alone.
+BROWSER_TMP="$(mktemp -d "${TMPDIR:-/tmp}/kvlab-browser-tests.XXXXXX")"
+cleanup() { rm -rf -- "$BROWSER_TMP"; }
+trap cleanup EXIT
+
+step "setup" bash scripts/setup.sh
+step "cargo fmt --check" cargo fmt --all --check
+step "clippy (host)" cargo clippy --all-targets -- -D warnings
+step "clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+step "cargo test (host)" cargo test
+step "browser tests (wasm-bindgen-test)" env TMPDIR="$BROWSER_TMP" cargo test --target wasm32-unknown-unknown --test wasm
+step "trunk build --release" trunk build --release
+step "e2e (playwright-core + chromium)" env TMPDIR="$BROWSER_TMP" node --test tests/e2e/
+
+# What a visitor downloads: every file in dist/, gzip -9.
+raw=0 gz=0
+while IFS= read -r -d '' f; do
+  raw=$((raw + $(stat -c %s "$f")))
+  gz=$((gz + $(gzip -9 -c "$f" | wc -c)))
+done < <(find dist -type f ! -name '.*' -print0)
+
+say "summary"
+printf '    %s\n' "${SUMMARY[@]}"
+printf '    page transfer size: %d KB raw, %d KB gzip -9 (dist/)\n' $((raw / 1024)) $((gz / 1024))
+printf '    %sall tests passed%s in %ss\n' "$_green" "$_off" $((SECONDS - START))

@@ -1,0 +1,83 @@
+//! The console's output: the welcome banner and every command with its reply, as
+//! redis-cli shows them.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::ui::i18n::Lang;
+use crate::ui::state::Entry;
+
+/// Commands offered in the welcome banner; a click puts one in the command box.
+pub const EXAMPLES: &[&str] = &["SET greeting hello", "GET greeting", "PING", "SELECT 1"];
+
+/// Properties of [`Log`].
+#[derive(Properties, PartialEq)]
+pub struct LogProps {
+    /// The entries, oldest first.
+    pub entries: Vec<Rc<Entry>>,
+    /// The key of the first entry; the others follow in order.
+    pub first_key: u64,
+    /// The current language.
+    pub lang: Lang,
+    /// Called with an example command the user picked.
+    pub on_example: Callback<String>,
+}
+
+/// The output log (`role="log"`, so screen readers announce new replies).
+#[component]
+pub fn Log(props: &LogProps) -> Html {
+    let s = props.lang.strings();
+    html! {
+        <div class="log" role="log" aria-label={s.output}>
+            { for props.entries.iter().zip(props.first_key..).map(|(e, key)| html! {
+                <div class="entry" key={key}>{ entry(e, props.lang, &props.on_example) }</div>
+            }) }
+        </div>
+    }
+}
+
+fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
+    match e {
+        Entry::Welcome => welcome(lang, on_example),
+        Entry::Command {
+            prompt,
+            line,
+            output,
+            error,
+        } => html! {
+            <>
+                <div class="echo">
+                    <span class="prompt">{ prompt.clone() }</span>
+                    <span class="line">{ line.clone() }</span>
+                </div>
+                if let Some(out) = output {
+                    <pre class={classes!("out", error.then_some("error"))}>{ out.clone() }</pre>
+                }
+            </>
+        },
+    }
+}
+
+fn welcome(lang: Lang, on_example: &Callback<String>) -> Html {
+    let s = lang.strings();
+    html! {
+        <div class="welcome">
+            <p class="lead">{ s.welcome }</p>
+            <p class="examples">
+                <span class="label">{ s.try_it }</span>
+                { for EXAMPLES.iter().map(|ex| {
+                    let onclick = on_example.reform(move |_: MouseEvent| ex.to_string());
+                    html! { <button type="button" class="chip" {onclick}>{ *ex }</button> }
+                }) }
+            </p>
+            <p class="keys">
+                <kbd>{ "Enter" }</kbd>{ " " }{ s.key_run }
+                <span class="sep">{ "·" }</span>
+                <kbd>{ "↑" }</kbd><kbd>{ "↓" }</kbd>{ " " }{ s.key_history }
+                <span class="sep">{ "·" }</span>
+                <kbd>{ "Ctrl" }</kbd>{ "+" }<kbd>{ "L" }</kbd>{ " " }{ s.key_clear }
+            </p>
+        </div>
+    }
+}

@@ -1,0 +1,264 @@
+//! Browser tests: run with `cargo test --target wasm32-unknown-unknown --test wasm`
+//! (headless Chromium through wasm-bindgen-test-runner; see `.cargo/config.toml`).
+//!
+//! They check that the engine works on the browser's clock, that redis-cli rendering is the
+//! same in wasm, that the console's state behaves like redis-cli, and finally mount the app
+//! into the document and drive it with real DOM events.
+#![cfg(target_arch = "wasm32")]
+
+use std::rc::Rc;
+
+use kvlab::engine::cli::{format_reply, split_args};
+use kvlab::engine::{Engine, FnClock, Reply};
+use kvlab::ui::i18n::Lang;
+use kvlab::ui::state::{Action, Entry, State};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::{Element, Event, EventInit, HtmlInputElement, KeyboardEvent, KeyboardEventInit};
+use yew::Reducible;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn browser_engine() -> Engine {
+    Engine::new(Box::new(FnClock(js_sys::Date::now)), 7)
+}
+
+fn run(engine: &mut Engine, client: u64, line: &str) -> String {
+    let argv = split_args(line).expect("balanced quotes");
+    format_reply(&engine.execute(client, argv))
+}
+
+#[wasm_bindgen_test]
+fn engine_runs_commands_on_the_browser_clock() {
+    let mut engine = browser_engine();
+    let c = engine.connect();
+    assert_eq!(run(&mut engine, c, "SET greeting hello"), "OK");
+    assert_eq!(run(&mut engine, c, "GET greeting"), "\"hello\"");
+    assert_eq!(run(&mut engine, c, "GET missing"), "(nil)");
+    assert_eq!(
+        run(&mut engine, c, "SET k"),
+        "(error) ERR wrong number of arguments for 'set' command"
+    );
+    // The clock is Date.now(): a client's connection time is the current time.
+    let now = js_sys::Date::now() as i64;
+    let created = engine.client(c).expect("connected").created_ms;
+    assert!((now - created).abs() < 60_000, "{now} vs {created}");
+    // Ticking with nothing volatile removes nothing and does not panic.
+    assert_eq!(engine.tick(), 0);
+}
+
+#[wasm_bindgen_test]
+fn cli_rendering_matches_redis_cli() {
+    assert_eq!(
+        split_args(r#"SET "a b" 'it\'s' "\x41""#),
+        Some(vec![
+            b"SET".to_vec(),
+            b"a b".to_vec(),
+            b"it's".to_vec(),
+            b"A".to_vec()
+        ])
+    );
+    assert_eq!(split_args(r#"GET "open"#), None);
+    let nested = Reply::Array(vec![
+        Reply::bulk(b"x\n"),
+        Reply::Array(vec![Reply::Integer(1), Reply::Nil]),
+    ]);
+    assert_eq!(
+        format_reply(&nested),
+        "1) \"x\\n\"\n2) 1) (integer) 1\n   2) (nil)"
+    );
+}
+
+fn state() -> Rc<State> {
+    Rc::new(State::new(browser_engine(), Lang::En))
+}
+
+fn submit(s: Rc<State>, line: &str) -> Rc<State> {
+    s.reduce(Action::Input(line.to_string()))
+        .reduce(Action::Submit)
+}
+
+fn last_output(s: &State) -> (String, bool) {
+    match s.log.last().map(|e| (**e).clone()) {
+        Some(Entry::Command { output, error, .. }) => (output.unwrap_or_default(), error),
+        other => panic!("no command entry: {other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+fn console_state_runs_lines_like_redis_cli() {
+    let s = state();
+    assert_eq!(s.log.len(), 1, "starts with the welcome banner");
+    let s = submit(s, "SET greeting hello");
+    assert_eq!(last_output(&s), ("OK".to_string(), false));
+    assert_eq!(s.draft, "", "the box empties after Enter");
+    let s = submit(s, "GET greeting");
+    assert_eq!(last_output(&s), ("\"hello\"".to_string(), false));
+    let s = submit(s, "SET \"unbalanced");
+    assert_eq!(last_output(&s), ("Invalid argument(s)".to_string(), true));
+    let s = submit(s, "NOPE");
+    let (text, error) = last_output(&s);
+    assert!(error && text.starts_with("(error) ERR unknown command 'NOPE'"));
+    // The prompt shows the selected database as redis-cli does.
+    assert_eq!(s.prompt(), "127.0.0.1:6379> ");
+    let s = submit(s, "SELECT 3");
+    assert_eq!(s.prompt(), "127.0.0.1:6379[3]> ");
+    match &*s.log[s.log.len() - 1] {
+        Entry::Command { prompt, .. } => assert_eq!(prompt, "127.0.0.1:6379> "),
+        e => panic!("{e:?}"),
+    }
+    // An empty line echoes the prompt with no output and is not remembered.
+    let s = submit(s, "   ");
+    assert!(matches!(
+        &*s.log[s.log.len() - 1],
+        Entry::Command { output: None, .. }
+    ));
+    assert_eq!(s.history.len(), 5);
+    // `clear` is redis-cli's built-in; Ctrl+L does the same.
+    let before = s.log.len() as u64;
+    let s = submit(s, "clear");
+    assert!(s.log.is_empty());
+    assert_eq!(
+        s.log_base, before,
+        "keys of later blocks never reuse old ones"
+    );
+    let s = submit(s, "PING").reduce(Action::Clear);
+    assert!(s.log.is_empty());
+}
+
+#[wasm_bindgen_test]
+fn history_walks_back_and_restores_the_draft() {
+    let s = submit(submit(state(), "SET a 1"), "GET a");
+    let s = s.reduce(Action::Input("half-typed".into()));
+    let s = s.reduce(Action::HistoryPrev);
+    assert_eq!(s.draft, "GET a");
+    let s = s.reduce(Action::HistoryPrev);
+    assert_eq!(s.draft, "SET a 1");
+    let s = s.reduce(Action::HistoryPrev);
+    assert_eq!(s.draft, "SET a 1", "stops at the oldest line");
+    let s = s.reduce(Action::HistoryNext);
+    assert_eq!(s.draft, "GET a");
+    let s = s.reduce(Action::HistoryNext);
+    assert_eq!(s.draft, "half-typed");
+    // Repeating a line does not add a duplicate.
+    let s = submit(submit(s, "PING"), "PING");
+    assert_eq!(s.history, ["SET a 1", "GET a", "PING"]);
+}
+
+#[wasm_bindgen_test]
+fn hints_and_ticks() {
+    let s = state().reduce(Action::Input("get".into()));
+    assert_eq!(s.hint().as_deref(), Some(" key"));
+    let s = s.reduce(Action::Input("get k".into()));
+    assert_eq!(s.hint(), None);
+    // A tick that expires nothing hands back the same Rc, so Yew skips the render.
+    let before = state();
+    let after = before.clone().reduce(Action::Tick);
+    assert!(Rc::ptr_eq(&before, &after));
+    // Switching language changes the accessible names.
+    let s = state().reduce(Action::SetLang(Lang::Zh));
+    assert_eq!(s.lang.strings().command, "命令");
+    assert_eq!(Lang::from_tag("zh-TW"), Lang::Zh);
+    assert_eq!(Lang::from_tag("en-GB"), Lang::En);
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("document")
+}
+
+fn bubbling(kind: &str) -> Event {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    Event::new_with_event_init_dict(kind, &init).expect("event")
+}
+
+fn press_enter(input: &HtmlInputElement) {
+    let init = KeyboardEventInit::new();
+    init.set_key("Enter");
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let e = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("keydown");
+    input.dispatch_event(&e).expect("dispatch");
+}
+
+async fn type_line(root: &Element, line: &str) {
+    let input: HtmlInputElement = root
+        .query_selector("input[aria-label='Command']")
+        .expect("query")
+        .expect("the command box is labelled 'Command'")
+        .dyn_into()
+        .expect("an <input>");
+    input.set_value(line);
+    input.dispatch_event(&bubbling("input")).expect("dispatch");
+    yew::scheduler::flush().await;
+    press_enter(&input);
+    yew::scheduler::flush().await;
+}
+
+#[wasm_bindgen_test]
+async fn mounted_console_runs_typed_commands() {
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    let handle = yew::Renderer::<kvlab::ui::app::App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+
+    // The UI starts in the browser's language; make it English for the labels below.
+    if root
+        .query_selector("input[aria-label='Command']")
+        .ok()
+        .flatten()
+        .is_none()
+    {
+        let button: web_sys::HtmlElement = root
+            .query_selector("button.lang")
+            .expect("query")
+            .expect("language button")
+            .dyn_into()
+            .expect("button");
+        button.click();
+        yew::scheduler::flush().await;
+    }
+
+    type_line(&root, "SET greeting hello").await;
+    type_line(&root, "GET greeting").await;
+    type_line(&root, "GETT greeting").await;
+
+    let log = root
+        .query_selector("[role='log']")
+        .expect("query")
+        .expect("an output log");
+    let text = log.text_content().unwrap_or_default();
+    assert!(text.contains("127.0.0.1:6379> GET greeting"), "{text}");
+    assert!(text.contains("\"hello\""), "{text}");
+    let error = log
+        .query_selector(".out.error")
+        .expect("query")
+        .expect("the error is styled");
+    assert!(error
+        .text_content()
+        .unwrap_or_default()
+        .starts_with("(error) ERR unknown command 'GETT'"));
+
+    // The language switch renames the command box.
+    let button: web_sys::HtmlElement = root
+        .query_selector("button.lang")
+        .expect("query")
+        .expect("language button")
+        .dyn_into()
+        .expect("button");
+    button.click();
+    yew::scheduler::flush().await;
+    assert!(root
+        .query_selector("input[aria-label='命令']")
+        .expect("query")
+        .is_some());
+
+    handle.destroy();
+    root.remove();
+}
