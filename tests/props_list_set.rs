@@ -8,6 +8,8 @@
 //! whole value is: the list element by element, the set as sorted members plus the
 //! encoding Redis would report and, for intsets, the ascending order Redis lists them in.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use kvlab::engine::types::Value;

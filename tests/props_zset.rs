@@ -8,6 +8,8 @@
 //! only when all scores are equal (as Redis documents), so they get their own property over
 //! sets whose scores are all 0. Small alphabets make ties and repeated members common.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::cmp::Ordering;
 
 use kvlab::engine::types::zset::{LexBound, LexRange, ScoreRange, ZSet};
