@@ -94,11 +94,12 @@ port_is_free() {
 }
 
 # Ports: one run uses the 50 ports from KVLAB_SUITE_PORT_MIN (default 17600): runtest's own
-# test-server port is one of MIN..MIN+15 (the 16 below --baseport), the servers runtest
-# would spawn (none in external mode) get MIN+16..MIN+39, and the server under test one of
-# MIN+40..MIN+49. Two runs at once need different MINs, e.g. 17600 and 17650.
+# test-server port is one of the 32 below --baseport (MIN..MIN+31), the servers runtest
+# would spawn (none in external mode) get MIN+32..MIN+39, and the server under test one of
+# MIN+40..MIN+49. (runtest's free-port probe also binds port+10000 for an instant.) Two
+# runs at once need different MINs, e.g. 17600 and 17650.
 PORT_MIN=${KVLAB_SUITE_PORT_MIN:-17600}
-BASEPORT=$((PORT_MIN + 16))
+BASEPORT=$((PORT_MIN + 32))
 free_port() {
     local p
     for p in $(seq $((PORT_MIN + 40)) $((PORT_MIN + 49))); do
@@ -165,7 +166,7 @@ for f in "${FILES[@]}"; do
     set +e
     (cd "$SRC" && timeout "$FILE_TIMEOUT" ./runtest --host 127.0.0.1 --port "$PORT" --singledb \
         --ignore-encoding --tags "$TAGS" --durable --skipfile "$SKIPFILE" --single "$f" \
-        --clients 1 --timeout 60 --baseport "$BASEPORT" --portcount 24) \
+        --clients 1 --timeout 60 --baseport "$BASEPORT" --portcount 8) \
         2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$log"
     rc=${PIPESTATUS[0]}
     set -e
