@@ -464,6 +464,7 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::set::COMMANDS,
         cmd::zset::COMMANDS,
         cmd::sort::COMMANDS,
+        cmd::bitmap::COMMANDS,
     ]
 }
 
