@@ -495,3 +495,38 @@ fn a_client_may_send_everything_before_reading_anything() {
         assert!(got == want);
     }
 }
+
+/// Messages published by one connection reach the subscribed connection at once, without
+/// it sending anything; `SUBSCRIBE a b` answers once per channel; `CLIENT REPLY OFF`
+/// silences replies. Bytes as redis-server 7.0.15 sent them.
+#[test]
+fn published_messages_reach_other_connections() {
+    let srv = Server::start();
+    let mut sub = srv.connect();
+    let mut publisher = srv.connect();
+    roundtrip(
+        &mut sub,
+        &req(&[b"SUBSCRIBE", b"chan1", b"chan2"]),
+        b"*3\r\n$9\r\nsubscribe\r\n$5\r\nchan1\r\n:1\r\n*3\r\n$9\r\nsubscribe\r\n$5\r\nchan2\r\n:2\r\n",
+    );
+    roundtrip(
+        &mut publisher,
+        &req(&[b"PUBLISH", b"chan2", b"hi"]),
+        b":1\r\n",
+    );
+    let want = b"*3\r\n$7\r\nmessage\r\n$5\r\nchan2\r\n$2\r\nhi\r\n";
+    assert_eq!(read_n(&mut sub, want.len()), want);
+    roundtrip(
+        &mut publisher,
+        &req(&[b"PUBLISH", b"other", b"x"]),
+        b":0\r\n",
+    );
+    assert!(stays_silent(&mut sub, 200));
+    roundtrip(&mut publisher, &req(&[b"CLIENT", b"REPLY", b"OFF"]), b"");
+    publisher
+        .write_all(&req(&[b"PUBLISH", b"chan1", b"quiet"]))
+        .unwrap();
+    let want = b"*3\r\n$7\r\nmessage\r\n$5\r\nchan1\r\n$5\r\nquiet\r\n";
+    assert_eq!(read_n(&mut sub, want.len()), want);
+    assert!(stays_silent(&mut publisher, 200));
+}

@@ -41,6 +41,8 @@ pub enum Error {
     StringTooLong,
     /// `ERR offset is out of range`
     OffsetOutOfRange,
+    /// `ERR bit is not an integer or out of range`
+    BitValue,
     /// `OOM command not allowed when used memory > 'maxmemory'.`: an allocation the command
     /// needed failed (a browser tab out of memory), answered as Redis answers a write over
     /// its memory limit instead of aborting.
@@ -159,6 +161,7 @@ impl fmt::Display for Error {
                 f.write_str("ERR string exceeds maximum allowed size (proto-max-bulk-len)")
             }
             Error::OffsetOutOfRange => f.write_str("ERR offset is out of range"),
+            Error::BitValue => f.write_str("ERR bit is not an integer or out of range"),
             Error::OutOfMemory => {
                 f.write_str("OOM command not allowed when used memory > 'maxmemory'.")
             }

@@ -15,6 +15,12 @@
 //!   `*` does not match `""`. `KEYS *` and `SCAN MATCH *` still return an empty key name
 //!   because those commands skip matching altogether when the pattern is exactly `*`.
 //!
+//! * **at most 1000 `*`s may be passed on the way to a match**: Redis recurses once per run
+//!   of stars and gives up (no match) past a nesting of 1000, its protection against
+//!   abusive patterns. A run counts only if a non-`*` token follows it somewhere (a final
+//!   run matches the rest outright), so a pattern with more than 1000 such runs matches
+//!   nothing: `KEYS` with `*a` repeated 1001 times finds no key even made of 1001 `a`s.
+//!
 //! Each non-`*` token matches exactly one byte, and how far a token extends in the pattern
 //! does not depend on the string, so the classic single-backtrack algorithm gives the same
 //! answers as Redis's recursion: on a mismatch only the most recent `*` swallows one more
@@ -24,6 +30,9 @@
 pub fn matches(pattern: &[u8], string: &[u8], nocase: bool) -> bool {
     if string.is_empty() {
         return pattern.is_empty();
+    }
+    if star_runs_before_a_token(pattern) > MAX_STAR_NESTING {
+        return false;
     }
     let (mut p, mut s) = (0usize, 0usize);
     // After a '*': (pattern index past the star run, string index the star now ends at).
@@ -73,6 +82,29 @@ pub fn matches(pattern: &[u8], string: &[u8], nocase: bool) -> bool {
             _ => return false,
         }
     }
+}
+
+/// How many runs of `*` Redis's matcher may recurse through (`nesting > 1000` fails).
+const MAX_STAR_NESTING: usize = 1000;
+
+/// Counts the runs of `*` in `pattern` that are followed, somewhere after them, by a
+/// non-`*` token: each is a level of recursion in Redis's matcher. Stops counting once
+/// past the limit, so the walk is O(len(pattern)) at worst and usually short.
+fn star_runs_before_a_token(pattern: &[u8]) -> usize {
+    let (mut p, mut runs, mut pending) = (0usize, 0usize, false);
+    while p < pattern.len() && runs <= MAX_STAR_NESTING {
+        if pattern[p] == b'*' {
+            pending = true;
+            p += 1;
+        } else {
+            if pending {
+                runs += 1;
+                pending = false;
+            }
+            p = match_token(pattern, p, 0, false).1;
+        }
+    }
+    runs
 }
 
 /// Matches byte `c` against the single-byte token at `pattern[p]` (anything but `*`).
@@ -219,6 +251,26 @@ mod tests {
         assert!(matches(b"\\H*", b"hi", true));
         assert!(!matches(b"[\\H]", b"h", true));
         assert!(matches(b"[H]", b"h", true));
+    }
+
+    /// Recorded with `KEYS` against Redis 7.0.15 holding a key of 1001 `a`s.
+    #[test]
+    fn more_than_1000_nested_stars_match_nothing() {
+        let key = vec![b'a'; 1001];
+        let runs = |n: usize, tail: &[u8]| {
+            let mut p = b"*a".repeat(n);
+            p.extend_from_slice(tail);
+            p
+        };
+        assert!(matches(&runs(1000, b""), &key, false));
+        assert!(!matches(&runs(1001, b""), &key, false));
+        assert!(matches(&runs(1000, b"*"), &key, false));
+        assert!(!matches(&runs(1001, b"*"), &key, false));
+        let mut stars = b"a".to_vec();
+        stars.extend_from_slice(&[b'*'; 5000]);
+        stars.push(b'a');
+        assert!(matches(&stars, &key, false));
+        assert!(!matches(&b"*?".repeat(50_000), &[b'a'; 50_000], false));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use tokio::net::TcpStream;
 
 use super::request::{QueryBuffer, QUERY_BUFFER_LIMIT, READ_CHUNK};
 use super::{ConnHandle, Shared};
-use crate::engine::ClientId;
+use crate::engine::{ClientId, Engine};
 
 /// Output buffers that grew beyond this (a big reply) are given back once written.
 const OUT_KEEP: usize = 1024 * 1024;
@@ -132,6 +132,9 @@ fn run_batch(
 ) -> Option<Next> {
     take_outbox(handle, out);
     let mut engine = shared.engine.borrow_mut();
+    if take_queued(&mut engine, id, out) {
+        return Some(Next::Close);
+    }
     loop {
         match query.next_request() {
             Ok(Some(argv)) => {
@@ -144,12 +147,10 @@ fn run_batch(
                     out.clear();
                     return None;
                 }
-                let reply = engine.execute(id, argv);
-                let (proto, close) = engine
-                    .client(id)
-                    .map_or((2, true), |c| (c.proto, c.close_after_reply));
-                reply.write_resp(proto, out);
+                engine.submit(id, argv);
+                let close = take_queued(&mut engine, id, out);
                 take_outbox(handle, out);
+                shared.wake_others(&engine, Some(id));
                 if close {
                     return Some(Next::Close);
                 }
@@ -163,6 +164,27 @@ fn run_batch(
     }
     query.compact();
     Some(Next::Read)
+}
+
+/// Encodes everything the engine queued for client `id` (its replies, the messages others
+/// published to it, keyspace events) into `out`, in the client's current protocol, so a
+/// `HELLO 3` reply is already RESP3. True if the connection must close after writing:
+/// `QUIT` ([`Client::close_after_reply`]), or the engine closed the client
+/// ([`Client::close_asap`]: output limit exceeded; its queue was dropped) or forgot it.
+///
+/// [`Client::close_after_reply`]: crate::engine::Client::close_after_reply
+/// [`Client::close_asap`]: crate::engine::Client::close_asap
+fn take_queued(engine: &mut Engine, id: ClientId, out: &mut Vec<u8>) -> bool {
+    let Some((proto, close)) = engine
+        .client(id)
+        .map(|c| (c.proto, c.close_after_reply || c.close_asap))
+    else {
+        return true;
+    };
+    for reply in engine.take_pushes(id) {
+        reply.write_resp(proto, out);
+    }
+    close
 }
 
 /// Moves messages queued by others for this client into its output.

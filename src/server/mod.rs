@@ -33,12 +33,16 @@
 //! runs for *another* client (a `PUBLISH`, a push that unblocks a `BLPOP` waiter, a
 //! `CLIENT KILL`) can reach a connection through [`Shared::deliver`] and [`Shared::kill`]:
 //! they queue bytes in the handle's outbox or mark it, and wake the connection's task
-//! through its [`Notify`]. The task waits on that notification and
-//! its socket at once, and writes the outbox between replies. Nothing in the engine
-//! produces such messages yet; when it does, the host drains them after each command and
-//! routes them here. A command that leaves its client *blocked* will need `run_batch` to
-//! stop running that client's later requests (Redis's `processInputBuffer` does) until a
-//! wake-up through the same handle resumes it.
+//! through its [`Notify`](tokio::sync::Notify). The task waits on that notification and
+//! its socket at once, and writes the outbox between replies.
+//!
+//! Commands run through [`Engine::submit`], which queues everything a client must be
+//! sent — its replies, the messages others published to it, keyspace events — in the
+//! order Redis would write them; the connection writes that queue
+//! ([`Engine::take_pushes`]). After each command and each tick, [`Shared::wake_others`]
+//! wakes every other connection the engine has queued output for
+//! ([`Engine::clients_with_pushes`]), so a `PUBLISH` reaches subscribers at once. A client
+//! the engine closed for exceeding its output limit is closed without further output.
 //!
 //! # Effects
 //! The engine records each write as a replayable effect. Nothing persists them natively
@@ -238,6 +242,8 @@ async fn tick_loop(shared: Rc<Shared>) {
         interval.tick().await;
         let mut engine = shared.engine.borrow_mut();
         engine.tick();
+        // Expiry may have sent keyspace events to subscribers.
+        shared.wake_others(&engine, None);
         // No persistence yet: drop the effects so they don't pile up.
         drop(engine.take_effects());
     }
@@ -275,6 +281,25 @@ impl Shared {
         reply.write_resp(client.proto, &mut handle.outbox.borrow_mut());
         handle.wake.notify_one();
         true
+    }
+
+    /// Wakes the connection of every client (other than `me`, which is writing already) that the engine has queued
+    /// output for (a `PUBLISH` reached it, a keyspace event, …) or closed; it then writes
+    /// its queue ([`Engine::take_pushes`]) or closes. Called after each command and tick.
+    /// **O(n)** in the clients with output.
+    pub fn wake_others(&self, engine: &Engine, me: Option<ClientId>) {
+        let ready = engine.clients_with_pushes();
+        if ready.is_empty() {
+            return;
+        }
+        let conns = self.conns.borrow();
+        for id in ready {
+            if Some(id) != me {
+                if let Some(handle) = conns.get(&id) {
+                    handle.wake.notify_one();
+                }
+            }
+        }
     }
 
     /// Closes the connection of client `id` as soon as its task runs, dropping replies not

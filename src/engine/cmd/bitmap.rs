@@ -304,7 +304,7 @@ fn setbit(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let offset = bit_offset(ctx, args.next_bytes()?, None)?;
     let on = parse_i64(args.next_bytes()?)
         .filter(|v| v & !1 == 0)
-        .ok_or_else(|| Error::Err("bit is not an integer or out of range".into()))?;
+        .ok_or(Error::BitValue)?;
     let (s, grown) = bits_for_write(ctx, &key, offset)?;
     let byte = &mut s.bytes[(offset >> 3) as usize];
     let mask = 0x80u8 >> (offset & 7);
