@@ -483,8 +483,12 @@ fn smove(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             true
         }
     };
+    // Signalled explicitly: the destination only counts as modified (for WATCH) when the
+    // member was not there yet, as in Redis.
+    ctx.signal_modified(&src);
     if added {
         ctx.notify(class::SET, "sadd", &dst);
+        ctx.signal_modified(&dst);
     }
     ctx.dirty += 1;
     Ok(Reply::Integer(1))
