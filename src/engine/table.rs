@@ -461,8 +461,10 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::server::COMMANDS,
         cmd::command::COMMANDS,
         cmd::list::COMMANDS,
+        cmd::blocking::LIST_COMMANDS,
         cmd::set::COMMANDS,
         cmd::zset::COMMANDS,
+        cmd::blocking::ZSET_COMMANDS,
         cmd::sort::COMMANDS,
     ]
 }

@@ -1,6 +1,7 @@
 //! Command handlers, one file per command group. Each file declares the group's rows of the
 //! [command table](super::table) in a `COMMANDS` slice next to the handlers they name.
 
+pub mod blocking;
 pub mod command;
 pub mod connection;
 pub mod hash;
