@@ -9,7 +9,7 @@
 //! replies as if it had timed out — a null array, or a null bulk for `BLMOVE` and
 //! `BRPOPLPUSH`.
 //!
-//! Serving, now or later, runs the non-blocking equivalent through [`serve`]: its effect
+//! Serving, now or later, runs the non-blocking equivalent (`serve`): its effect
 //! (`LPOP key`, `LMOVE …`, `ZPOPMIN key`, `LPOP key count` for `BLMPOP`…) is what gets
 //! recorded, as Redis propagates it.
 //!
