@@ -45,6 +45,11 @@
 //! * [`Engine::clients_with_pushes`]`() -> Vec<ClientId>` lists the clients whose queue is not
 //!   empty (or that were closed): after each command and each [`Engine::tick`], a server
 //!   wakes those connections.
+//! * Blocked clients ([`blocking`]): a command that blocks queues nothing; the late reply is
+//!   queued when another client's write serves it, when [`Engine::expire_blocked`] (also
+//!   run by [`Engine::tick`]) finds its deadline passed — [`Engine::next_timeout_ms`] says
+//!   when — or on `CLIENT UNBLOCK`. Commands submitted for a blocked client are kept and run
+//!   after it is unblocked. `MONITOR` lines are queued for monitors the same way.
 //!
 //! Two client flags ask the host to close a connection: [`Client::close_after_reply`]
 //! (`QUIT`: send what is pending, then close) and [`Client::close_asap`] (its queue
@@ -675,6 +680,11 @@ impl Engine {
     /// RESP3 client that receives a message *during* its own command (it publishes to a
     /// channel it listens to, or writes a key it watches through keyspace events): Redis
     /// sends that message just before the reply. [`Engine::submit`] keeps that order too.
+    ///
+    /// A command that blocks (`BLPOP` with no data) has no reply yet: `execute` returns
+    /// [`Reply::NilArray`] as a placeholder and the real reply is queued later (see
+    /// [`Engine::is_blocked`]). A command for a blocked client is kept and run once it is
+    /// unblocked, its replies queued; the placeholder is returned meanwhile.
     ///
     /// An unknown client id is treated as a fresh connection that is dropped afterwards.
     pub fn execute(&mut self, client: ClientId, argv: Vec<Vec<u8>>) -> Reply {

@@ -362,3 +362,215 @@ fn bzmpop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         Reply::NilArray,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::cli::split_args;
+    use crate::engine::{ClientId, Engine, ManualClock, Reply};
+
+    const T0: i64 = 1_700_000_000_000;
+
+    fn engine() -> (Engine, ManualClock) {
+        let clock = ManualClock::at_ms(T0);
+        (Engine::new(Box::new(clock.clone()), 7), clock)
+    }
+
+    fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
+        e.execute(c, split_args(line).unwrap_or_default())
+    }
+
+    fn submit(e: &mut Engine, c: ClientId, line: &str) {
+        e.submit(c, split_args(line).unwrap_or_default());
+    }
+
+    fn effects(e: &mut Engine) -> Vec<String> {
+        e.take_effects()
+            .into_iter()
+            .map(|fx| {
+                fx.argv
+                    .iter()
+                    .map(|a| String::from_utf8_lossy(a).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn served_commands_replay_as_their_non_blocking_equivalents() {
+        let (mut e, _) = engine();
+        let (a, b) = (e.connect(), e.connect());
+        run(&mut e, b, "RPUSH l x y z");
+        run(&mut e, b, "ZADD z 1 a 2 b 3 c");
+        e.take_effects();
+        for (line, want) in [
+            ("BLPOP l 0", "LPOP l"),
+            ("BRPOP l 0", "RPOP l"),
+            ("BLMOVE l d LEFT RIGHT 0", "LMOVE l d LEFT RIGHT"),
+            ("BZPOPMIN z 0", "ZPOPMIN z"),
+            ("BZMPOP 0 1 z MAX COUNT 5", "ZPOPMAX z 2"),
+        ] {
+            run(&mut e, a, line);
+            assert_eq!(effects(&mut e), [want], "{line}");
+        }
+        // Served later, by another client's push: the push, then the pop.
+        submit(&mut e, a, "BRPOPLPUSH src dst 0");
+        submit(&mut e, b, "RPUSH src v");
+        assert_eq!(effects(&mut e), ["RPUSH src v", "LMOVE src dst RIGHT LEFT"]);
+        submit(&mut e, a, "BLMPOP 0 1 m LEFT COUNT 3");
+        submit(&mut e, b, "RPUSH m 1 2");
+        assert_eq!(effects(&mut e), ["RPUSH m 1 2", "LPOP m 3"]);
+        // Nothing served, nothing recorded.
+        submit(&mut e, a, "BLPOP none 1");
+        assert!(effects(&mut e).is_empty());
+    }
+
+    #[test]
+    fn client_list_shows_blocked_clients_and_disconnect_leaves_nothing() {
+        let (mut e, _) = engine();
+        let (a, b) = (e.connect(), e.connect());
+        submit(&mut e, a, "BLPOP k1 k2 k1 5");
+        assert!(e.is_blocked(a));
+        let Reply::Verbatim(_, list) = run(&mut e, b, "CLIENT LIST") else {
+            panic!("CLIENT LIST")
+        };
+        let list = String::from_utf8(list).unwrap();
+        let line = list.lines().next().unwrap();
+        assert!(line.contains(" flags=b "), "{line}");
+        assert!(line.contains(" cmd=blpop "), "{line}");
+        assert_eq!(e.next_timeout_ms(), Some(T0 + 5_001));
+        assert_eq!(e.server().blocking_keys.len(), 2);
+        e.disconnect(a);
+        assert!(e.server().blocking_keys.is_empty());
+        assert_eq!(e.server().blocking.count(), 0);
+        assert_eq!(e.next_timeout_ms(), None);
+        assert_eq!(run(&mut e, b, "RPUSH k1 v"), Reply::Integer(1));
+        assert_eq!(run(&mut e, b, "LLEN k1"), Reply::Integer(1));
+    }
+
+    #[test]
+    fn timeouts_round_up_and_fire_strictly_after_the_deadline() {
+        let (mut e, clock) = engine();
+        let (a, b) = (e.connect(), e.connect());
+        submit(&mut e, a, "BLPOP k 0x1p-4");
+        assert_eq!(e.next_timeout_ms(), Some(T0 + 63 + 1));
+        clock.advance_ms(63);
+        assert_eq!(e.expire_blocked(), 0);
+        clock.advance_ms(1);
+        assert_eq!(e.expire_blocked(), 1);
+        assert_eq!(e.take_pushes(a), vec![Reply::NilArray]);
+        // RESP3: the null, `_`.
+        run(&mut e, b, "HELLO 3");
+        submit(&mut e, b, "BZPOPMIN z 0.001");
+        clock.advance_ms(5);
+        e.tick();
+        let pushed = e.take_pushes(b);
+        assert_eq!(pushed, vec![Reply::NilArray]);
+        assert_eq!(pushed[0].to_resp(3), b"_\r\n");
+        // A tiny negative timeout rounds up to 0: forever.
+        submit(&mut e, a, "BLPOP k -0.0001");
+        assert!(e.is_blocked(a));
+        assert_eq!(e.next_timeout_ms(), None);
+    }
+
+    #[test]
+    fn a_blocked_client_that_is_killed_or_unblocked_runs_nothing_more_or_its_queue() {
+        let (mut e, _) = engine();
+        let (a, b) = (e.connect(), e.connect());
+        submit(&mut e, a, "BLPOP k 0");
+        submit(&mut e, a, "SET after 1");
+        assert_eq!(run(&mut e, b, "EXISTS after"), Reply::Integer(0));
+        assert_eq!(
+            run(&mut e, b, &format!("CLIENT UNBLOCK {a}")),
+            Reply::Integer(1)
+        );
+        assert_eq!(e.take_pushes(a), vec![Reply::NilArray, Reply::ok()]);
+        assert_eq!(run(&mut e, b, "EXISTS after"), Reply::Integer(1));
+        submit(&mut e, a, "BLPOP k 0");
+        submit(&mut e, a, "SET later 1");
+        assert_eq!(
+            run(&mut e, b, &format!("CLIENT KILL ID {a}")),
+            Reply::Integer(1)
+        );
+        assert!(e.client(a).is_some_and(|c| c.close_asap));
+        assert!(e.clients_with_pushes().contains(&a));
+        assert!(!e.is_blocked(a));
+        run(&mut e, b, "RPUSH k v");
+        assert_eq!(run(&mut e, b, "EXISTS later"), Reply::Integer(0));
+        assert_eq!(run(&mut e, b, "LLEN k"), Reply::Integer(1));
+    }
+
+    #[test]
+    fn client_kill_forms() {
+        let (mut e, _) = engine();
+        let a = e.connect_from("10.0.0.1:1000", "127.0.0.1:6379");
+        let b = e.connect_from("10.0.0.2:2000", "127.0.0.1:6379");
+        let err = |s: &str| Reply::Error(s.to_string());
+        assert_eq!(
+            run(&mut e, a, "CLIENT KILL 1.2.3.4:5"),
+            err("ERR No such client")
+        );
+        assert_eq!(
+            run(&mut e, a, "CLIENT KILL ID 0"),
+            err("ERR client-id should be greater than 0")
+        );
+        assert_eq!(
+            run(&mut e, a, "CLIENT KILL TYPE foo"),
+            err("ERR Unknown client type 'foo'")
+        );
+        assert_eq!(
+            run(&mut e, a, "CLIENT KILL USER nobody"),
+            err("ERR No such user 'nobody'")
+        );
+        assert_eq!(
+            run(&mut e, a, "CLIENT KILL ID 1 ADDR"),
+            err("ERR syntax error")
+        );
+        // SKIPME yes by default: the caller is spared.
+        assert_eq!(run(&mut e, a, "CLIENT KILL TYPE pubsub"), Reply::Integer(0));
+        assert_eq!(
+            run(&mut e, a, "CLIENT KILL LADDR 127.0.0.1:6379 SKIPME yes"),
+            Reply::Integer(1)
+        );
+        assert!(e.client(b).is_some_and(|c| c.close_asap));
+        // The old form may kill the caller itself, after its reply.
+        assert_eq!(run(&mut e, a, "CLIENT KILL 10.0.0.1:1000"), Reply::ok());
+        assert!(e.client(a).is_some_and(|c| c.close_after_reply));
+    }
+
+    #[test]
+    fn monitor_lines_follow_redis_format() {
+        let (mut e, _) = engine();
+        let m = e.connect();
+        let c = e.connect_from("127.0.0.1:5555", "127.0.0.1:6379");
+        assert_eq!(run(&mut e, m, "MONITOR"), Reply::ok());
+        run(&mut e, c, "set a \"b\\n\"");
+        run(&mut e, c, "CONFIG GET maxmemory");
+        run(&mut e, c, "MULTI");
+        run(&mut e, c, "SELECT 3");
+        run(&mut e, c, "EXEC");
+        run(&mut e, c, "NOSUCH");
+        let lines: Vec<Reply> = e.take_pushes(m);
+        let want = [
+            "1700000000.000000 [0 127.0.0.1:5555] \"set\" \"a\" \"b\\n\"",
+            "1700000000.000000 [0 127.0.0.1:5555] \"MULTI\"",
+            "1700000000.000000 [3 127.0.0.1:5555] \"SELECT\" \"3\"",
+            "1700000000.000000 [3 127.0.0.1:5555] \"EXEC\"",
+        ];
+        assert_eq!(
+            lines,
+            want.iter().map(|l| Reply::status(l)).collect::<Vec<_>>()
+        );
+        // A second MONITOR replies nothing at all; RESET ends the mode.
+        submit(&mut e, m, "MONITOR");
+        assert!(e.take_pushes(m).is_empty());
+        let Reply::Verbatim(_, info) = run(&mut e, m, "CLIENT INFO") else {
+            panic!("CLIENT INFO")
+        };
+        assert!(String::from_utf8_lossy(&info).contains(" flags=O "));
+        run(&mut e, m, "RESET");
+        e.take_pushes(m);
+        run(&mut e, c, "PING");
+        assert!(e.take_pushes(m).is_empty());
+    }
+}
