@@ -185,6 +185,11 @@ impl Blocking {
         self.clients.len()
     }
 
+    /// Number of blocked clients with a deadline (`clients_in_timeout_table` in INFO).
+    pub fn with_timeout(&self) -> usize {
+        self.deadlines.len()
+    }
+
     /// The clients blocked on `key` of `db`, first come first. **O(n)** in them.
     pub fn waiters_of(&self, db: usize, key: &[u8]) -> Vec<ClientId> {
         self.waiters
