@@ -530,3 +530,152 @@ fn published_messages_reach_other_connections() {
     assert_eq!(read_n(&mut sub, want.len()), want);
     assert!(stays_silent(&mut publisher, 200));
 }
+
+/// The client id of a connection (`CLIENT ID`).
+fn client_id(s: &mut TcpStream) -> i64 {
+    s.write_all(b"CLIENT ID\r\n").unwrap();
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while !line.ends_with(b"\r\n") {
+        s.read_exact(&mut byte).unwrap();
+        line.push(byte[0]);
+    }
+    std::str::from_utf8(&line[1..line.len() - 2])
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_subscriber_receives_what_another_socket_publishes() {
+    let server = Server::start();
+    let mut sub = server.connect();
+    let mut publisher = server.connect();
+    roundtrip(
+        &mut sub,
+        &req(&[b"SUBSCRIBE", b"news"]),
+        b"*3\r\n$9\r\nsubscribe\r\n$4\r\nnews\r\n:1\r\n",
+    );
+    roundtrip(
+        &mut publisher,
+        &req(&[b"PUBLISH", b"news", b"hello"]),
+        b":1\r\n",
+    );
+    assert_eq!(
+        read_n(&mut sub, 38),
+        b"*3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n$5\r\nhello\r\n"
+    );
+    // A subscriber that hangs up leaves no subscription behind.
+    drop(sub);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        publisher
+            .write_all(&req(&[b"PUBLISH", b"news", b"again"]))
+            .unwrap();
+        let got = read_n(&mut publisher, 4);
+        if got == b":0\r\n" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "subscription survived hang-up");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn blpop_is_woken_by_another_sockets_rpush() {
+    let server = Server::start();
+    let mut waiter = server.connect();
+    let mut pusher = server.connect();
+    waiter.write_all(&req(&[b"BLPOP", b"q", b"0"])).unwrap();
+    // Pipelined behind the blocked command: runs once it is served.
+    waiter.write_all(b"PING\r\n").unwrap();
+    assert!(stays_silent(&mut waiter, 200), "BLPOP replied without data");
+    roundtrip(&mut pusher, &req(&[b"RPUSH", b"q", b"a", b"b"]), b":2\r\n");
+    let mut want = b"*2\r\n".to_vec();
+    want.extend(bulk(b"q"));
+    want.extend(bulk(b"a"));
+    want.extend_from_slice(b"+PONG\r\n");
+    assert_eq!(read_n(&mut waiter, want.len()), want);
+    roundtrip(&mut pusher, b"LLEN q\r\n", b":1\r\n");
+}
+
+#[test]
+fn blocked_clients_time_out_and_leave_nothing_when_they_hang_up() {
+    let server = Server::start();
+    let mut a = server.connect();
+    let started = Instant::now();
+    roundtrip(&mut a, &req(&[b"BRPOP", b"nothing", b"0.3"]), b"*-1\r\n");
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(290) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+    // A blocked client that hangs up is no longer a waiter: the push stays in the list.
+    let mut gone = server.connect();
+    gone.write_all(&req(&[b"BLPOP", b"k", b"0"])).unwrap();
+    assert!(stays_silent(&mut gone, 100));
+    drop(gone);
+    std::thread::sleep(Duration::from_millis(200));
+    roundtrip(&mut a, &req(&[b"RPUSH", b"k", b"v"]), b":1\r\n");
+    roundtrip(&mut a, b"LLEN k\r\n", b":1\r\n");
+}
+
+#[test]
+fn client_kill_closes_another_connection_and_unblock_wakes_one() {
+    let server = Server::start();
+    let mut admin = server.connect();
+    let mut victim = server.connect();
+    let victim_id = client_id(&mut victim);
+    victim.write_all(&req(&[b"BLPOP", b"k", b"0"])).unwrap();
+    assert!(stays_silent(&mut victim, 100));
+    let id = victim_id.to_string();
+    roundtrip(
+        &mut admin,
+        &req(&[b"CLIENT", b"UNBLOCK", id.as_bytes(), b"ERROR"]),
+        b":1\r\n",
+    );
+    let err = b"-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n";
+    assert_eq!(read_n(&mut victim, err.len()), err);
+    roundtrip(
+        &mut admin,
+        &req(&[b"CLIENT", b"KILL", b"ID", id.as_bytes()]),
+        b":1\r\n",
+    );
+    assert!(read_to_close(&mut victim).is_empty());
+}
+
+#[test]
+fn monitor_streams_other_clients_commands() {
+    let server = Server::start();
+    let mut mon = server.connect();
+    roundtrip(&mut mon, b"MONITOR\r\n", b"+OK\r\n");
+    let mut c = server.connect();
+    let addr = c.local_addr().unwrap().to_string();
+    roundtrip(&mut c, &req(&[b"SET", b"k", b"a b"]), b"+OK\r\n");
+    // An admin command is not shown.
+    c.write_all(b"CONFIG GET maxmemory\r\n").unwrap();
+    roundtrip(&mut c, b"", b"*2\r\n$9\r\nmaxmemory\r\n$1\r\n0\r\n");
+    roundtrip(&mut c, b"SELECT 2\r\n", b"+OK\r\n");
+    let want_tail = format!(" [0 {addr}] \"SET\" \"k\" \"a b\"\r\n");
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while !line.ends_with(b"\r\n") {
+        mon.read_exact(&mut byte).unwrap();
+        line.push(byte[0]);
+    }
+    let line = String::from_utf8(line).unwrap();
+    assert!(
+        line.starts_with('+') && line.ends_with(&want_tail),
+        "{line:?}"
+    );
+    let mut line2 = Vec::new();
+    while !line2.ends_with(b"\r\n") {
+        mon.read_exact(&mut byte).unwrap();
+        line2.push(byte[0]);
+    }
+    let line2 = String::from_utf8(line2).unwrap();
+    assert!(
+        line2.ends_with(&format!(" [2 {addr}] \"SELECT\" \"2\"\r\n")),
+        "{line2:?}"
+    );
+}

@@ -8,7 +8,7 @@
 //! > LRANGE list 0 -1
 //! 1) "a"
 //! 2) "b"
-//! @sleep 1500      advance the engine's clock by 1500 ms
+//! @sleep 1500      advance the engine's clock by 1500 ms (blocked clients time out)
 //! @tick            run one active-expiry cycle
 //! @client B        switch to client B (connected on first use); the first client is A
 //! @pushes          what client B was sent since its last command (e.g. messages)
@@ -27,6 +27,15 @@
 //! client was sent since, typically messages another client published; no lines after it
 //! means nothing was sent. `tests/transcripts/record.py` records such transcripts against a
 //! real redis-server, whose client-side rendering it reproduces.
+//!
+//! # Blocked clients
+//! A command that blocks (`BLPOP` with no data) prints nothing; its late reply is printed by
+//! a later `@pushes` of that client, after another client served it (or after `@sleep`
+//! moved the clock past its timeout: the driver then runs [`Engine::expire_blocked`], as a
+//! server does on its timer). Commands a blocked client sends print nothing either: they run
+//! once it is unblocked, and their replies follow its late reply. In a command, `{B}`
+//! stands for client B's id (for `CLIENT UNBLOCK {B}`), since ids differ between the engine
+//! and a real server.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -59,7 +68,10 @@ fn run_file(path: &Path) -> Vec<String> {
         if let Some(directive) = trimmed.strip_prefix('@') {
             let mut parts = directive.split_whitespace();
             match (parts.next(), parts.next()) {
-                (Some("sleep"), Some(ms)) => clock.advance_ms(ms.parse().expect("sleep ms")),
+                (Some("sleep"), Some(ms)) => {
+                    clock.advance_ms(ms.parse().expect("sleep ms"));
+                    engine.expire_blocked();
+                }
                 (Some("tick"), None) => {
                     engine.tick();
                 }
@@ -94,7 +106,11 @@ fn run_file(path: &Path) -> Vec<String> {
         };
         let cmd_line = i;
         let expected = expected_lines(&lines, &mut i);
-        let got = match split_args(cmd) {
+        let mut text = cmd.to_string();
+        for (name, id) in &clients {
+            text = text.replace(&format!("{{{name}}}"), &id.to_string());
+        }
+        let got = match split_args(&text) {
             Some(argv) if argv.is_empty() => continue,
             Some(argv) => {
                 let id = clients[&current];

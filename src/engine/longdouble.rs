@@ -93,6 +93,22 @@ impl LongDouble {
         Some(LongDouble(if neg { -v } else { v }))
     }
 
+    /// `ceill(self × factor)` as a C `long long` cast of it would give on x86-64:
+    /// `i64::MIN` when the product is infinite, NaN or outside the `i64` range (the
+    /// instruction's "integer indefinite" value). Redis 7.0 converts blocking timeouts this
+    /// way, so `BLPOP k 1e400` reports a *negative* timeout.
+    pub fn mul_ceil_to_i64(self, factor: i64) -> i64 {
+        let f = X87DoubleExtended::from_i128(i128::from(factor)).value;
+        let product = (self.0 * f).value;
+        if !product.is_finite() {
+            return i64::MIN;
+        }
+        let ceiled = product.round_to_integral(Round::TowardPositive).value;
+        let mut exact = false;
+        let n = ceiled.to_i128_r(128, Round::TowardZero, &mut exact).value;
+        i64::try_from(n).unwrap_or(i64::MIN)
+    }
+
     /// True unless infinite or NaN.
     pub fn is_finite(self) -> bool {
         self.0.is_finite()

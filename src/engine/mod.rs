@@ -45,6 +45,11 @@
 //! * [`Engine::clients_with_pushes`]`() -> Vec<ClientId>` lists the clients whose queue is not
 //!   empty (or that were closed): after each command and each [`Engine::tick`], a server
 //!   wakes those connections.
+//! * Blocked clients ([`blocking`]): a command that blocks queues nothing; the late reply is
+//!   queued when another client's write serves it, when [`Engine::expire_blocked`] (also
+//!   run by [`Engine::tick`]) finds its deadline passed — [`Engine::next_timeout_ms`] says
+//!   when — or on `CLIENT UNBLOCK`. Commands submitted for a blocked client are kept and run
+//!   after it is unblocked. `MONITOR` lines are queued for monitors the same way.
 //!
 //! Two client flags ask the host to close a connection: [`Client::close_after_reply`]
 //! (`QUIT`: send what is pending, then close) and [`Client::close_asap`] (its queue
@@ -61,6 +66,7 @@
 //! command table's key positions), and [`Ctx::notify`] publishes keyspace events.
 
 pub mod args;
+pub mod blocking;
 pub mod cli;
 pub mod clock;
 pub mod cmd;
@@ -217,12 +223,17 @@ pub struct Server {
     pub watches: Watches,
     /// What each client is owed beyond the reply in hand (see [`Engine::take_pushes`]).
     pub outboxes: Outboxes,
+    /// Blocked clients, the waiters of each key, deadlines ([`blocking`]).
+    pub blocking: blocking::Blocking,
+    /// Clients in `MONITOR` mode, in the order they entered it.
+    pub monitors: indexmap::IndexSet<ClientId>,
 }
 
 impl Server {
     /// Redis's `signalModifiedKey`: `key` in database `db` changed, so transactions watching
     /// it will fail. **O(1)** when no one watches the database.
     pub fn signal_modified(&mut self, db: usize, key: &[u8]) {
+        self.signal_ready_in(db, key);
         if self.watches.db_unwatched(db) {
             return;
         }
@@ -252,6 +263,9 @@ pub struct Ctx<'a> {
     /// Blocking is not allowed: the command runs inside `EXEC` (Redis's
     /// `CLIENT_DENY_BLOCKING`). A blocking command must then act as if its timeout expired.
     pub deny_blocking: bool,
+    /// The handler's reply is not sent: the client blocked ([`Ctx::block`]) or the command
+    /// replies nothing at all (`MONITOR` from a monitor).
+    pub no_reply: bool,
 }
 
 impl Ctx<'_> {
@@ -400,6 +414,17 @@ impl Ctx<'_> {
         let srv = &mut *self.srv;
         srv.watches.touch_all_in_db(&srv.dbs, a, Some(b), now);
         srv.watches.touch_all_in_db(&srv.dbs, b, Some(a), now);
+        // Clients blocked in either database may find data after the swap (Redis's
+        // `scanDatabaseForReadyKeys`).
+        let waited: Vec<(usize, Key)> = srv
+            .blocking_keys
+            .iter()
+            .filter(|(d, _)| *d == a || *d == b)
+            .cloned()
+            .collect();
+        for (d, k) in waited {
+            srv.signal_ready_in(d, &k);
+        }
     }
 
     /// Redis's `notifyKeyspaceEvent` for `key` in the selected database: publishes `event`
@@ -493,13 +518,17 @@ impl Ctx<'_> {
     /// created or grew it. Only keys someone is blocked on are recorded, once each, as
     /// Redis's `signalKeyAsReady`. **O(1).**
     pub fn signal_ready(&mut self, key: &[u8]) {
-        if self.srv.blocking_keys.is_empty() {
-            return;
-        }
-        let entry = (self.client.db, key.to_vec());
-        if self.srv.blocking_keys.contains(&entry) && !self.srv.ready_keys.contains(&entry) {
-            self.srv.ready_keys.push(entry);
-        }
+        let db = self.client.db;
+        self.srv.signal_ready_in(db, key);
+    }
+
+    /// Blocks the caller on `keys` (of its database) until `deadline_ms` (`None`: forever):
+    /// the handler's reply is dropped and the engine replies later, when a key can serve
+    /// `op`, the deadline passes, or `CLIENT UNBLOCK` says so (see [`blocking`]).
+    pub fn block(&mut self, keys: Vec<Key>, deadline_ms: Option<i64>, op: blocking::BlockOp) {
+        self.no_reply = true;
+        let (id, db) = (self.client.id, self.client.db);
+        self.srv.block(id, db, keys, deadline_ms, op);
     }
 
     /// Random integer in `0..n` from the engine's seeded generator (`n` > 0).
@@ -564,6 +593,8 @@ impl Engine {
                 pubsub: PubSub::default(),
                 watches: Watches::new(NUM_DBS),
                 outboxes: Outboxes::default(),
+                blocking: blocking::Blocking::default(),
+                monitors: indexmap::IndexSet::new(),
             },
             clients: HashMap::new(),
             next_client_id: 1,
@@ -607,6 +638,9 @@ impl Engine {
     /// it.
     pub fn disconnect(&mut self, id: ClientId) {
         self.clients.remove(&id);
+        self.srv.unblock(id);
+        self.srv.blocking.forget(id);
+        self.srv.monitors.shift_remove(&id);
         self.srv.watches.reset(id);
         self.srv.pubsub.remove_client(id);
         self.srv.outboxes.remove(id);
@@ -663,6 +697,11 @@ impl Engine {
     /// channel it listens to, or writes a key it watches through keyspace events): Redis
     /// sends that message just before the reply. [`Engine::submit`] keeps that order too.
     ///
+    /// A command that blocks (`BLPOP` with no data) has no reply yet: `execute` returns
+    /// [`Reply::NilArray`] as a placeholder and the real reply is queued later (see
+    /// [`Engine::is_blocked`]). A command for a blocked client is kept and run once it is
+    /// unblocked, its replies queued; the placeholder is returned meanwhile.
+    ///
     /// An unknown client id is treated as a fresh connection that is dropped afterwards.
     pub fn execute(&mut self, client: ClientId, argv: Vec<Vec<u8>>) -> Reply {
         if argv.is_empty() {
@@ -675,12 +714,18 @@ impl Engine {
             self.disconnect(id);
             return reply;
         }
+        if self.srv.blocking.is_blocked(client) {
+            // Redis reads nothing from a blocked client: the command runs once it is
+            // unblocked, and its reply is queued then.
+            self.srv.blocking.defer(client, argv);
+            return Reply::NilArray;
+        }
         let mut replies = self.run(client, argv).into_iter();
         let first = replies.next().unwrap_or(Reply::NilArray);
         for r in replies {
             self.srv.send(client, r);
         }
-        self.sync_killed();
+        self.after_command();
         first
     }
 
@@ -695,6 +740,17 @@ impl Engine {
         if argv.is_empty() || !self.clients.contains_key(&client) {
             return;
         }
+        if self.srv.blocking.is_blocked(client) {
+            self.srv.blocking.defer(client, argv);
+            return;
+        }
+        self.submit_now(client, argv);
+        self.after_command();
+    }
+
+    /// [`Engine::submit`] for a client that is not blocked, without the work that follows
+    /// every command ([`Engine::after_command`]).
+    fn submit_now(&mut self, client: ClientId, argv: Vec<Vec<u8>>) {
         let replies = self.run(client, argv);
         let wanted = self.reply_wanted(client);
         for r in replies {
@@ -704,7 +760,131 @@ impl Engine {
                 self.srv.send(client, r);
             }
         }
+    }
+
+    /// What follows every command: clients blocked on keys that received data are served
+    /// (Redis's `handleClientsBlockedOnKeys`), clients unblocked meanwhile run what they
+    /// sent while blocked (`processUnblockedClients`), and clients over their output limit
+    /// are flagged.
+    fn after_command(&mut self) {
+        self.handle_ready_keys();
+        while let Some(id) = self.srv.blocking.next_unblocked() {
+            loop {
+                let stop = self
+                    .clients
+                    .get(&id)
+                    .is_none_or(|c| c.close_after_reply || c.close_asap)
+                    || self.srv.blocking.is_blocked(id);
+                if stop {
+                    break;
+                }
+                let Some(argv) = self.srv.blocking.next_deferred(id) else {
+                    break;
+                };
+                self.submit_now(id, argv);
+                self.handle_ready_keys();
+            }
+        }
         self.sync_killed();
+    }
+
+    /// Serves the clients blocked on the keys that became ready, key by key in the order
+    /// they became ready, each key's waiters first come first served while it has data of
+    /// the kind they wait for. Serving may make more keys ready (`BLMOVE` pushes): the loop
+    /// runs until none is. **O(waiters examined)** plus the cost of the pops.
+    fn handle_ready_keys(&mut self) {
+        while !self.srv.ready_keys.is_empty() {
+            let ready = std::mem::take(&mut self.srv.ready_keys);
+            for (db, key) in ready {
+                for id in self.srv.blocking.waiters_of(db, &key) {
+                    let now = self.srv.clock.now_ms();
+                    let Some(wants_zset) = self.srv.blocking.get(id).map(|b| b.op.wants_zset())
+                    else {
+                        continue;
+                    };
+                    expire_if_needed(&mut self.srv, db, &key, now);
+                    let fits = match self.srv.dbs.get(db).and_then(|d| d.get_raw(&key)) {
+                        None => break,
+                        Some(e) => matches!(
+                            (&e.value, wants_zset),
+                            (Value::List(_), false) | (Value::ZSet(_), true)
+                        ),
+                    };
+                    if !fits {
+                        continue;
+                    }
+                    let Some(blocked) = self.srv.unblock(id) else {
+                        continue;
+                    };
+                    let Some(mut c) = self.clients.remove(&id) else {
+                        continue;
+                    };
+                    let saved_db = std::mem::replace(&mut c.db, blocked.db);
+                    let reply = cmd::blocking::serve(
+                        &mut self.srv,
+                        &mut c,
+                        &mut self.clients,
+                        &blocked.op,
+                        &key,
+                        now,
+                    );
+                    c.db = saved_db;
+                    let silent = c.reply_mode == ReplyMode::Off;
+                    self.clients.insert(id, c);
+                    if !silent {
+                        self.srv.send(id, reply);
+                    }
+                    self.srv.note_unblocked(id);
+                }
+            }
+        }
+    }
+
+    /// True if `id` is blocked (`BLPOP` & co. waiting for data).
+    pub fn is_blocked(&self, id: ClientId) -> bool {
+        self.srv.blocking.is_blocked(id)
+    }
+
+    /// Times out the blocked clients whose deadline has passed, replying a null array to
+    /// each (RESP2 `*-1`, RESP3 `_`) as Redis does for every blocking list and sorted-set
+    /// command, then runs what they sent meanwhile. Returns how many timed out. Hosts call
+    /// it on each tick ([`Engine::tick`] does) or when [`Engine::next_timeout_ms`] says.
+    /// **O(k log n)** for k clients timed out.
+    pub fn expire_blocked(&mut self) -> usize {
+        let now = self.srv.clock.now_ms();
+        let ids = self.srv.blocking.timed_out(now);
+        for &id in &ids {
+            self.end_block(id, Reply::NilArray);
+        }
+        self.after_command();
+        ids.len()
+    }
+
+    /// Unblocks `id` with `reply` (a timeout or `CLIENT UNBLOCK`). False if not blocked.
+    fn end_block(&mut self, id: ClientId, reply: Reply) -> bool {
+        if self.srv.unblock(id).is_none() {
+            return false;
+        }
+        if self
+            .clients
+            .get(&id)
+            .is_some_and(|c| c.reply_mode != ReplyMode::Off)
+        {
+            self.srv.send(id, reply);
+        }
+        self.srv.note_unblocked(id);
+        true
+    }
+
+    /// When the next blocked client times out: the Unix millisecond at which
+    /// [`Engine::expire_blocked`] will find its deadline passed (Redis times out a client
+    /// once its deadline is strictly in the past), or `None` when no client waits with a
+    /// timeout. A host sleeps until then at most. **O(log n).**
+    pub fn next_timeout_ms(&self) -> Option<i64> {
+        self.srv
+            .blocking
+            .next_deadline()
+            .map(|at| at.saturating_add(1))
     }
 
     /// Takes what is queued for `client`, oldest first: pub/sub messages and subscription
@@ -866,7 +1046,7 @@ impl Engine {
                 }
             }
         }
-        self.sync_killed();
+        self.expire_blocked();
         removed
     }
 }
@@ -929,6 +1109,35 @@ pub(crate) fn call_with(
     now_ms: i64,
     deny_blocking: bool,
 ) -> Vec<Reply> {
+    call_inner(
+        srv,
+        client,
+        others,
+        cmd,
+        pos,
+        argv,
+        now_ms,
+        deny_blocking,
+        true,
+    )
+}
+
+/// [`call_with`], choosing whether `MONITOR` clients see the command: a blocked client's
+/// late service runs its non-blocking equivalent unseen, as in Redis, which showed the
+/// blocking command when it was called. A handler that blocks (or replies nothing) returns
+/// no reply.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn call_inner(
+    srv: &mut Server,
+    client: &mut Client,
+    others: &mut HashMap<ClientId, Client>,
+    cmd: &'static Command,
+    pos: usize,
+    argv: Vec<Vec<u8>>,
+    now_ms: i64,
+    deny_blocking: bool,
+    monitored: bool,
+) -> Vec<Reply> {
     let Some(handler) = cmd.handler else {
         return vec![Error::WrongArity(cmd.name.to_string()).to_reply()];
     };
@@ -943,6 +1152,7 @@ pub(crate) fn call_with(
         replies: Vec::new(),
         signalled: false,
         deny_blocking,
+        no_reply: false,
     };
     let mut args = Args::new(argv, pos);
     let reply = match handler(&mut ctx, &mut args) {
@@ -956,9 +1166,18 @@ pub(crate) fn call_with(
         client: c,
         replies,
         signalled,
+        no_reply,
         ..
     } = ctx;
     let db = c.db;
+    if monitored
+        && !srv.monitors.is_empty()
+        && !cmd
+            .flags
+            .intersects(Flags::ADMIN.union(Flags::SKIP_MONITOR))
+    {
+        cmd::connection::feed_monitors(srv, c, args.argv());
+    }
     if dirty > 0 && !signalled {
         let argv = args.argv();
         for p in cmd.key_positions(argv.len()) {
@@ -979,7 +1198,9 @@ pub(crate) fn call_with(
         }
     }
     let mut out = Vec::with_capacity(1 + replies.len());
-    out.push(reply);
+    if !no_reply {
+        out.push(reply);
+    }
     out.extend(replies);
     out
 }

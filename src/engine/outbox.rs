@@ -133,6 +133,16 @@ impl Outboxes {
         std::mem::take(&mut self.newly_killed)
     }
 
+    /// Closes `id` as one over its limit is closed (`CLIENT KILL`): its queue is dropped,
+    /// it accepts nothing more, and it is listed as ready so that the host closes it.
+    pub fn kill(&mut self, id: ClientId) {
+        let b = self.boxes.entry(id).or_default();
+        b.killed = true;
+        b.queue = VecDeque::new();
+        b.bytes = 0;
+        self.ready.insert(id);
+    }
+
     /// Forgets `id` entirely (on disconnect).
     pub fn remove(&mut self, id: ClientId) {
         self.boxes.remove(&id);

@@ -26,6 +26,9 @@ enum Next {
     Read,
     /// Write what is pending, then close (`QUIT`, a protocol error); read nothing more.
     Close,
+    /// Close at once without writing anything more: the engine closed the client
+    /// (`CLIENT KILL`, output over its limit), or an HTTP request arrived.
+    Abort,
 }
 
 /// Replies not yet written: `buf[sent..]`.
@@ -104,16 +107,18 @@ pub async fn serve_connection(
         if handle.kill.get() {
             return;
         }
-        if !closing {
-            match run_batch(&shared, id, &handle, &mut query, &mut out.buf) {
-                // An HTTP request: drop the connection without a word, as Redis does.
-                None => return,
-                Some(Next::Close) => closing = true,
-                Some(Next::Read) => {}
-            }
-            if query.unparsed() > QUERY_BUFFER_LIMIT {
-                return;
-            }
+        let next = if closing {
+            flush_queue(&shared, id, &handle, &mut out.buf)
+        } else {
+            run_batch(&shared, id, &handle, &mut query, &mut out.buf)
+        };
+        match next {
+            Next::Abort => return,
+            Next::Close => closing = true,
+            Next::Read => {}
+        }
+        if !closing && query.unparsed() > QUERY_BUFFER_LIMIT {
+            return;
         }
         if out.flush(writer).is_err() || (closing && !out.pending()) {
             return;
@@ -121,21 +126,28 @@ pub async fn serve_connection(
     }
 }
 
-/// Runs every complete request in `query` for client `id`, appending the replies (and any
-/// messages queued for the client) to `out`. `None` means: close without writing anything.
+/// Runs every complete request in `query` for client `id` through [`Engine::submit`],
+/// appending everything the engine queued for the client — replies, pushed messages, the
+/// late reply of a command that blocked — to `out`, in the engine's order. Each reply is
+/// encoded in the protocol the client speaks after its command (`HELLO 3` answers in
+/// RESP3). Then wakes the other connections that were sent something meanwhile (a
+/// `PUBLISH`, a push that served a blocked client, a `CLIENT KILL`).
+///
+/// A blocked client's further requests are still handed to the engine, which keeps them
+/// until the client is unblocked, as Redis leaves them in its query buffer.
+///
+/// [`Engine::submit`]: crate::engine::Engine::submit
 fn run_batch(
     shared: &Shared,
     id: ClientId,
     handle: &ConnHandle,
     query: &mut QueryBuffer,
     out: &mut Vec<u8>,
-) -> Option<Next> {
+) -> Next {
     take_outbox(handle, out);
     let mut engine = shared.engine.borrow_mut();
-    if take_queued(&mut engine, id, out) {
-        return Some(Next::Close);
-    }
-    loop {
+    let mut next = drain(&mut engine, id, out);
+    while next == Next::Read {
         match query.next_request() {
             Ok(Some(argv)) => {
                 if let Some(name) = argv.first().filter(|name| is_http_request(name)) {
@@ -145,46 +157,56 @@ fn run_batch(
                         String::from_utf8_lossy(name)
                     );
                     out.clear();
-                    return None;
+                    return Next::Abort;
                 }
                 engine.submit(id, argv);
-                let close = take_queued(&mut engine, id, out);
-                take_outbox(handle, out);
-                shared.wake_others(&engine, Some(id));
-                if close {
-                    return Some(Next::Close);
-                }
+                next = drain(&mut engine, id, out);
             }
-            Ok(None) => break,
+            Ok(None) => {
+                query.compact();
+                break;
+            }
             Err(e) => {
                 e.write_reply(out);
-                return Some(Next::Close);
+                next = Next::Close;
             }
         }
     }
-    query.compact();
-    Some(Next::Read)
+    shared.wake_ready(&engine, id);
+    next
 }
 
-/// Encodes everything the engine queued for client `id` (its replies, the messages others
-/// published to it, keyspace events) into `out`, in the client's current protocol, so a
-/// `HELLO 3` reply is already RESP3. True if the connection must close after writing:
-/// `QUIT` ([`Client::close_after_reply`]), or the engine closed the client
-/// ([`Client::close_asap`]: output limit exceeded; its queue was dropped) or forgot it.
-///
-/// [`Client::close_after_reply`]: crate::engine::Client::close_after_reply
-/// [`Client::close_asap`]: crate::engine::Client::close_asap
-fn take_queued(engine: &mut Engine, id: ClientId, out: &mut Vec<u8>) -> bool {
-    let Some((proto, close)) = engine
-        .client(id)
-        .map(|c| (c.proto, c.close_after_reply || c.close_asap))
-    else {
-        return true;
+/// What a connection does when it only has output to look at (it is closing): takes what
+/// the engine queued and says whether to stop at once.
+fn flush_queue(shared: &Shared, id: ClientId, handle: &ConnHandle, out: &mut Vec<u8>) -> Next {
+    take_outbox(handle, out);
+    let mut engine = shared.engine.borrow_mut();
+    match drain(&mut engine, id, out) {
+        Next::Abort => Next::Abort,
+        _ => Next::Close,
+    }
+}
+
+/// Appends what the engine queued for `id`, encoded for its protocol, and reads its
+/// closing flags: killed ([`Next::Abort`], and nothing is written), `QUIT` ([`Next::Close`]).
+fn drain(engine: &mut Engine, id: ClientId, out: &mut Vec<u8>) -> Next {
+    let Some(c) = engine.client(id) else {
+        return Next::Abort;
     };
+    if c.close_asap {
+        out.clear();
+        return Next::Abort;
+    }
+    let proto = c.proto;
+    let close = c.close_after_reply;
     for reply in engine.take_pushes(id) {
         reply.write_resp(proto, out);
     }
-    close
+    if close {
+        Next::Close
+    } else {
+        Next::Read
+    }
 }
 
 /// Moves messages queued by others for this client into its output.

@@ -5,44 +5,52 @@
 //! The [`Engine`] is single-threaded, like Redis's command execution. The server runs on a
 //! tokio current-thread runtime inside a [`LocalSet`]: one local task accepts connections,
 //! one local task per connection reads, parses and writes, and one local task calls
-//! [`Engine::tick`] every 100 ms (Redis's `hz 10`) for active expiry. All of them share the
+//! [`Engine::tick`] every 100 ms (Redis's `hz 10`) for active expiry and blocked clients'
+//! timeouts. All of them share the
 //! engine through [`Shared`] (`Rc` + `RefCell`); a connection borrows it only while it runs
 //! the batch of commands it has just read, never across an `await`, so borrows never clash.
 //!
 //! # One read, one batch, one write
 //! A connection reads what the socket has (16 KB at a time, more for a big argument), parses
-//! every complete request in the buffer ([`request::QueryBuffer`]), runs them in order,
-//! appends each reply — encoded for the client's protocol version as it is *after* the
-//! command, so `HELLO 3` answers in RESP3 — to one output buffer, and writes it with one
+//! every complete request in the buffer ([`request::QueryBuffer`]), hands each to
+//! [`Engine::submit`] and appends what the engine queued for the client
+//! ([`Engine::take_pushes`]) — replies, pub/sub messages, subscription notices, in exactly
+//! the order Redis writes them — encoded for the client's protocol version as it is *after*
+//! the command (`HELLO 3` answers in RESP3), to one output buffer, and writes it with one
 //! call. That is Redis's own loop (`readQueryFromClient` → `processInputBuffer` → write in
 //! `beforeSleep`), and what makes pipelining (`redis-benchmark -P 16`) cheap. Sockets have
 //! `TCP_NODELAY`, as in Redis. What the socket does not take at once is written when it
 //! becomes writable again, while the task goes on reading ([`conn`]), so a client may send
 //! any amount before reading replies.
 //!
+//! # Other clients' output: pushes, blocked clients, kills
+//! A command can give *other* clients something to send: a `PUBLISH` reaches subscribers, a
+//! push serves a client blocked in `BLPOP`, every command is shown to `MONITOR` clients, a
+//! `CLIENT KILL` closes a connection. The engine queues all of it per client; after each
+//! batch, and after each tick, the server asks [`Engine::clients_with_pushes`] and wakes
+//! those connections' tasks through their [`ConnHandle`]'s [`Notify`]
+//! ([`Shared::wake_ready`]); each drains its own queue and writes it. A client the engine
+//! closed ([`Client::close_asap`](crate::engine::Client): killed, or over its output limit)
+//! is closed at once without another byte.
+//!
+//! A blocked client's connection keeps reading: its requests go to the engine, which keeps
+//! them until the client is unblocked and then runs them, as Redis leaves them in its
+//! query buffer. Timeouts are checked by the tick loop every 100 ms and, sooner, at the
+//! deadline [`Engine::next_timeout_ms`] reports. A client that hangs up while blocked or
+//! subscribed is [`Engine::disconnect`]ed, which leaves nothing of it behind.
+//!
 //! # Closing
 //! A protocol error is answered with its exact Redis text, then the connection is closed.
-//! After a command that sets [`Client::close_after_reply`](crate::engine::Client) (`QUIT`)
-//! the replies so far are written and the connection is closed; the rest of the buffer is
-//! not run. A command named `POST` or `Host:` (an HTTP request sent to the port) closes the
-//! connection at once without any reply, as Redis does against cross-protocol attacks. A
-//! client that hangs up is [`Engine::disconnect`]ed.
+//! After a command that sets [`Client::close_after_reply`](crate::engine::Client) (`QUIT`,
+//! `CLIENT KILL` of oneself) the replies so far are written and the connection is closed;
+//! the rest of the buffer is not run. A command named `POST` or `Host:` (an HTTP request
+//! sent to the port) closes the connection at once without any reply, as Redis does against
+//! cross-protocol attacks. A client that hangs up is [`Engine::disconnect`]ed.
 //!
-//! # Seam for pushed messages and blocked clients
-//! Every connection registers a [`ConnHandle`] in [`Shared`] under its client id. Code that
-//! runs for *another* client (a `PUBLISH`, a push that unblocks a `BLPOP` waiter, a
-//! `CLIENT KILL`) can reach a connection through [`Shared::deliver`] and [`Shared::kill`]:
-//! they queue bytes in the handle's outbox or mark it, and wake the connection's task
-//! through its [`Notify`](tokio::sync::Notify). The task waits on that notification and
-//! its socket at once, and writes the outbox between replies.
-//!
-//! Commands run through [`Engine::submit`], which queues everything a client must be
-//! sent — its replies, the messages others published to it, keyspace events — in the
-//! order Redis would write them; the connection writes that queue
-//! ([`Engine::take_pushes`]). After each command and each tick, [`Shared::wake_others`]
-//! wakes every other connection the engine has queued output for
-//! ([`Engine::clients_with_pushes`]), so a `PUBLISH` reaches subscribers at once. A client
-//! the engine closed for exceeding its output limit is closed without further output.
+//! # Seam for other parties
+//! [`Shared::deliver`] and [`Shared::kill`] let code outside the engine queue bytes for a
+//! connection or close it; they share the handle and its [`Notify`] with the engine's
+//! queues.
 //!
 //! # Effects
 //! The engine records each write as a replayable effect. Nothing persists them natively
@@ -235,17 +243,39 @@ async fn accept_loop(listener: &TcpListener, shared: &Rc<Shared>) -> io::Result<
     }
 }
 
+/// Runs [`Engine::tick`] every [`TICK`] (active expiry, blocked clients' timeouts), and
+/// [`Engine::expire_blocked`] in between when a blocked client's deadline comes sooner
+/// ([`Engine::next_timeout_ms`]); a connection whose client just blocked with an earlier
+/// deadline wakes this loop through [`Shared::timer`]. After each, the connections that
+/// were sent something are woken.
 async fn tick_loop(shared: Rc<Shared>) {
-    let mut interval = tokio::time::interval(TICK);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    use tokio::time::Instant;
+    let mut next_tick = Instant::now() + TICK;
     loop {
-        interval.tick().await;
+        let wake_at = {
+            let engine = shared.engine.borrow();
+            match engine.next_timeout_ms() {
+                Some(at) => {
+                    let wait = at.saturating_sub(engine.server().clock.now_ms()).max(0);
+                    next_tick.min(Instant::now() + Duration::from_millis(wait as u64))
+                }
+                None => next_tick,
+            }
+        };
+        tokio::select! {
+            () = tokio::time::sleep_until(wake_at) => {}
+            () = shared.timer.notified() => continue,
+        }
         let mut engine = shared.engine.borrow_mut();
-        engine.tick();
-        // Expiry may have sent keyspace events to subscribers.
-        shared.wake_others(&engine, None);
-        // No persistence yet: drop the effects so they don't pile up.
-        drop(engine.take_effects());
+        if Instant::now() >= next_tick {
+            engine.tick();
+            // No persistence yet: drop the effects so they don't pile up.
+            drop(engine.take_effects());
+            next_tick = Instant::now() + TICK;
+        } else {
+            engine.expire_blocked();
+        }
+        shared.wake_ready(&engine, 0);
     }
 }
 
@@ -255,6 +285,8 @@ pub struct Shared {
     pub engine: RefCell<Engine>,
     /// Connected clients' handles by client id.
     pub conns: RefCell<HashMap<ClientId, Rc<ConnHandle>>>,
+    /// Wakes the tick loop to look at the blocked clients' deadlines again.
+    pub timer: Notify,
 }
 
 impl Shared {
@@ -263,6 +295,25 @@ impl Shared {
         Shared {
             engine: RefCell::new(engine),
             conns: RefCell::new(HashMap::new()),
+            timer: Notify::new(),
+        }
+    }
+
+    /// Wakes the connection of every client the engine queued something for (or closed),
+    /// except `me` (the caller, which drains its own queue), and the tick loop when a
+    /// blocked client's deadline may have come closer. Called after each batch of commands
+    /// and each tick. **O(clients woken).**
+    pub fn wake_ready(&self, engine: &Engine, me: ClientId) {
+        let conns = self.conns.borrow();
+        for id in engine.clients_with_pushes() {
+            if id != me {
+                if let Some(h) = conns.get(&id) {
+                    h.wake.notify_one();
+                }
+            }
+        }
+        if me != 0 && engine.next_timeout_ms().is_some() {
+            self.timer.notify_one();
         }
     }
 
@@ -281,25 +332,6 @@ impl Shared {
         reply.write_resp(client.proto, &mut handle.outbox.borrow_mut());
         handle.wake.notify_one();
         true
-    }
-
-    /// Wakes the connection of every client (other than `me`, which is writing already) that the engine has queued
-    /// output for (a `PUBLISH` reached it, a keyspace event, …) or closed; it then writes
-    /// its queue ([`Engine::take_pushes`]) or closes. Called after each command and tick.
-    /// **O(n)** in the clients with output.
-    pub fn wake_others(&self, engine: &Engine, me: Option<ClientId>) {
-        let ready = engine.clients_with_pushes();
-        if ready.is_empty() {
-            return;
-        }
-        let conns = self.conns.borrow();
-        for id in ready {
-            if Some(id) != me {
-                if let Some(handle) = conns.get(&id) {
-                    handle.wake.notify_one();
-                }
-            }
-        }
     }
 
     /// Closes the connection of client `id` as soon as its task runs, dropping replies not

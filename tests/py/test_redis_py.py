@@ -116,7 +116,9 @@ class RedisPy(unittest.TestCase):
         self.assertEqual(errors, [])
 
     def test_resp3(self):
-        skip_unless_known(self, client(), "HELLO", "3")
+        # Asking with HELLO 3 itself would hand a RESP3 map to a RESP2 parser.
+        if client().execute_command("COMMAND", "INFO", "HELLO") == [None]:
+            self.skipTest("the engine has no HELLO yet")
         r = client(protocol=3)
         self.assertTrue(r.ping())
         r.set("r3", "v")

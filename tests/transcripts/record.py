@@ -12,7 +12,8 @@ way redis-cli renders it on a terminal (RESP2 only).
 What is recorded after a command is everything the server sent on that connection within
 WAIT seconds: the reply, further replies (SUBSCRIBE a b answers once per channel) and
 messages it received meanwhile. `@pushes` records what arrived since (messages published by
-other clients). `@sleep N` sleeps N ms for real. `@tick` is recorded as is (real Redis
+other clients). `@sleep N` sleeps N ms for real. `{NAME}` in a command stands for the
+id of client NAME (asked with CLIENT ID when its connection opens), as the driver does. `@tick` is recorded as is (real Redis
 expires keys on its own). Lines that are neither commands nor directives are dropped.
 Start the server fresh (`FLUSHALL` is not sent for you), on a unix socket if other
 programs might talk to a TCP port.
@@ -201,6 +202,7 @@ def fmt(r, prefix=""):
 def main():
     where = sys.argv[1]
     conns = {}
+    ids = {}
 
     def conn(name):
         if name not in conns:
@@ -210,6 +212,10 @@ def main():
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 s.connect(where)
             conns[name] = Reader(s)
+            s.sendall(encode([b"CLIENT", b"ID"]))
+            conns[name].fill(2.0)
+            reply, conns[name].buf = parse(conns[name].buf)
+            ids[name] = reply[1]
         return conns[name]
 
     current = "A"
@@ -236,7 +242,10 @@ def main():
             continue
         out.append(t)
         c = conn(current)
-        c.sock.sendall(encode(split_args(t[2:])))
+        text = t[2:]
+        for name, cid in ids.items():
+            text = text.replace("{%s}" % name, str(cid))
+        c.sock.sendall(encode(split_args(text)))
         replies = c.drain(WAIT)
         for r in replies:
             out.append(fmt(r).rstrip("\n"))

@@ -11,7 +11,7 @@
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::table::{Command, Flags, Group};
-use crate::engine::{Client, Ctx, Reply, ReplyMode, Server, NUM_DBS};
+use crate::engine::{Client, ClientId, Ctx, Reply, ReplyMode, Server, NUM_DBS};
 
 /// Flags shared by the connection-state commands Redis allows anywhere (`HELLO`, `QUIT`,
 /// `RESET`).
@@ -76,6 +76,19 @@ pub const COMMANDS: &[Command] = &[
             "O(1)",
             "6.2.0",
         ),
+    Command::new("monitor", 1, Group::Server, monitor)
+        .flags(
+            Flags::ADMIN
+                .union(Flags::NOSCRIPT)
+                .union(Flags::LOADING)
+                .union(Flags::STALE),
+        )
+        .doc(
+            "",
+            "Streams every command the server runs, from every client, to this connection.",
+            "O(1)",
+            "1.0.0",
+        ),
     Command::container("client", Group::Connection, CLIENT_SUBCOMMANDS).doc(
         "",
         "Inspects and changes client connections.",
@@ -137,6 +150,22 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
             "Turns the server's replies to this connection on or off, or skips the next one.",
             "O(1)",
             "3.2.0",
+        ),
+    Command::new("kill", -3, Group::Connection, client_kill)
+        .flags(Flags::ADMIN.union(CLIENT_FLAGS))
+        .doc(
+            "ip:port | <[ID client-id] | [TYPE <NORMAL | MASTER | SLAVE | REPLICA | PUBSUB>] | [USER username] | [ADDR ip:port] | [LADDR ip:port] | [SKIPME <YES | NO>] [[ID client-id] | [TYPE <NORMAL | MASTER | SLAVE | REPLICA | PUBSUB>] | [USER username] | [ADDR ip:port] | [LADDR ip:port] | [SKIPME <YES | NO>]]>",
+            "Closes client connections chosen by address, id, type, user or local address.",
+            "O(N) where N is the number of client connections",
+            "2.4.0",
+        ),
+    Command::new("unblock", -3, Group::Connection, client_unblock)
+        .flags(Flags::ADMIN.union(CLIENT_FLAGS))
+        .doc(
+            "client-id [TIMEOUT | ERROR]",
+            "Unblocks a client blocked by a blocking command, as if it timed out or with an error.",
+            "O(log N) where N is the number of client connections",
+            "5.0.0",
         ),
     Command::new("help", 2, Group::Connection, client_help)
         .flags(Flags::LOADING.union(Flags::STALE))
@@ -268,6 +297,7 @@ fn quit(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 /// (`CLIENT NO-EVICT` survives, as in Redis.)
 fn reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     ctx.clear_transaction_and_subscriptions();
+    ctx.srv.monitors.shift_remove(&ctx.client.id);
     let c = &mut *ctx.client;
     c.db = 0;
     c.proto = 2;
@@ -370,16 +400,19 @@ fn all_clients<'c>(ctx: &'c Ctx<'_>) -> Vec<&'c Client> {
 
 /// One `CLIENT LIST` line (Redis's `catClientInfoString`). `argv_mem` is the size of the
 /// command being run: non-zero for the calling client only. The flags are Redis's letters
-/// for the states we have, in its order: `P` subscribed, `x` in MULTI, `d` a watched key
-/// changed, `A` closed for its output, `e` no-evict; `N` for none.
+/// for the states we have, in its order: `O` monitor, `P` subscribed, `x` in MULTI, `b`
+/// blocked, `d` a watched key changed, `A` closed for its output, `e` no-evict; `N` for
+/// none.
 fn client_line(c: &Client, srv: &Server, now_ms: i64, argv_mem: usize) -> String {
     let age = (now_ms - c.created_ms).max(0) / 1000;
     let idle = (now_ms - c.last_cmd_ms).max(0) / 1000;
     let (sub, psub, ssub) = srv.pubsub.counts(c.id);
     let mut flags = String::new();
     for (on, letter) in [
+        (srv.monitors.contains(&c.id), 'O'),
         (sub + psub + ssub > 0, 'P'),
         (c.multi.is_some(), 'x'),
+        (srv.blocking.is_blocked(c.id), 'b'),
         (srv.watches.is_dirty(c.id), 'd'),
         (c.close_asap, 'A'),
         (c.no_evict, 'e'),
@@ -450,6 +483,220 @@ fn client_reply(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         return Err(Error::Syntax);
     }
     Ok(Reply::ok())
+}
+
+/// MONITOR: from now on this client is sent one status line per command any client runs,
+/// as Redis's `replicationFeedMonitors` writes it (see [`feed_monitors`]). Replies OK; a
+/// client already monitoring gets no reply at all, as in Redis; inside `EXEC`: `ERR MONITOR
+/// isn't allowed for DENY BLOCKING client`. `RESET` ends the mode. O(1).
+fn monitor(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    if ctx.deny_blocking {
+        return Err(Error::Err(
+            "MONITOR isn't allowed for DENY BLOCKING client".into(),
+        ));
+    }
+    if !ctx.srv.monitors.insert(ctx.client.id) {
+        ctx.no_reply = true;
+    }
+    Ok(Reply::ok())
+}
+
+/// Sends the line of one executed command to every monitor:
+/// `+<seconds>.<microseconds> [<db> <addr>] "arg" "arg" …`, each argument quoted as
+/// `sdscatrepr` does, with `AUTH`'s arguments and `HELLO … AUTH`'s credentials shown as
+/// `(redacted)`. The database is the client's after the command (a `SELECT 3` shows 3).
+/// Commands flagged admin (`CONFIG`, `CLIENT KILL`, `DEBUG`…) are not shown; the caller
+/// checks that. **O(monitors × size of the command).**
+pub fn feed_monitors(srv: &mut Server, c: &Client, argv: &[Vec<u8>]) {
+    let us = srv.clock.now_us();
+    let mut line = format!(
+        "{}.{:06} [{} {}]",
+        us.div_euclid(1_000_000),
+        us.rem_euclid(1_000_000),
+        c.db,
+        c.addr
+    );
+    let name = argv.first().map(Vec::as_slice).unwrap_or_default();
+    let auth = name.eq_ignore_ascii_case(b"auth");
+    let hello = name.eq_ignore_ascii_case(b"hello");
+    let mut redact = 0;
+    for (i, a) in argv.iter().enumerate() {
+        line.push(' ');
+        if (auth && i > 0) || redact > 0 {
+            line.push_str("\"(redacted)\"");
+            redact -= 1;
+        } else {
+            line.push_str(&crate::engine::cli::quote(a));
+            if hello && i > 1 && a.eq_ignore_ascii_case(b"auth") {
+                redact = 2;
+            }
+        }
+    }
+    let monitors: Vec<_> = srv.monitors.iter().copied().collect();
+    for m in monitors {
+        srv.send(m, Reply::Status(line.clone()));
+    }
+}
+
+/// A client's type as `CLIENT KILL TYPE` and `CLIENT LIST TYPE` see it: `pubsub` with
+/// subscriptions, else `normal` (monitors included; there are no replicas or masters).
+fn client_type_is(srv: &Server, c: &Client, t: &[u8]) -> bool {
+    let pubsub = srv.pubsub.total(c.id) > 0;
+    if t.eq_ignore_ascii_case(b"pubsub") {
+        pubsub
+    } else if t.eq_ignore_ascii_case(b"normal") {
+        !pubsub
+    } else {
+        false
+    }
+}
+
+/// CLIENT KILL ip:port | CLIENT KILL <filter value> [<filter value> ...]
+///
+/// The old form closes the client connected from `ip:port` and replies OK, or `ERR No such
+/// client`. The new form takes any of `ID id` (`ERR client-id should be greater than 0`
+/// unless a positive integer), `TYPE normal|master|slave|replica|pubsub` (`ERR Unknown
+/// client type '…'`), `ADDR ip:port`, `LADDR ip:port`, `USER name` (only `default` exists:
+/// `ERR No such user '…'`), `SKIPME yes|no` (default yes), all of which must match, and
+/// replies with the number of clients closed. Another client is closed at once, sending
+/// nothing more (the host sees [`Client::close_asap`]); the caller itself after this reply.
+/// A killed blocked client leaves no trace. **O(N)** in the clients.
+fn client_kill(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let argc = args.argv().len();
+    let old_form = argc == 3;
+    let (mut id, mut ctype, mut addr, mut laddr) = (None, None, None, None);
+    let mut skipme = true;
+    if old_form {
+        addr = Some(args.next_owned()?);
+        skipme = false;
+    } else {
+        while !args.is_empty() {
+            let opt = args.next_owned()?;
+            let Ok(val) = args.next_owned() else {
+                return Err(Error::Syntax);
+            };
+            if opt.eq_ignore_ascii_case(b"id") {
+                let n = parse_i64(&val)
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| Error::Err("client-id should be greater than 0".into()))?;
+                id = Some(n as u64);
+            } else if opt.eq_ignore_ascii_case(b"type") {
+                if !client_type_known(&val) {
+                    return Err(Error::Err(format!(
+                        "Unknown client type '{}'",
+                        String::from_utf8_lossy(&val)
+                    )));
+                }
+                ctype = Some(val);
+            } else if opt.eq_ignore_ascii_case(b"addr") {
+                addr = Some(val);
+            } else if opt.eq_ignore_ascii_case(b"laddr") {
+                laddr = Some(val);
+            } else if opt.eq_ignore_ascii_case(b"user") {
+                if val != b"default" {
+                    return Err(Error::Err(format!(
+                        "No such user '{}'",
+                        String::from_utf8_lossy(&val)
+                    )));
+                }
+            } else if opt.eq_ignore_ascii_case(b"skipme") {
+                if val.eq_ignore_ascii_case(b"yes") {
+                    skipme = true;
+                } else if val.eq_ignore_ascii_case(b"no") {
+                    skipme = false;
+                } else {
+                    return Err(Error::Syntax);
+                }
+            } else {
+                return Err(Error::Syntax);
+            }
+        }
+    }
+    let matches = |c: &Client, srv: &Server| {
+        id.is_none_or(|i| c.id == i)
+            && addr.as_deref().is_none_or(|a| a == c.addr.as_bytes())
+            && laddr.as_deref().is_none_or(|a| a == c.laddr.as_bytes())
+            && ctype.as_deref().is_none_or(|t| client_type_is(srv, c, t))
+    };
+    let mut victims: Vec<ClientId> = ctx
+        .others
+        .values()
+        .filter(|c| matches(c, ctx.srv))
+        .map(|c| c.id)
+        .collect();
+    victims.sort_unstable();
+    let mut killed = victims.len();
+    for v in victims {
+        if let Some(c) = ctx.others.get_mut(&v) {
+            c.close_asap = true;
+        }
+        ctx.srv.unblock(v);
+        ctx.srv.blocking.forget(v);
+        ctx.srv.monitors.shift_remove(&v);
+        ctx.srv.outboxes.kill(v);
+    }
+    if !skipme && matches(ctx.client, ctx.srv) {
+        ctx.client.close_after_reply = true;
+        killed += 1;
+    }
+    if old_form {
+        return if killed == 0 {
+            Err(Error::Err("No such client".into()))
+        } else {
+            Ok(Reply::ok())
+        };
+    }
+    Ok(Reply::Integer(killed as i64))
+}
+
+/// CLIENT UNBLOCK client-id [TIMEOUT|ERROR]
+///
+/// Ends the wait of a client blocked by `BLPOP` & co.: with `TIMEOUT` (the default) it gets
+/// its timeout reply, with `ERROR` the error `UNBLOCKED client unblocked via CLIENT
+/// UNBLOCK`. Replies 1 if the client was blocked, else 0. The reason is checked before the
+/// id (`ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR`); more arguments are a
+/// subcommand syntax error. O(keys the client waited on).
+fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let argc = args.argv().len();
+    if argc > 4 {
+        let sub = String::from_utf8_lossy(args.argv().get(1).map_or(&[][..], |a| a));
+        return Err(Error::Err(format!(
+            "unknown subcommand or wrong number of arguments for '{sub}'. Try CLIENT HELP."
+        )));
+    }
+    let id_arg = args.next_owned()?;
+    let mut error = false;
+    if argc == 4 {
+        let why = args.next_bytes()?;
+        if why.eq_ignore_ascii_case(b"error") {
+            error = true;
+        } else if !why.eq_ignore_ascii_case(b"timeout") {
+            return Err(Error::Err(
+                "CLIENT UNBLOCK reason should be TIMEOUT or ERROR".into(),
+            ));
+        }
+    }
+    let target = parse_i64(&id_arg).ok_or(Error::NotInteger)?;
+    let Ok(target) = u64::try_from(target) else {
+        return Ok(Reply::Integer(0));
+    };
+    if ctx.srv.unblock(target).is_none() {
+        return Ok(Reply::Integer(0));
+    }
+    let reply = if error {
+        Reply::Error("UNBLOCKED client unblocked via CLIENT UNBLOCK".into())
+    } else {
+        Reply::NilArray
+    };
+    if ctx
+        .others
+        .get(&target)
+        .is_some_and(|c| c.reply_mode != ReplyMode::Off)
+    {
+        ctx.srv.send(target, reply);
+    }
+    ctx.srv.note_unblocked(target);
+    Ok(Reply::Integer(1))
 }
 
 /// CLIENT HELP

@@ -721,17 +721,19 @@ mod tests {
     #[test]
     fn a_push_signals_keys_that_clients_block_on() {
         let (mut e, c) = engine();
-        e.srv.blocking_keys.insert((0, b"q".to_vec()));
+        let waiter = e.connect();
+        e.submit(waiter, split_args("BLPOP q 0").unwrap_or_default());
+        assert!(e.is_blocked(waiter));
         run(&mut e, c, "RPUSH other a");
-        assert!(e.srv.ready_keys.is_empty());
-        run(&mut e, c, "RPUSH q a");
-        run(&mut e, c, "LPUSH q b");
+        assert!(e.is_blocked(waiter));
         run(&mut e, c, "RPUSH src x");
         run(&mut e, c, "LMOVE src q LEFT LEFT");
-        assert_eq!(e.srv.ready_keys, vec![(0, b"q".to_vec())]);
-        run(&mut e, c, "SELECT 1");
-        run(&mut e, c, "RPUSH q a");
-        assert_eq!(e.srv.ready_keys.len(), 1);
+        assert!(!e.is_blocked(waiter), "LMOVE into q serves the waiter");
+        assert!(e.srv.ready_keys.is_empty());
+        assert_eq!(
+            e.take_pushes(waiter),
+            vec![Reply::Array(vec![Reply::bulk(b"q"), Reply::bulk(b"x")])]
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! [command table](super::table) in a `COMMANDS` slice next to the handlers they name.
 
 pub mod bitmap;
+pub mod blocking;
 pub mod command;
 pub mod connection;
 pub mod hash;

@@ -526,9 +526,12 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 f("maxclients", cfg.maxclients().to_string()),
                 f("client_recent_max_input_buffer", "0".into()),
                 f("client_recent_max_output_buffer", "0".into()),
-                f("blocked_clients", "0".into()),
+                f("blocked_clients", srv.blocking.count().to_string()),
                 f("tracking_clients", "0".into()),
-                f("clients_in_timeout_table", "0".into()),
+                f(
+                    "clients_in_timeout_table",
+                    srv.blocking.with_timeout().to_string(),
+                ),
             ],
         ),
         "memory" => {
