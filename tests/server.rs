@@ -679,3 +679,45 @@ fn monitor_streams_other_clients_commands() {
         "{line2:?}"
     );
 }
+
+/// A subscriber that never reads while another client floods PUBLISH is disconnected by
+/// the pubsub output limit (32 MB hard, as Redis's default), not kept with an ever-growing
+/// buffer; the publisher is not held up.
+#[test]
+fn a_subscriber_that_never_reads_is_disconnected_by_the_output_limit() {
+    let srv = Server::start();
+    let mut sub = srv.connect();
+    roundtrip(
+        &mut sub,
+        &req(&[b"SUBSCRIBE", b"flood"]),
+        b"*3\r\n$9\r\nsubscribe\r\n$5\r\nflood\r\n:1\r\n",
+    );
+    let mut publisher = srv.connect();
+    let payload = vec![b'x'; 64 * 1024];
+    let one = req(&[b"PUBLISH", b"flood", &payload]);
+    // 64 MB in all, well past the 32 MB hard limit, in pipelined chunks.
+    publisher
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut replies = Vec::new();
+    let mut buf = [0u8; 4096];
+    for round in 1..=16 {
+        publisher.write_all(&one.repeat(64)).unwrap();
+        while replies.windows(2).filter(|w| w == b"\r\n").count() < 64 * round {
+            let n = publisher
+                .read(&mut buf)
+                .expect("publisher gets its replies");
+            assert!(n > 0, "publisher connection closed");
+            replies.extend_from_slice(&buf[..n]);
+        }
+    }
+    // Once the limit hit, PUBLISH reaches nobody.
+    assert!(
+        replies.ends_with(b":0\r\n"),
+        "last replies: {:?}",
+        String::from_utf8_lossy(&replies[replies.len() - 20..])
+    );
+    // The subscriber's connection was closed: reading drains what was sent, then ends.
+    let got = read_to_close(&mut sub);
+    assert!(got.len() < 40 * 1024 * 1024, "read {} bytes", got.len());
+}

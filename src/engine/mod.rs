@@ -887,6 +887,11 @@ impl Engine {
             .map(|at| at.saturating_add(1))
     }
 
+    /// True when something is queued for `client` (see [`Engine::take_pushes`]). **O(1).**
+    pub fn has_pushes(&self, client: ClientId) -> bool {
+        !self.srv.outboxes.is_empty(client)
+    }
+
     /// Takes what is queued for `client`, oldest first: pub/sub messages and subscription
     /// notices ([`Reply::Push`], which RESP2 encodes as an array), the further replies of
     /// multi-reply commands, and — with [`Engine::submit`] — every reply. **O(n)** in what

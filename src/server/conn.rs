@@ -19,6 +19,12 @@ use crate::engine::{ClientId, Engine};
 /// Output buffers that grew beyond this (a big reply) are given back once written.
 const OUT_KEEP: usize = 1024 * 1024;
 
+/// While this many bytes wait for a slow socket, what the engine queues for the client
+/// stays in the engine, where `client-output-buffer-limit` counts it: a subscriber that
+/// does not read is then disconnected by that limit instead of growing this buffer
+/// without end.
+const DRAIN_LIMIT: usize = 256 * 1024;
+
 /// What to do after a batch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Next {
@@ -123,6 +129,11 @@ pub async fn serve_connection(
         if out.flush(writer).is_err() || (closing && !out.pending()) {
             return;
         }
+        // Output left in the engine by back-pressure: come back for it now that the
+        // socket took everything.
+        if !out.pending() && shared.engine.borrow().has_pushes(id) {
+            handle.wake.notify_one();
+        }
     }
 }
 
@@ -196,6 +207,11 @@ fn drain(engine: &mut Engine, id: ClientId, out: &mut Vec<u8>) -> Next {
     if c.close_asap {
         out.clear();
         return Next::Abort;
+    }
+    if out.len() >= DRAIN_LIMIT {
+        // Back-pressure: leave the rest queued in the engine (see DRAIN_LIMIT); the
+        // connection comes back for it once the socket took what is pending.
+        return Next::Read;
     }
     let proto = c.proto;
     let close = c.close_after_reply;
