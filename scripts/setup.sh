@@ -87,6 +87,22 @@ else
   ok "installed"
 fi
 
+say "redis-py test dependencies (tests/py/requirements.txt) in .tools/venv"
+VENV="$TOOLS/venv"
+if [ -x "$VENV/bin/python" ] && [ "$VENV/.requirements" -nt tests/py/requirements.txt ]; then
+  skip "up to date"
+else
+  mkdir -p "$TOOLS"
+  if ! python3 -m venv "$VENV" 2>/dev/null; then
+    # Debian's python3 splits venv into its own package.
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    python3 -m venv "$VENV"
+  fi
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r tests/py/requirements.txt
+  touch "$VENV/.requirements"
+  ok "$("$VENV/bin/python" -m pytest --version 2>&1)"
+fi
+
 say "crates (cargo fetch)"
 if cargo fetch --offline --quiet 2>/dev/null; then
   skip "all crates present"

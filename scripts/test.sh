@@ -39,6 +39,7 @@ step "cargo fmt --check" cargo fmt --all --check
 step "clippy (host)" cargo clippy --all-targets -- -D warnings
 step "clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (host)" cargo test
+step "redis-py integration (pytest)" "$ROOT/.tools/venv/bin/python" -m pytest -q tests/py
 step "browser tests (wasm-bindgen-test)" env TMPDIR="$BROWSER_TMP" cargo test --target wasm32-unknown-unknown --test wasm
 step "trunk build --release" trunk build --release
 step "e2e (playwright-core + chromium)" env TMPDIR="$BROWSER_TMP" node --test tests/e2e/
