@@ -394,6 +394,17 @@ impl G {
         }
     }
 
+    /// A bit offset: mostly small, sometimes at the edges (negative, 2^32, junk).
+    pub fn bit_offset(&mut self) -> Vec<u8> {
+        if self.chance(0.9) {
+            self.rng.u32(..200).to_string().into_bytes()
+        } else {
+            self.pick(&["-1", "4294967295", "4294967296", "x", ""])
+                .as_bytes()
+                .to_vec()
+        }
+    }
+
     /// An integer-ish argument: edges, overflow, junk.
     pub fn int(&mut self) -> Vec<u8> {
         if self.chance(0.5) {
@@ -1528,6 +1539,87 @@ pub const ROWS: &[Row] = &[
     Row { name: "zinterstore", weight: 1, gen: |g| g_zsetop(g, "ZINTERSTORE", true, true, false) },
     Row { name: "zdiffstore", weight: 1, gen: |g| g_zsetop(g, "ZDIFFSTORE", true, false, false) },
     Row { name: "zintercard", weight: 1, gen: |g| g_sintercard(g, "ZINTERCARD", G::zkey) },
+    // Bitmaps (on string keys; offsets kept small so values stay short)
+    Row { name: "setbit", weight: 2, gen: |g| {
+        let off = g.bit_offset();
+        let bit = g.pick(&[&b"0"[..], b"1", b"1", b"2", b"-1", b"x"]).to_vec();
+        exact(vec![g.word("SETBIT"), g.skey(), off, bit])
+    } },
+    Row { name: "getbit", weight: 1, gen: |g| {
+        let off = g.bit_offset();
+        exact(vec![g.word("GETBIT"), g.skey(), off])
+    } },
+    Row { name: "bitcount", weight: 2, gen: |g| {
+        let mut argv = vec![g.word("BITCOUNT"), g.skey()];
+        if g.chance(0.7) {
+            argv.push(g.int());
+            argv.push(g.int());
+            if g.chance(0.5) {
+                let unit = g.pick(&["BYTE", "BIT", "BITS"]);
+                argv.push(g.word(unit));
+            }
+        }
+        exact(argv)
+    } },
+    Row { name: "bitpos", weight: 2, gen: |g| {
+        let bit = g.pick(&[&b"0"[..], b"1", b"2"]).to_vec();
+        let mut argv = vec![g.word("BITPOS"), g.skey(), bit];
+        for _ in 0..g.rng.usize(0..=2) {
+            argv.push(g.int());
+        }
+        if argv.len() == 5 && g.chance(0.5) {
+            let unit = g.pick(&["BYTE", "BIT"]);
+            argv.push(g.word(unit));
+        }
+        exact(argv)
+    } },
+    Row { name: "bitop", weight: 2, gen: |g| {
+        let op = g.pick(&["AND", "OR", "XOR", "NOT", "NAND"]);
+        let mut argv = vec![g.word("BITOP"), g.word(op), g.skey()];
+        for _ in 0..g.rng.usize(1..=3) {
+            argv.push(g.skey());
+        }
+        exact(argv)
+    } },
+    Row { name: "bitfield", weight: 2, gen: |g| {
+        let mut argv = vec![g.word("BITFIELD"), g.skey()];
+        for _ in 0..g.rng.usize(0..=3) {
+            let ty = g.pick(&["i8", "u8", "i5", "u16", "i64", "u63", "u64", "x3"]).as_bytes().to_vec();
+            let off = if g.chance(0.2) { b"#2".to_vec() } else { g.bit_offset() };
+            match g.rng.u8(..4) {
+                0 => argv.extend([g.word("GET"), ty, off]),
+                1 => argv.extend([g.word("SET"), ty, off, g.int()]),
+                2 => argv.extend([g.word("INCRBY"), ty, off, g.int()]),
+                _ => {
+                    let mode = g.pick(&["WRAP", "SAT", "FAIL", "BAD"]);
+                    argv.extend([g.word("OVERFLOW"), g.word(mode)]);
+                }
+            }
+        }
+        exact(argv)
+    } },
+    // HyperLogLog (PF* on plain strings must say the value is not an HLL)
+    Row { name: "pfadd", weight: 2, gen: |g| {
+        let mut argv = vec![g.word("PFADD"), g.skey()];
+        for _ in 0..g.rng.usize(0..=4) {
+            argv.push(g.member());
+        }
+        exact(argv)
+    } },
+    Row { name: "pfcount", weight: 2, gen: |g| {
+        let mut argv = vec![g.word("PFCOUNT")];
+        for _ in 0..g.rng.usize(1..=3) {
+            argv.push(g.skey());
+        }
+        exact(argv)
+    } },
+    Row { name: "pfmerge", weight: 1, gen: |g| {
+        let mut argv = vec![g.word("PFMERGE"), g.skey()];
+        for _ in 0..g.rng.usize(0..=2) {
+            argv.push(g.skey());
+        }
+        exact(argv)
+    } },
     // SORT
     Row { name: "sort", weight: 3, gen: |g| g_sort(g, false) },
     Row { name: "sort_ro", weight: 1, gen: |g| g_sort(g, true) },
