@@ -38,7 +38,9 @@
 //! unblocked. The engine keeps such commands for the host ([`Blocking::defer`]) and runs
 //! them, in order, right after the client is unblocked (until one blocks again).
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
+
+use foldhash::HashMap;
 
 use super::keyspace::Key;
 use super::types::list::End;

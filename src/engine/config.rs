@@ -499,12 +499,27 @@ pub fn lookup_named(name: &[u8]) -> Option<(&'static str, &'static Param)> {
 impl Config {
     /// Every parameter at its default.
     pub fn with_defaults() -> Config {
-        Config {
+        let mut config = Config {
             values: PARAMS
                 .iter()
                 .map(|p| (p.name.to_string(), p.default.to_string()))
                 .collect::<BTreeMap<_, _>>(),
-        }
+            obuf_limits: [(0, 0, 0); 3],
+            keyspace_events: 0,
+        };
+        config.refresh_parsed();
+        config
+    }
+
+    /// Re-parses the values that hot paths read in parsed form.
+    fn refresh_parsed(&mut self) {
+        self.obuf_limits = parse_obuf(self.get("client-output-buffer-limit").unwrap_or(""));
+        let text = self.get("notify-keyspace-events").unwrap_or("");
+        self.keyspace_events = if text.is_empty() {
+            0
+        } else {
+            keyspace_event_flags(text).unwrap_or(0)
+        };
     }
 
     /// The value of a parameter (by name or alias, any case) as `CONFIG GET` shows it.
@@ -549,6 +564,12 @@ impl Config {
             _ => value,
         };
         self.values.insert(name.to_string(), value);
+        if matches!(
+            name,
+            "client-output-buffer-limit" | "notify-keyspace-events"
+        ) {
+            self.refresh_parsed();
+        }
     }
 
     /// A numeric parameter's value, parsed (0 when it is not a number). For unsigned
@@ -636,19 +657,15 @@ impl Config {
     }
 
     /// `notify-keyspace-events` as class bits (see [`super::pubsub::class`]); 0 when off.
-    /// O(1) when off, else O(length of the setting).
+    /// **O(1)**: parsed when set.
     pub fn keyspace_events(&self) -> u32 {
-        let text = self.notify_keyspace_events();
-        if text.is_empty() {
-            return 0;
-        }
-        keyspace_event_flags(text).unwrap_or(0)
+        self.keyspace_events
     }
 
     /// `client-output-buffer-limit` as `(hard bytes, soft bytes, soft seconds)` for the
     /// classes normal, replica and pubsub, in that order.
     pub fn client_output_buffer_limits(&self) -> [(u64, u64, i64); 3] {
-        parse_obuf(self.get("client-output-buffer-limit").unwrap_or(""))
+        self.obuf_limits
     }
 
     /// `hz`: active-expiry cycles per second.

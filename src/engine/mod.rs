@@ -171,8 +171,13 @@ pub enum ReplyMode {
 /// table, checks and typed accessors are in [`config`].
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Canonical parameter name → its normalised value, as `CONFIG GET` shows it.
+    /// Canonical parameter name → its normalised value, as `CONFIG GET` shows it. Change
+    /// it through [`Config::set_normalized`], which keeps the parsed forms below current.
     pub values: std::collections::BTreeMap<String, String>,
+    /// `client-output-buffer-limit`, parsed: read on every queued reply, so parsed once.
+    obuf_limits: [(u64, u64, i64); 3],
+    /// `notify-keyspace-events` as class bits: read on every write, so parsed once.
+    keyspace_events: u32,
 }
 
 /// Counters reported by `INFO`.
@@ -212,7 +217,7 @@ pub struct Server {
     pub run_id: String,
     /// Keys, per database, that some client is blocked on (`BLPOP` & co.; filled by the
     /// blocking commands). Redis's `db->blocking_keys`.
-    pub blocking_keys: std::collections::HashSet<(usize, Key)>,
+    pub blocking_keys: foldhash::HashSet<(usize, Key)>,
     /// Keys that received elements while a client was blocked on them, in the order they
     /// became ready, for the engine to serve waiters after the command (Redis's
     /// `server.ready_keys`). See [`Ctx::signal_ready`].

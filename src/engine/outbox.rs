@@ -23,7 +23,9 @@
 //!
 //! The queue is a `VecDeque`: appending and draining are O(1) per reply.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::HashMap;
 
 use indexmap::IndexSet;
 

@@ -28,7 +28,7 @@
 //! [`crate::engine::Ctx::notify`] with Redis's event names; the class bits are in
 //! [`class`].
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use indexmap::{IndexMap, IndexSet};
 
