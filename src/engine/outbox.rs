@@ -62,7 +62,7 @@ struct Outbox {
 pub struct Outboxes {
     boxes: HashMap<ClientId, Outbox>,
     /// Clients whose queue is non-empty or who were killed, in the order they became so.
-    ready: IndexSet<ClientId>,
+    ready: IndexSet<ClientId, foldhash::fast::RandomState>,
     /// Clients killed since the engine last looked (it then flags their [`Client`]).
     ///
     /// [`Client`]: crate::engine::Client
@@ -178,8 +178,12 @@ fn over_limit(b: &mut Outbox, limit: Limit, now_ms: i64) -> bool {
 /// number of elements.
 pub fn resp_len(reply: &Reply) -> u64 {
     fn line(n: i64) -> u64 {
-        // prefix + digits + CRLF
-        3 + n.unsigned_abs().to_string().len() as u64 + u64::from(n < 0)
+        // prefix + digits (+ sign) + CRLF, counted without formatting
+        let digits = n
+            .unsigned_abs()
+            .checked_ilog10()
+            .map_or(1, |d| u64::from(d) + 1);
+        3 + digits + u64::from(n < 0)
     }
     fn bulk(len: usize) -> u64 {
         line(len as i64) + len as u64 + 2
