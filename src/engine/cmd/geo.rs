@@ -570,10 +570,13 @@ fn search(ctx: &mut Ctx<'_>, args: &mut Args, kind: Kind) -> CmdResult {
     } else {
         hits.len().min(usize::try_from(count).unwrap_or(usize::MAX))
     };
-    match sort {
-        Sort::None => {}
-        Sort::Asc => hits.sort_by(|a, b| a.dist.total_cmp(&b.dist)),
-        Sort::Desc => hits.sort_by(|a, b| b.dist.total_cmp(&a.dist)),
+    if sort != Sort::None {
+        let desc = sort == Sort::Desc;
+        if returned == hits.len() {
+            merge_sort(&mut hits, desc);
+        } else if returned > 0 {
+            partial_sort(&mut hits, returned - 1, desc);
+        }
     }
     hits.truncate(returned);
 
@@ -667,4 +670,172 @@ fn collect(z: &ZSet, lon: f64, lat: f64, shape: Shape, limit: u64) -> Vec<Hit> {
         }
     }
     hits
+}
+
+/// Redis's `sort_gp_asc`/`sort_gp_desc`: by distance, equal distances comparing equal (a
+/// NaN distance, possible for a box search across the globe, compares as less).
+fn by_dist(a: &Hit, b: &Hit, desc: bool) -> std::cmp::Ordering {
+    let o = if a.dist > b.dist {
+        std::cmp::Ordering::Greater
+    } else if a.dist == b.dist {
+        std::cmp::Ordering::Equal
+    } else {
+        std::cmp::Ordering::Less
+    };
+    if desc {
+        o.reverse()
+    } else {
+        o
+    }
+}
+
+/// Orders `hits` so that positions `0..=last` hold the smallest elements in order, the way
+/// Redis's `pqsort` does it (a Bentley–McIlroy quicksort that skips partitions lying outside
+/// the wanted range). The algorithm is reproduced step for step because it is not stable:
+/// which of several hits at the same distance make the cut depends on its exact swaps.
+fn partial_sort(hits: &mut [Hit], last: usize, desc: bool) {
+    use std::cmp::Ordering::{Greater, Less};
+    let cmp = |v: &[Hit], i: usize, j: usize| match (v.get(i), v.get(j)) {
+        (Some(a), Some(b)) => by_dist(a, b, desc),
+        _ => std::cmp::Ordering::Equal,
+    };
+    let med3 = |v: &[Hit], a: usize, b: usize, c: usize| {
+        if cmp(v, a, b) == Less {
+            if cmp(v, b, c) == Less {
+                b
+            } else if cmp(v, a, c) == Less {
+                c
+            } else {
+                a
+            }
+        } else if cmp(v, b, c) == Greater {
+            b
+        } else if cmp(v, a, c) == Less {
+            a
+        } else {
+            c
+        }
+    };
+    let vecswap = |v: &mut [Hit], a: usize, b: usize, n: usize| {
+        for k in 0..n {
+            v.swap(a + k, b + k);
+        }
+    };
+    // The wanted range, and a stack of partitions still to sort (Redis recurses on the left
+    // part and loops on the right one; the order of work is the same).
+    let (lr, rr) = (0usize, last);
+    let touches = |a: usize, n: usize| !((lr < a && rr < a) || (lr >= a + n && rr >= a + n));
+    let mut stack = vec![(0usize, hits.len())];
+    while let Some((mut a, mut n)) = stack.pop() {
+        loop {
+            if n < 7 {
+                for m in a + 1..a + n {
+                    let mut l = m;
+                    while l > a && cmp(hits, l - 1, l) == Greater {
+                        hits.swap(l, l - 1);
+                        l -= 1;
+                    }
+                }
+                break;
+            }
+            let mut pm = a + n / 2;
+            if n > 7 {
+                let mut pl = a;
+                let mut pn = a + n - 1;
+                if n > 40 {
+                    let d = n / 8;
+                    pl = med3(hits, pl, pl + d, pl + 2 * d);
+                    pm = med3(hits, pm - d, pm, pm + d);
+                    pn = med3(hits, pn - 2 * d, pn - d, pn);
+                }
+                pm = med3(hits, pl, pm, pn);
+            }
+            hits.swap(a, pm);
+            let (mut pa, mut pb) = (a + 1, a + 1);
+            let (mut pc, mut pd) = (a + n - 1, a + n - 1);
+            loop {
+                while pb <= pc {
+                    let c = cmp(hits, pb, a);
+                    if c == Greater {
+                        break;
+                    }
+                    if c.is_eq() {
+                        hits.swap(pa, pb);
+                        pa += 1;
+                    }
+                    pb += 1;
+                }
+                while pb <= pc {
+                    let c = cmp(hits, pc, a);
+                    if c == Less {
+                        break;
+                    }
+                    if c.is_eq() {
+                        hits.swap(pc, pd);
+                        pd -= 1;
+                    }
+                    pc -= 1;
+                }
+                if pb > pc {
+                    break;
+                }
+                hits.swap(pb, pc);
+                pb += 1;
+                pc -= 1;
+            }
+            let pn = a + n;
+            let r = (pa - a).min(pb - pa);
+            vecswap(hits, a, pb - r, r);
+            let r = (pd - pc).min(pn - pd - 1);
+            vecswap(hits, pb, pn - r, r);
+            let left = pb - pa;
+            let right = pd - pc;
+            let right_start = pn - right;
+            // Redis recurses into the left part first, then continues with the right one.
+            let go_right = right > 1 && touches(right_start, right);
+            if left > 1 && touches(a, left) {
+                if go_right {
+                    stack.push((right_start, right));
+                }
+                n = left;
+                continue;
+            }
+            if go_right {
+                a = right_start;
+                n = right;
+                continue;
+            }
+            break;
+        }
+    }
+}
+
+/// Sorts every hit as glibc's `qsort` does for Redis: a top-down merge sort (stable), taking
+/// from the left run while it is not greater. Written out rather than `sort_by` so that a
+/// comparison that is not a total order (NaN distances) gives Redis's order and never panics.
+fn merge_sort(hits: &mut Vec<Hit>, desc: bool) {
+    fn sort(v: Vec<Hit>, desc: bool) -> Vec<Hit> {
+        if v.len() <= 1 {
+            return v;
+        }
+        let mut left = v;
+        let right = left.split_off(left.len() / 2);
+        let (left, right) = (sort(left, desc), sort(right, desc));
+        let mut out = Vec::with_capacity(left.len() + right.len());
+        let mut l = left.into_iter().peekable();
+        let mut r = right.into_iter().peekable();
+        loop {
+            let take_left = match (l.peek(), r.peek()) {
+                (Some(a), Some(b)) => by_dist(a, b, desc) != std::cmp::Ordering::Greater,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let next = if take_left { l.next() } else { r.next() };
+            out.extend(next);
+        }
+        out
+    }
+    let v = std::mem::take(hits);
+    *hits = sort(v, desc);
 }
