@@ -68,8 +68,9 @@ pub const COMMANDS: &[Command] = &[
             "3.2.0",
         ),
     Command::new("georadius", -6, Group::Geo, georadius)
-        .flags(WDM)
+        .flags(WDM.union(Flags::MOVABLE_KEYS))
         .keys(1, 1, 1)
+        .key_flags(&["RO", "access"])
         .doc(
             "key longitude latitude radius M | KM | FT | MI [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC] [STORE key | STOREDIST key]",
             "Returns members within a radius of a point, optionally storing them (deprecated: use GEOSEARCH).",
@@ -86,8 +87,9 @@ pub const COMMANDS: &[Command] = &[
             "3.2.10",
         ),
     Command::new("georadiusbymember", -5, Group::Geo, georadiusbymember)
-        .flags(WDM)
+        .flags(WDM.union(Flags::MOVABLE_KEYS))
         .keys(1, 1, 1)
+        .key_flags(&["RO", "access"])
         .doc(
             "key member radius M | KM | FT | MI [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC] [STORE key | STOREDIST key]",
             "Returns members within a radius of a member, optionally storing them (deprecated: use GEOSEARCH).",
