@@ -468,6 +468,7 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::sort::COMMANDS,
         cmd::bitmap::COMMANDS,
         cmd::hyperloglog::COMMANDS,
+        cmd::geo::COMMANDS,
     ]
 }
 

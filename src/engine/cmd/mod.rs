@@ -5,6 +5,7 @@ pub mod bitmap;
 pub mod blocking;
 pub mod command;
 pub mod connection;
+pub mod geo;
 pub mod hash;
 pub mod hyperloglog;
 pub mod keys;
