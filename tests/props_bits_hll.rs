@@ -544,7 +544,7 @@ proptest! {
     }
 
     #[test]
-    fn sparse_to_dense_preserves_count_and_registers(elements in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..10), 0..1500)) {
+    fn sparse_to_dense_preserves_count_and_registers(elements in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..10), 1..1500)) {
         let (mut e, c) = engine();
         // A large limit keeps the value sparse (unless a register passes 32).
         run(&mut e, c, argv(&[&"CONFIG", &"SET", &"hll-sparse-max-bytes", &"1000000"]));
