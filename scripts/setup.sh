@@ -19,7 +19,7 @@ cd "$ROOT"
 
 TRUNK_VERSION=0.22.1
 BINARYEN_VERSION=132
-APT_PACKAGES=(chromium chromium-driver redis-server redis-tools clang)
+APT_PACKAGES=(chromium chromium-driver redis-server redis-tools clang tcl dpkg-dev)
 
 for tool in cargo rustup node npm; do
   command -v "$tool" >/dev/null || die "$tool is required (install Rust with rustup, and Node.js)"

@@ -40,6 +40,7 @@ step "clippy (host)" cargo clippy --all-targets -- -D warnings
 step "clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (host)" cargo test
 step "redis-py integration (pytest)" "$ROOT/.tools/venv/bin/python" -m pytest -q tests/py
+step "Redis 7.0's own test suite (tests/redis-suite)" env KVLAB_SUITE_STRICT=1 bash tests/redis-suite/run.sh
 step "browser tests (wasm-bindgen-test)" env TMPDIR="$BROWSER_TMP" cargo test --target wasm32-unknown-unknown --test wasm
 step "trunk build --release" trunk build --release
 step "e2e (playwright-core + chromium)" env TMPDIR="$BROWSER_TMP" node --test tests/e2e/

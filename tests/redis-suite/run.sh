@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs Redis's own Tcl test suite against kvlab-server: a measurement of how much of
-# Redis 7.0's behaviour kvlab reproduces, not a pass/fail gate (it is slow and not in CI).
+# Redis 7.0's behaviour kvlab reproduces. CI runs it with KVLAB_SUITE_STRICT=1, which
+# fails on any failed test.
 #
 # Usage:
 #   tests/redis-suite/run.sh [unit/type/string unit/expire ...]
@@ -172,6 +173,7 @@ done
 
 total_ok=0
 total_err=0
+any_note=0
 printf '%-22s %7s %7s  %s\n' FILE PASSED FAILED NOTE
 for f in "${FILES[@]}"; do
     log="$LOGDIR/$(echo "$f" | tr / _).log"
@@ -200,6 +202,7 @@ for f in "${FILES[@]}"; do
         note="$note (server died: see $LOGDIR/server.log)"
     fi
     printf '%-22s %7s %7s  %s\n' "$f" "$ok" "$err" "$note"
+    [ -z "$note" ] || any_note=1
     total_ok=$((total_ok + ok))
     total_err=$((total_err + err))
     if ! kill -0 "$SERVER_PID" 2>/dev/null; then
@@ -210,3 +213,10 @@ for f in "${FILES[@]}"; do
 done
 printf '%-22s %7s %7s\n' TOTAL "$total_ok" "$total_err"
 say "Logs: $LOGDIR"
+# KVLAB_SUITE_STRICT=1 (CI): any failed test, exception, time-out or dead server fails the run.
+if [ "${KVLAB_SUITE_STRICT:-0}" = 1 ]; then
+    if [ "$total_err" -ne 0 ] || [ "$any_note" -ne 0 ] || [ -z "$SERVER_PID" ]; then
+        say "Redis suite: $total_err failed (or a file did not finish); see $LOGDIR"
+        exit 1
+    fi
+fi
