@@ -339,6 +339,29 @@ impl Ctx<'_> {
         Some(e)
     }
 
+    /// The value at `key` for reading, as the type `as_t` selects (`Value::as_hash`,
+    /// `Value::as_list`, …): `None` if absent, `WRONGTYPE` if the key holds another type.
+    /// Counts a hit or miss like [`Ctx::lookup_read`]. **O(1).**
+    pub fn read_as<'c, T>(
+        &'c mut self,
+        key: &[u8],
+        as_t: fn(&Value) -> CmdResult<&T>,
+    ) -> CmdResult<Option<&'c T>> {
+        self.lookup_read(key).map(as_t).transpose()
+    }
+
+    /// The value at `key` for writing, as the type `as_t` selects (`Value::as_hash_mut`,
+    /// …): `None` if absent, `WRONGTYPE` if the key holds another type. **O(1).**
+    pub fn write_as<'c, T>(
+        &'c mut self,
+        key: &[u8],
+        as_t: fn(&mut Value) -> CmdResult<&mut T>,
+    ) -> CmdResult<Option<&'c mut T>> {
+        self.lookup_write(key)
+            .map(|e| as_t(&mut e.value))
+            .transpose()
+    }
+
     /// True if `key` exists (after lazy expiry), without counting a hit or miss.
     pub fn exists(&mut self, key: &[u8]) -> bool {
         self.expire_if_needed(key);

@@ -17,7 +17,7 @@
 //! the data).
 
 use crate::engine::args::{parse_i64, Args};
-use crate::engine::cmd::zset::parse_score;
+use crate::engine::cmd::zset::{parse_score, read_zset};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
 use crate::engine::table::{lookup, Command, Flags, Group};
@@ -207,14 +207,6 @@ fn coord_reply(proto: u8, d: f64) -> Reply {
 /// A distance as `addReplyDoubleDistance` sends it: `%.4f`, a bulk string.
 fn dist_reply(d: f64) -> Reply {
     Reply::Bulk(format!("{d:.4}").into_bytes())
-}
-
-/// Looks `key` up for reading: `None` if absent, `WRONGTYPE` if not a sorted set.
-fn read_zset<'a>(ctx: &'a mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'a ZSet>> {
-    match ctx.lookup_read(key) {
-        None => Ok(None),
-        Some(v) => v.as_zset().map(Some),
-    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -202,18 +202,12 @@ fn limits(ctx: &Ctx<'_>) -> HashLimits {
 /// The hash at `key` for reading: `Ok(None)` if missing, WRONGTYPE for other types.
 /// Counts a keyspace hit or miss.
 fn read_hash<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'c HashValue>> {
-    match ctx.lookup_read(key) {
-        Some(v) => Ok(Some(v.as_hash()?)),
-        None => Ok(None),
-    }
+    ctx.read_as(key, Value::as_hash)
 }
 
 /// The hash at `key` for writing: `Ok(None)` if missing, WRONGTYPE for other types.
 fn write_hash<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'c mut HashValue>> {
-    match ctx.lookup_write(key) {
-        Some(e) => Ok(Some(e.value.as_hash_mut()?)),
-        None => Ok(None),
-    }
+    ctx.write_as(key, Value::as_hash_mut)
 }
 
 /// The hash at `key`, created empty if missing (Redis's `hashTypeLookupWriteOrCreate`).

@@ -192,18 +192,12 @@ pub const COMMANDS: &[Command] = &[
 
 /// The list at `key` for reading: `None` if absent, `WRONGTYPE` if not a list.
 fn read_list<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'c ListValue>> {
-    match ctx.lookup_read(key) {
-        Some(v) => v.as_list().map(Some),
-        None => Ok(None),
-    }
+    ctx.read_as(key, Value::as_list)
 }
 
 /// The list at `key` for writing: `None` if absent, `WRONGTYPE` if not a list.
 fn write_list<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'c mut ListValue>> {
-    match ctx.lookup_write(key) {
-        Some(e) => e.value.as_list_mut().map(Some),
-        None => Ok(None),
-    }
+    ctx.write_as(key, Value::as_list_mut)
 }
 
 /// Pushes `values` one by one at `end` of the list at `key`, creating the list when

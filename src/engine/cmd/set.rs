@@ -199,18 +199,12 @@ pub const COMMANDS: &[Command] = &[
 
 /// The set at `key` for reading: `None` if absent, `WRONGTYPE` if not a set.
 fn read_set<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'c SetValue>> {
-    match ctx.lookup_read(key) {
-        Some(v) => v.as_set().map(Some),
-        None => Ok(None),
-    }
+    ctx.read_as(key, Value::as_set)
 }
 
 /// The set at `key` for writing: `None` if absent, `WRONGTYPE` if not a set.
 fn write_set<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'c mut SetValue>> {
-    match ctx.lookup_write(key) {
-        Some(e) => e.value.as_set_mut().map(Some),
-        None => Ok(None),
-    }
+    ctx.write_as(key, Value::as_set_mut)
 }
 
 /// The set at `key` once a `read_set` of this command has looked it up (and counted the

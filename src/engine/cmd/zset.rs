@@ -655,19 +655,13 @@ fn push_member(out: &mut Vec<Reply>, proto: u8, withscores: bool, member: &[u8],
 }
 
 /// Looks `key` up for reading: `None` if absent, `WRONGTYPE` if not a sorted set.
-fn read_zset<'a>(ctx: &'a mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'a ZSet>> {
-    match ctx.lookup_read(key) {
-        None => Ok(None),
-        Some(v) => v.as_zset().map(Some),
-    }
+pub(super) fn read_zset<'a>(ctx: &'a mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'a ZSet>> {
+    ctx.read_as(key, Value::as_zset)
 }
 
 /// Looks `key` up for writing: `None` if absent, `WRONGTYPE` if not a sorted set.
 fn write_zset<'a>(ctx: &'a mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'a mut ZSet>> {
-    match ctx.lookup_write(key) {
-        None => Ok(None),
-        Some(e) => e.value.as_zset_mut().map(Some),
-    }
+    ctx.write_as(key, Value::as_zset_mut)
 }
 
 /// Stores a `*STORE` result: the set if non-empty (counting one change), otherwise deletes
