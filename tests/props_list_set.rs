@@ -884,7 +884,13 @@ fn check_set_op(models: &mut SetModels, op: &SetOp, got: &Reply) -> Result<(), T
                     // first set into the destination, so the destination's encoding is
                     // that of the first set even if the members that forced a conversion
                     // are deleted again.
-                    let first_encoded_big = models.get(&keys[0]).is_some_and(|m| m.hashtable);
+                    // The copy is built member by member into a fresh set, so what counts
+                    // is whether the first set's members force a hash table, not how the
+                    // first set itself is encoded (it may have converted for a member that
+                    // is gone since).
+                    let first_encoded_big = models
+                        .get(&keys[0])
+                        .is_some_and(|m| ModelSet::fresh(m.members.clone()).hashtable);
                     let diff_copies_first = *kind == 2 && {
                         let present: Vec<usize> = keys
                             .iter()
