@@ -226,6 +226,34 @@ pub struct Command {
     /// Key-spec flags (`COMMAND INFO`), e.g. `["RW", "access", "update"]`; when empty they
     /// are derived from the command flags (`RO access` for read-only, `RW update` for writes).
     pub key_flags: &'static [&'static str],
+    /// Keys found by scanning the arguments, after those of [`Command::keys`]: Redis's
+    /// keyword and `numkeys` key specs (see [`MovableKeys`]). Empty for most commands.
+    pub movable: &'static [MovableKeys],
+}
+
+/// How a command's variable key positions are found, as Redis 7's key specs (`begin_search`
+/// by keyword, `find_keys` by key count) and its `getkeys_proc` callbacks find them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MovableKeys {
+    /// A key count at argument `at` followed by that many keys (`ZUNION 2 a b`,
+    /// `BLMPOP 0 2 a b LEFT`). The count must be 1 or more and the keys must all be present.
+    Numkeys {
+        /// Position of the count (1 = first argument after the name).
+        at: usize,
+    },
+    /// One key right after the first occurrence of `keyword` at or after position `from`
+    /// (`GEORADIUS … STORE dest`); nothing when the keyword is absent.
+    Keyword {
+        /// The keyword, lowercase.
+        keyword: &'static str,
+        /// Where the search starts.
+        from: usize,
+    },
+    /// `SORT`'s `STORE destination` (the last one counts), skipping the arguments of
+    /// `LIMIT`, `GET` and `BY` as Redis's `sortGetKeys` does.
+    SortStore,
+    /// After `STREAMS`, the first half of the remaining arguments (`XREAD … STREAMS a b 0 0`).
+    Streams,
 }
 
 impl Command {
@@ -251,6 +279,7 @@ impl Command {
             acl: &[],
             tips: &[],
             key_flags: &[],
+            movable: &[],
         }
     }
 
@@ -279,6 +308,7 @@ impl Command {
             acl: &[],
             tips: &[],
             key_flags: &[],
+            movable: &[],
         }
     }
 
@@ -311,6 +341,12 @@ impl Command {
     /// Sets the flags.
     pub const fn flags(mut self, flags: Flags) -> Command {
         self.flags = flags;
+        self
+    }
+
+    /// Adds key positions found by scanning the arguments (see [`MovableKeys`]).
+    pub const fn movable(mut self, specs: &'static [MovableKeys]) -> Command {
+        self.movable = specs;
         self
     }
 
@@ -427,6 +463,56 @@ impl Command {
         ORDER.iter().copied().filter(|c| have.contains(c)).collect()
     }
 
+    /// The positions of every key in `argv` (the command line from its name on), as `COMMAND
+    /// GETKEYS` reports them: the fixed positions, then the movable ones in the order of
+    /// [`Command::movable`]. `None` when a key count is not a count of keys that are there
+    /// (Redis: "Invalid arguments specified for command"). O(number of arguments).
+    pub fn key_indexes(&self, argv: &[Vec<u8>]) -> Option<Vec<usize>> {
+        let argc = argv.len();
+        let mut out = self.key_positions(argc);
+        for spec in self.movable {
+            match *spec {
+                MovableKeys::Numkeys { at } => {
+                    let n = argv.get(at).map(|a| numkeys(a))?;
+                    if n < 1 || n > argc.saturating_sub(at + 1) as i64 {
+                        return None;
+                    }
+                    out.extend((at + 1)..(at + 1 + n as usize));
+                }
+                MovableKeys::Keyword { keyword, from } => {
+                    let found = (from..argc.saturating_sub(1))
+                        .find(|&i| argv[i].eq_ignore_ascii_case(keyword.as_bytes()));
+                    out.extend(found.map(|i| i + 1));
+                }
+                MovableKeys::SortStore => {
+                    let mut store = None;
+                    let mut i = 2;
+                    while i < argc {
+                        let a = &argv[i];
+                        if a.eq_ignore_ascii_case(b"limit") {
+                            i += 2;
+                        } else if a.eq_ignore_ascii_case(b"get") || a.eq_ignore_ascii_case(b"by") {
+                            i += 1;
+                        } else if a.eq_ignore_ascii_case(b"store") && i + 1 < argc {
+                            store = Some(i + 1);
+                        }
+                        i += 1;
+                    }
+                    out.extend(store);
+                }
+                MovableKeys::Streams => {
+                    let at = (1..argc).find(|&i| argv[i].eq_ignore_ascii_case(b"streams"))?;
+                    let n = (argc - at - 1) / 2;
+                    if n == 0 {
+                        return None;
+                    }
+                    out.extend((at + 1)..(at + 1 + n));
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// The positions of the key arguments in an argument vector of length `argc`.
     pub fn key_positions(&self, argc: usize) -> Vec<usize> {
         let KeySpec { first, last, step } = self.keys;
@@ -445,6 +531,29 @@ impl Command {
             i += i64::from(step);
         }
         out
+    }
+}
+
+/// A key count as Redis reads it: a strict integer, or failing that what C's `atoi` makes
+/// of the text (Redis falls back to its `getkeys_proc`, which uses `atoi`: `2x` is 2).
+fn numkeys(arg: &[u8]) -> i64 {
+    if let Some(n) = super::args::parse_i64(arg) {
+        return n;
+    }
+    let text = arg.trim_ascii_start();
+    let (neg, digits) = match text.first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let mut n: i64 = 0;
+    for &b in digits.iter().take_while(|b| b.is_ascii_digit()) {
+        n = n.saturating_mul(10).saturating_add(i64::from(b - b'0'));
+    }
+    if neg {
+        -n
+    } else {
+        n
     }
 }
 

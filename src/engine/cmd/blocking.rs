@@ -24,7 +24,7 @@ use crate::engine::args::{parse_i64, Args};
 use crate::engine::blocking::BlockOp;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::longdouble::LongDouble;
-use crate::engine::table::{self, Command, Flags, Group};
+use crate::engine::table::{self, Command, Flags, Group, MovableKeys};
 use crate::engine::types::list::End;
 use crate::engine::types::Value;
 use crate::engine::{call_inner, Client, ClientId, Ctx, Reply, Server};
@@ -46,6 +46,7 @@ pub const LIST_COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("blmpop", -5, Group::List, blmpop)
+        .movable(&[MovableKeys::Numkeys { at: 2 }])
         .flags(Flags::WRITE.union(Flags::BLOCKING).union(Flags::MOVABLE_KEYS))
         .doc(
             "timeout numkeys key [key ...] LEFT | RIGHT [COUNT count]",
@@ -85,6 +86,7 @@ pub const LIST_COMMANDS: &[Command] = &[
 /// The blocking sorted-set commands (group `sorted_set`).
 pub const ZSET_COMMANDS: &[Command] = &[
     Command::new("bzmpop", -5, Group::SortedSet, bzmpop)
+        .movable(&[MovableKeys::Numkeys { at: 2 }])
         .flags(Flags::WRITE.union(Flags::BLOCKING).union(Flags::MOVABLE_KEYS))
         .doc(
             "timeout numkeys key [key ...] MIN | MAX [COUNT count]",

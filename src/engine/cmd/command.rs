@@ -354,7 +354,7 @@ fn keys_of(argv: &[Vec<u8>]) -> CmdResult<(&'static Command, Vec<usize>)> {
     } else {
         base.subcommand(&argv[1]).ok_or_else(invalid)?
     };
-    if cmd.keys.first <= 0 {
+    if cmd.keys.first <= 0 && cmd.movable.is_empty() {
         return Err(Error::Err("The command has no key arguments".into()));
     }
     if !cmd.arity_ok(argv.len()) {
@@ -362,7 +362,7 @@ fn keys_of(argv: &[Vec<u8>]) -> CmdResult<(&'static Command, Vec<usize>)> {
             "Invalid number of arguments specified for command".into(),
         ));
     }
-    let keys = cmd.key_positions(argv.len());
+    let keys = cmd.key_indexes(argv).unwrap_or_default();
     if keys.is_empty() && !cmd.flags.contains(Flags::NO_MANDATORY_KEYS) {
         return Err(Error::Err("Invalid arguments specified for command".into()));
     }

@@ -20,7 +20,7 @@ use crate::engine::args::{parse_i64, Args};
 use crate::engine::cmd::zset::{parse_score, read_zset};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
-use crate::engine::table::{lookup, Command, Flags, Group};
+use crate::engine::table::{lookup, Command, Flags, Group, MovableKeys};
 use crate::engine::types::geohash::{self, Shape};
 use crate::engine::types::zset::ScoreRange;
 use crate::engine::types::{Value, ZSet};
@@ -68,6 +68,10 @@ pub const COMMANDS: &[Command] = &[
             "3.2.0",
         ),
     Command::new("georadius", -6, Group::Geo, georadius)
+        .movable(&[
+            MovableKeys::Keyword { keyword: "store", from: 6 },
+            MovableKeys::Keyword { keyword: "storedist", from: 6 },
+        ])
         .flags(WDM.union(Flags::MOVABLE_KEYS))
         .keys(1, 1, 1)
         .key_flags(&["RO", "access"])
@@ -87,6 +91,10 @@ pub const COMMANDS: &[Command] = &[
             "3.2.10",
         ),
     Command::new("georadiusbymember", -5, Group::Geo, georadiusbymember)
+        .movable(&[
+            MovableKeys::Keyword { keyword: "store", from: 5 },
+            MovableKeys::Keyword { keyword: "storedist", from: 5 },
+        ])
         .flags(WDM.union(Flags::MOVABLE_KEYS))
         .keys(1, 1, 1)
         .key_flags(&["RO", "access"])

@@ -23,7 +23,7 @@
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, Group, MovableKeys};
 use crate::engine::types::list::{End, ListValue};
 use crate::engine::types::Value;
 use crate::engine::{Ctx, Reply};
@@ -69,6 +69,7 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("lmpop", -4, Group::List, lmpop)
+        .movable(&[MovableKeys::Numkeys { at: 1 }])
         .flags(W.union(Flags::MOVABLE_KEYS))
         .doc(
             "numkeys key [key ...] LEFT | RIGHT [COUNT count]",

@@ -26,7 +26,7 @@ use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
 use crate::engine::scan;
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, Group, MovableKeys};
 use crate::engine::types::{SetValue, Value};
 use crate::engine::{Ctx, Reply};
 
@@ -85,6 +85,7 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("sintercard", -3, Group::Set, sintercard)
+        .movable(&[MovableKeys::Numkeys { at: 1 }])
         .flags(R.union(Flags::MOVABLE_KEYS))
         .doc(
             "numkeys key [key ...] [LIMIT limit]",

@@ -43,13 +43,14 @@ use crate::engine::args::{parse_i64, Args};
 use crate::engine::cmd::zset::strtod;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, Group, MovableKeys};
 use crate::engine::types::Value;
 use crate::engine::{Ctx, Reply};
 
 /// The SORT commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("sort", -2, Group::Generic, sort)
+        .movable(&[MovableKeys::SortStore])
         .flags(
             Flags::WRITE
                 .union(Flags::DENYOOM)

@@ -30,7 +30,7 @@ use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
 use crate::engine::reply::format_double;
 use crate::engine::scan;
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, Group, MovableKeys};
 use crate::engine::types::zset::{AddOutcome, LexBound, LexRange, ScoreRange, ZInput};
 use crate::engine::types::{Value, ZSet};
 use crate::engine::{Ctx, Reply};
@@ -75,6 +75,7 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("zdiff", -3, Group::SortedSet, zdiff)
+        .movable(&[MovableKeys::Numkeys { at: 1 }])
         .flags(RM)
         .doc(
             "numkeys key [key ...] [WITHSCORES]",
@@ -83,6 +84,7 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("zdiffstore", -4, Group::SortedSet, zdiffstore)
+        .movable(&[MovableKeys::Numkeys { at: 2 }])
         .flags(WDM)
         .keys(1, 1, 1)
         .doc(
@@ -101,6 +103,7 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("zinter", -3, Group::SortedSet, zinter)
+        .movable(&[MovableKeys::Numkeys { at: 1 }])
         .flags(RM)
         .doc(
             "numkeys key [key ...] [WEIGHTS weight [weight ...]] [AGGREGATE SUM | MIN | MAX] [WITHSCORES]",
@@ -109,6 +112,7 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("zintercard", -3, Group::SortedSet, zintercard)
+        .movable(&[MovableKeys::Numkeys { at: 1 }])
         .flags(RM)
         .doc(
             "numkeys key [key ...] [LIMIT limit]",
@@ -117,6 +121,7 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("zinterstore", -4, Group::SortedSet, zinterstore)
+        .movable(&[MovableKeys::Numkeys { at: 2 }])
         .flags(WDM)
         .keys(1, 1, 1)
         .doc(
@@ -135,6 +140,7 @@ pub const COMMANDS: &[Command] = &[
             "2.8.9",
         ),
     Command::new("zmpop", -4, Group::SortedSet, zmpop)
+        .movable(&[MovableKeys::Numkeys { at: 1 }])
         .flags(Flags::WRITE.union(Flags::MOVABLE_KEYS))
         .doc(
             "numkeys key [key ...] MIN | MAX [COUNT count]",
@@ -309,6 +315,7 @@ pub const COMMANDS: &[Command] = &[
         .keys(1, 1, 1)
         .doc("key member", "Returns the score of a member.", "O(1)", "1.2.0"),
     Command::new("zunion", -3, Group::SortedSet, zunion)
+        .movable(&[MovableKeys::Numkeys { at: 1 }])
         .flags(RM)
         .doc(
             "numkeys key [key ...] [WEIGHTS weight [weight ...]] [AGGREGATE SUM | MIN | MAX] [WITHSCORES]",
@@ -317,6 +324,7 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("zunionstore", -4, Group::SortedSet, zunionstore)
+        .movable(&[MovableKeys::Numkeys { at: 2 }])
         .flags(WDM)
         .keys(1, 1, 1)
         .doc(
