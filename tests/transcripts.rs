@@ -12,6 +12,7 @@
 //! @tick            run one active-expiry cycle
 //! @client B        switch to client B (connected on first use); the first client is A
 //! @pushes          what client B was sent since its last command (e.g. messages)
+//! @config cluster-enabled yes   set a parameter as redis-server's start-up options do
 //! ```
 //! A line starting with `> ` is a command, split with redis-cli's rules; the lines after it up
 //! to the next command or directive are the exact reply as redis-cli prints it. The engine
@@ -71,6 +72,12 @@ fn run_file(path: &Path) -> Vec<String> {
                 (Some("sleep"), Some(ms)) => {
                     clock.advance_ms(ms.parse().expect("sleep ms"));
                     engine.expire_blocked();
+                }
+                (Some("config"), Some(name)) => {
+                    let value = parts.next().expect("@config name value");
+                    engine
+                        .configure(name, value)
+                        .unwrap_or_else(|e| panic!("{}:{i}: {e}", path.display()));
                 }
                 (Some("tick"), None) => {
                     engine.tick();

@@ -506,6 +506,7 @@ impl Config {
                 .collect::<BTreeMap<_, _>>(),
             obuf_limits: [(0, 0, 0); 3],
             keyspace_events: 0,
+            cluster_enabled: false,
         };
         config.refresh_parsed();
         config
@@ -520,6 +521,7 @@ impl Config {
         } else {
             keyspace_event_flags(text).unwrap_or(0)
         };
+        self.cluster_enabled = self.get("cluster-enabled") == Some("yes");
     }
 
     /// The value of a parameter (by name or alias, any case) as `CONFIG GET` shows it.
@@ -566,7 +568,7 @@ impl Config {
         self.values.insert(name.to_string(), value);
         if matches!(
             name,
-            "client-output-buffer-limit" | "notify-keyspace-events"
+            "client-output-buffer-limit" | "notify-keyspace-events" | "cluster-enabled"
         ) {
             self.refresh_parsed();
         }
@@ -591,6 +593,11 @@ impl Config {
     /// A numeric parameter as `usize` (negative values give 0).
     fn size(&self, name: &str) -> usize {
         usize::try_from(self.int(name)).unwrap_or(usize::MAX)
+    }
+
+    /// `cluster-enabled`: whether the engine acts as a one-node Redis Cluster.
+    pub fn cluster_enabled(&self) -> bool {
+        self.cluster_enabled
     }
 
     /// A boolean parameter.

@@ -17,6 +17,12 @@ pub type CmdResult<T = Reply> = Result<T, Error>;
 pub enum Error {
     /// `WRONGTYPE Operation against a key holding the wrong kind of value`
     WrongType,
+    /// `CROSSSLOT Keys in request don't hash to the same slot` (cluster mode)
+    CrossSlot,
+    /// `ERR <command> is not allowed in cluster mode` (`SELECT`, `MOVE`, `SWAPDB`)
+    NotInCluster(&'static str),
+    /// `ERR This instance has cluster support disabled`
+    ClusterDisabled,
     /// `ERR syntax error`
     Syntax,
     /// `ERR no such key`
@@ -259,6 +265,9 @@ impl fmt::Display for Error {
             }
             Error::Err(text) => write!(f, "ERR {text}"),
             Error::Coded(text) => f.write_str(text),
+            Error::CrossSlot => f.write_str("CROSSSLOT Keys in request don't hash to the same slot"),
+            Error::NotInCluster(cmd) => write!(f, "ERR {cmd} is not allowed in cluster mode"),
+            Error::ClusterDisabled => f.write_str("ERR This instance has cluster support disabled"),
         }
     }
 }

@@ -69,6 +69,7 @@ pub mod args;
 pub mod blocking;
 pub mod cli;
 pub mod clock;
+pub mod cluster;
 pub mod cmd;
 pub mod config;
 pub mod error;
@@ -178,6 +179,8 @@ pub struct Config {
     obuf_limits: [(u64, u64, i64); 3],
     /// `notify-keyspace-events` as class bits: read on every write, so parsed once.
     keyspace_events: u32,
+    /// `cluster-enabled`: read on every command, so parsed once.
+    cluster_enabled: bool,
 }
 
 /// Counters reported by `INFO`.
@@ -629,6 +632,30 @@ impl Engine {
         }
     }
 
+    /// Sets a configuration parameter the way `redis-server --name value` does at start-up:
+    /// like `CONFIG SET`, but parameters Redis marks immutable (`cluster-enabled`,
+    /// `databases`) may be set too. Call it before any client connects.
+    ///
+    /// # Errors
+    /// An unknown parameter or a value it refuses, in `CONFIG SET`'s words.
+    pub fn configure(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let Some((canonical, param)) = config::lookup_named(name.as_bytes()) else {
+            return Err(format!(
+                "Unknown option or number of arguments for CONFIG SET - '{name}'"
+            ));
+        };
+        let current = self.srv.config.get(canonical).unwrap_or("").to_string();
+        let value = Config::normalize(param, value.as_bytes(), &current)?;
+        self.srv.config.set_normalized(canonical, value);
+        Ok(())
+    }
+
+    /// True when the engine runs as a one-node Redis Cluster (`cluster-enabled yes`): see
+    /// [`cluster`].
+    pub fn cluster_enabled(&self) -> bool {
+        self.srv.config.cluster_enabled()
+    }
+
     /// Connects a new client (RESP2, database 0) and returns its id.
     pub fn connect(&mut self) -> ClientId {
         self.connect_from("127.0.0.1:0", "127.0.0.1:6379")
@@ -969,6 +996,14 @@ impl Engine {
             // Redis stops reading from a client it is about to close.
             return Vec::new();
         }
+        if self.srv.config.cluster_enabled() {
+            if let Err(e) = self.check_slots(id, top, cmd, &argv) {
+                return vec![e];
+            }
+        }
+        let Some(c) = self.clients.get(&id) else {
+            return Vec::new();
+        };
         let in_multi = c.multi.is_some();
         if in_multi && cmd.flags.contains(Flags::NO_MULTI) {
             let e = Error::Err("Command not allowed inside a transaction".into());
@@ -1026,6 +1061,54 @@ impl Engine {
         );
         self.clients.insert(id, caller);
         out
+    }
+
+    /// Cluster mode's check before a command runs (Redis's `getNodeByQuery`): the keys of
+    /// the command — for `EXEC`, of every queued command — must hash to one slot, or the
+    /// reply is `CROSSSLOT` (inside `MULTI` the transaction is then marked to fail; at
+    /// `EXEC` it is discarded). O(number of keys).
+    fn check_slots(
+        &mut self,
+        id: ClientId,
+        top: &'static Command,
+        cmd: &'static Command,
+        argv: &[Vec<u8>],
+    ) -> Result<(), Reply> {
+        let is_exec = top.name == "exec";
+        let mut slot = None;
+        let mut same = |key: &[u8]| {
+            let s = cluster::key_slot(key);
+            *slot.get_or_insert(s) == s
+        };
+        let ok = if is_exec {
+            let queued = self.clients.get(&id).and_then(|c| c.multi.as_ref());
+            queued.is_none_or(|m| {
+                m.queue.iter().all(|q| {
+                    q.cmd
+                        .key_indexes(&q.argv)
+                        .unwrap_or_default()
+                        .iter()
+                        .all(|&i| same(&q.argv[i]))
+                })
+            })
+        } else {
+            cmd.key_indexes(argv)
+                .unwrap_or_default()
+                .iter()
+                .all(|&i| same(&argv[i]))
+        };
+        if ok {
+            return Ok(());
+        }
+        if is_exec {
+            if let Some(c) = self.clients.get_mut(&id) {
+                if c.multi.take().is_some() {
+                    self.srv.watches.reset(id);
+                }
+            }
+            return Err(Error::CrossSlot.to_reply());
+        }
+        Err(self.reject(id, Error::CrossSlot, false))
     }
 
     /// Redis's `rejectCommand`: the error reply, and inside MULTI the transaction is marked

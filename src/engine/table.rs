@@ -577,6 +577,7 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::sort::COMMANDS,
         cmd::bitmap::COMMANDS,
         cmd::hyperloglog::COMMANDS,
+        cmd::cluster::COMMANDS,
         cmd::geo::COMMANDS,
     ]
 }

@@ -88,6 +88,10 @@ pub struct Options {
     pub port: u16,
     /// Seed of the engine's random generator (`--seed`; default: from the clock).
     pub seed: Option<u64>,
+    /// Configuration parameters given as `--name value`, as redis-server takes them
+    /// (`--cluster-enabled yes`, `--hz 20`), applied in order with
+    /// [`Engine::configure`] before the first client connects.
+    pub config: Vec<(String, String)>,
 }
 
 impl Default for Options {
@@ -96,15 +100,19 @@ impl Default for Options {
             bind: "127.0.0.1".to_string(),
             port: 6379,
             seed: None,
+            config: Vec::new(),
         }
     }
 }
 
 /// The command-line help.
-pub const USAGE: &str = "Usage: kvlab-server [--bind ADDR] [--port PORT] [--seed N]
-  --bind ADDR   address to listen on (default 127.0.0.1)
-  --port PORT   TCP port (default 6379; 0 picks a free port)
-  --seed N      seed for the engine's random choices (default: from the clock)";
+pub const USAGE: &str =
+    "Usage: kvlab-server [--bind ADDR] [--port PORT] [--seed N] [--<config> VALUE ...]
+  --bind ADDR       address to listen on (default 127.0.0.1)
+  --port PORT       TCP port (default 6379; 0 picks a free port)
+  --seed N          seed for the engine's random choices (default: from the clock)
+  --<config> VALUE  any CONFIG parameter, as redis-server takes it, e.g.
+                    --cluster-enabled yes (a one-node cluster: CROSSSLOT, CLUSTER KEYSLOT)";
 
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,17 +140,22 @@ impl Options {
                 Some((n, v)) => (n.to_string(), Some(v.to_string())),
                 None => (arg.clone(), None),
             };
-            if !matches!(name.as_str(), "--bind" | "--port" | "--seed") {
+            let Some(bare) = name.strip_prefix("--") else {
+                return Err(format!("unknown option '{arg}'"));
+            };
+            let known = matches!(bare, "bind" | "port" | "seed");
+            if !known && crate::engine::config::lookup(bare.as_bytes()).is_none() {
                 return Err(format!("unknown option '{arg}'"));
             }
             let Some(value) = inline_value.or_else(|| args.next()) else {
                 return Err(format!("option '{name}' needs a value"));
             };
             let bad = || format!("bad value '{value}' for {name}");
-            match name.as_str() {
-                "--bind" => opts.bind = value.clone(),
-                "--port" => opts.port = value.parse().map_err(|_| bad())?,
-                _ => opts.seed = Some(value.parse().map_err(|_| bad())?),
+            match bare {
+                "bind" => opts.bind = value.clone(),
+                "port" => opts.port = value.parse().map_err(|_| bad())?,
+                "seed" => opts.seed = Some(value.parse().map_err(|_| bad())?),
+                _ => opts.config.push((bare.to_string(), value)),
             }
         }
         Ok(Invocation::Serve(opts))
@@ -164,11 +177,20 @@ pub fn run(opts: &Options) -> io::Result<()> {
         .enable_all()
         .build()?;
     let local = LocalSet::new();
+    let seed = opts.seed.unwrap_or_else(seed_from_clock);
+    let mut engine = Engine::new(Box::new(SystemClock), seed);
+    for (name, value) in &opts.config {
+        engine.configure(name, value).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("--{name} {value}: {e}"),
+            )
+        })?;
+    }
     local.block_on(&rt, async {
         let listener = TcpListener::bind((opts.bind.as_str(), opts.port)).await?;
         println!("{}", ready_line(listener.local_addr()?));
-        let seed = opts.seed.unwrap_or_else(seed_from_clock);
-        let shared = Rc::new(Shared::new(Engine::new(Box::new(SystemClock), seed)));
+        let shared = Rc::new(Shared::new(engine));
         tokio::select! {
             r = serve(listener, shared) => r,
             r = shutdown_signal() => {
@@ -370,6 +392,31 @@ mod tests {
         let mut buf = vec![0; n];
         s.read_exact(&mut buf).await.expect("read");
         buf
+    }
+
+    fn parse(args: &[&str]) -> Result<Invocation, String> {
+        Options::from_args(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn options_take_config_parameters_like_redis_server() {
+        let Ok(Invocation::Serve(o)) =
+            parse(&["--port", "0", "--cluster-enabled", "yes", "--hz=20"])
+        else {
+            panic!("should parse");
+        };
+        assert_eq!(o.port, 0);
+        assert_eq!(
+            o.config,
+            vec![
+                ("cluster-enabled".to_string(), "yes".to_string()),
+                ("hz".to_string(), "20".to_string())
+            ]
+        );
+        assert!(parse(&["--no-such-option", "1"]).is_err());
+        assert!(parse(&["--cluster-enabled"]).is_err());
+        assert!(parse(&["port", "1"]).is_err());
+        assert_eq!(parse(&["--help"]), Ok(Invocation::Help));
     }
 
     /// The seam: another party can push a message to a connection and close it.

@@ -198,6 +198,9 @@ fn select(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     if i32::try_from(idx).is_err() {
         return Err(Error::OutOfRangeBetween(i32::MIN.into(), i32::MAX.into()));
     }
+    if ctx.srv.config.cluster_enabled() && idx != 0 {
+        return Err(Error::NotInCluster("SELECT"));
+    }
     if idx < 0 || idx >= NUM_DBS as i64 {
         return Err(Error::DbIndexOutOfRange);
     }

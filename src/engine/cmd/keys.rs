@@ -749,6 +749,9 @@ fn renamenx(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 /// (`ERR source and destination objects are the same`). Replies 0 if the key is missing or
 /// already present in the target, else 1. Replays as itself in the source database. O(1).
 fn move_(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    if ctx.srv.config.cluster_enabled() {
+        return Err(Error::NotInCluster("MOVE"));
+    }
     let key = arg(args, 1)?;
     let dst = db_index(parse_int(arg(args, 2)?)?)?;
     let src = ctx.client.db;
@@ -798,6 +801,11 @@ fn copy(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         }
         i += 1;
     }
+    if ctx.srv.config.cluster_enabled() && (src != 0 || dst != 0) {
+        return Err(Error::Err(
+            "Copying to another database is not allowed in cluster mode".into(),
+        ));
+    }
     if src == dst && src_key == dst_key {
         return Err(Error::SameObject);
     }
@@ -835,6 +843,9 @@ fn copy(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 /// `ERR DB index is out of range`. Swapping a database with itself is a successful no-op
 /// that Redis still counts as a change. O(1).
 fn swapdb(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    if ctx.srv.config.cluster_enabled() {
+        return Err(Error::NotInCluster("SWAPDB"));
+    }
     let a = parse_int(arg(args, 1)?).map_err(|_| Error::Err("invalid first DB index".into()))?;
     let b = parse_int(arg(args, 2)?).map_err(|_| Error::Err("invalid second DB index".into()))?;
     let (a, b) = (db_index(a)?, db_index(b)?);
@@ -1005,7 +1016,7 @@ fn object_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 
 /// A `<COMMAND> HELP` reply framed as Redis's `addReplyHelp` frames it: a header line, the
 /// given lines, and the closing `HELP` entry, each a status reply.
-fn help_reply(command: &str, lines: &[&str]) -> Reply {
+pub(crate) fn help_reply(command: &str, lines: &[&str]) -> Reply {
     let mut out = vec![Reply::Status(format!(
         "{command} <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"
     ))];

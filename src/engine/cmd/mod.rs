@@ -3,6 +3,7 @@
 
 pub mod bitmap;
 pub mod blocking;
+pub mod cluster;
 pub mod command;
 pub mod connection;
 pub mod geo;

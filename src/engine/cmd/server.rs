@@ -747,7 +747,13 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
         "commandstats" => ("Commandstats", Vec::new()),
         "errorstats" => ("Errorstats", Vec::new()),
         "latencystats" => ("Latencystats", Vec::new()),
-        "cluster" => ("Cluster", vec![f("cluster_enabled", "0".into())]),
+        "cluster" => (
+            "Cluster",
+            vec![f(
+                "cluster_enabled",
+                u8::from(srv.config.cluster_enabled()).to_string(),
+            )],
+        ),
         _ => (
             "Keyspace",
             srv.dbs

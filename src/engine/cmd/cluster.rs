@@ -1,0 +1,137 @@
+//! The `CLUSTER` command, as a one-node cluster that owns every slot answers it.
+//!
+//! Only with `cluster-enabled yes` (see [`cluster`](crate::engine::cluster)); otherwise, as
+//! in Redis, every subcommand fails with `ERR This instance has cluster support disabled`.
+//! The subcommands a learner uses to see how keys spread are here — `KEYSLOT`, `INFO`,
+//! `MYID` and `HELP`; those that manage nodes and slots (`MEET`, `ADDSLOTS`, `SETSLOT`, …)
+//! have nothing to act on in a one-node playground and are not offered.
+
+use crate::engine::args::Args;
+use crate::engine::cluster;
+use crate::engine::cmd::keys::help_reply;
+use crate::engine::error::{CmdResult, Error};
+use crate::engine::reply::Reply;
+use crate::engine::table::{Command, Flags, Group};
+use crate::engine::Ctx;
+
+/// The group's rows of the command table.
+pub const COMMANDS: &[Command] =
+    &[
+        Command::container("cluster", Group::Cluster, CLUSTER_SUBCOMMANDS).doc(
+            "subcommand [arguments]",
+            "Inspects the cluster: hash slots of keys, cluster state, node id.",
+            "Depends on subcommand.",
+            "3.0.0",
+        ),
+    ];
+
+const CLUSTER_SUBCOMMANDS: &[Command] = &[
+    Command::new("help", 2, Group::Cluster, cluster_help)
+        .flags(Flags::LOADING.union(Flags::STALE))
+        .doc("", "Shows what CLUSTER can do.", "O(1)", "5.0.0"),
+    Command::new("info", 2, Group::Cluster, cluster_info)
+        .flags(Flags::STALE)
+        .tips(&["nondeterministic_output"])
+        .doc(
+            "",
+            "Reports the state of the cluster: slots assigned, nodes, epochs.",
+            "O(1)",
+            "3.0.0",
+        ),
+    Command::new("keyslot", 3, Group::Cluster, cluster_keyslot)
+        .flags(Flags::STALE)
+        .doc(
+            "key",
+            "Replies with the hash slot (0-16383) a key belongs to: CRC16 of the key, or of its {hash tag}, modulo 16384.",
+            "O(N) where N is the number of bytes in the key",
+            "3.0.0",
+        ),
+    Command::new("myid", 2, Group::Cluster, cluster_myid)
+        .flags(Flags::STALE)
+        .doc("", "Replies with this node's id.", "O(1)", "3.0.0"),
+];
+
+/// Fails unless the engine runs in cluster mode.
+fn require_cluster(ctx: &Ctx<'_>) -> Result<(), Error> {
+    if ctx.srv.config.cluster_enabled() {
+        Ok(())
+    } else {
+        Err(Error::ClusterDisabled)
+    }
+}
+
+/// `CLUSTER HELP`: the subcommands offered, in Redis's help format.
+fn cluster_help(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    require_cluster(ctx)?;
+    Ok(help_reply(
+        "CLUSTER",
+        &[
+            "INFO",
+            "    Return information about the cluster.",
+            "KEYSLOT <key>",
+            "    Return the hash slot for <key>.",
+            "MYID",
+            "    Return the node id.",
+        ],
+    ))
+}
+
+/// `CLUSTER INFO`: a healthy one-node cluster owning all 16,384 slots, in Redis's fields.
+fn cluster_info(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    require_cluster(ctx)?;
+    let slots = cluster::SLOTS;
+    let text = format!(
+        "cluster_state:ok\r\ncluster_slots_assigned:{slots}\r\ncluster_slots_ok:{slots}\r\n\
+         cluster_slots_pfail:0\r\ncluster_slots_fail:0\r\ncluster_known_nodes:1\r\n\
+         cluster_size:1\r\ncluster_current_epoch:0\r\ncluster_my_epoch:0\r\n\
+         cluster_stats_messages_sent:0\r\ncluster_stats_messages_received:0\r\n\
+         total_cluster_links_buffer_limit_exceeded:0\r\n"
+    );
+    Ok(Reply::Verbatim("txt", text.into_bytes()))
+}
+
+/// `CLUSTER KEYSLOT key`: the key's hash slot.
+fn cluster_keyslot(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    require_cluster(ctx)?;
+    let key = args.next_bytes()?;
+    Ok(Reply::Integer(i64::from(cluster::key_slot(key))))
+}
+
+/// `CLUSTER MYID`: the node id (Redis makes one up at start; kvlab uses its run id).
+fn cluster_myid(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    require_cluster(ctx)?;
+    Ok(Reply::bulk(ctx.srv.run_id.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Engine, ManualClock, Reply};
+
+    fn run(e: &mut Engine, c: crate::engine::ClientId, line: &[&str]) -> Reply {
+        e.execute(c, line.iter().map(|a| a.as_bytes().to_vec()).collect())
+    }
+
+    #[test]
+    fn info_reports_cluster_mode() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let c = e.connect();
+        let text = |r: Reply| match r {
+            Reply::Verbatim(_, t) | Reply::Bulk(t) => String::from_utf8(t).unwrap_or_default(),
+            other => panic!("unexpected {other:?}"),
+        };
+        assert!(text(run(&mut e, c, &["INFO", "cluster"])).contains("cluster_enabled:0\r\n"));
+        e.configure("cluster-enabled", "yes").unwrap();
+        assert!(e.cluster_enabled());
+        assert!(text(run(&mut e, c, &["INFO", "cluster"])).contains("cluster_enabled:1\r\n"));
+        let id = run(&mut e, c, &["CLUSTER", "MYID"]);
+        assert!(matches!(id, Reply::Bulk(ref b) if b.len() == 40));
+    }
+
+    #[test]
+    fn configure_refuses_bad_values_and_unknown_names() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        assert!(e.configure("cluster-enabled", "maybe").is_err());
+        assert!(e.configure("no-such-thing", "1").is_err());
+        assert!(!e.cluster_enabled());
+    }
+}
