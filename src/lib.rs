@@ -8,11 +8,13 @@
 //!   for the host and for `wasm32-unknown-unknown`.
 //! - [`server`] (native only): the RESP server that `redis-cli`, `redis-benchmark` and client
 //!   libraries talk to.
+//! - [`share`]: share links and the app's URL routes (embed mode, walkthrough deep links).
 //! - `ui` (wasm only): the Yew web app: a redis-cli style console over an in-page engine.
 //! - `src/bin/`: thin binaries (`kvlab-server`, `kvlab-web`).
 
 pub mod engine;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
+pub mod share;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
