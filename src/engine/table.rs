@@ -469,6 +469,7 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::bitmap::COMMANDS,
         cmd::hyperloglog::COMMANDS,
         cmd::geo::COMMANDS,
+        cmd::stream::COMMANDS,
     ]
 }
 
