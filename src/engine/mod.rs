@@ -429,8 +429,19 @@ impl Ctx<'_> {
             None => 0..self.srv.dbs.len(),
         };
         let srv = &mut *self.srv;
-        for d in dbs {
+        for d in dbs.clone() {
             srv.watches.touch_all_in_db(&srv.dbs, d, None, now);
+        }
+        // Readers blocked on streams of a flushed database learn that their key is gone
+        // (Redis's `scanDatabaseForDeletedStreams`): their keys become ready.
+        let waited: Vec<(usize, Key)> = srv
+            .blocking_keys
+            .iter()
+            .filter(|(d, _)| dbs.contains(d))
+            .cloned()
+            .collect();
+        for (d, k) in waited {
+            srv.signal_ready_in(d, &k);
         }
     }
 

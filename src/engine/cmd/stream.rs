@@ -567,7 +567,10 @@ fn xadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         Some(p) if p.seq_given => p.id,
         Some(p) => {
             if s.last_id.ms == p.id.ms {
-                s.last_id.incr().ok_or(StreamError::IdNotGreater)?
+                if s.last_id.seq == u64::MAX {
+                    return Err(StreamError::IdNotGreater.into());
+                }
+                StreamId::new(p.id.ms, s.last_id.seq + 1)
             } else {
                 p.id
             }
