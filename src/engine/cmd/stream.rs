@@ -784,10 +784,10 @@ fn group_read(
                 .take(limit)
                 .map(|(id, _)| *id)
                 .collect();
-            let mut moved = false;
+            let mut advanced = false;
             for id in ids {
-                if s.advance_group(group, id) && noack {
-                    moved = true;
+                if s.advance_group(group, id) {
+                    advanced = true;
                 }
                 if let Some(f) = s.get(id) {
                     out.push(entry_reply(id, f));
@@ -808,7 +808,11 @@ fn group_read(
                     ));
                 }
             }
-            if moved {
+            // Redis propagates the group's new last ID only after a NOACK read (otherwise
+            // the XCLAIMs carry it as LASTID, but not the read counter, so a Redis replica's
+            // `entries-read` and lag drift). We also record it after a read that created
+            // pending entries, so that replaying rebuilds the group exactly.
+            if advanced {
                 if let Some(g) = s.groups.get(group) {
                     effects.push(setid_effect(key, group, g));
                 }
@@ -2103,4 +2107,235 @@ fn xinfo_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
             "    Show information about the stream.",
         ],
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::cli::split_args;
+    use crate::engine::{ClientId, Engine, ManualClock, Reply};
+
+    const T0: i64 = 1_700_000_000_000;
+
+    fn engine() -> (Engine, ManualClock) {
+        let clock = ManualClock::at_ms(T0);
+        (Engine::new(Box::new(clock.clone()), 7), clock)
+    }
+
+    fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
+        e.execute(c, split_args(line).unwrap_or_default())
+    }
+
+    fn bulk(s: &str) -> Reply {
+        Reply::bulk(s.as_bytes())
+    }
+
+    /// XINFO STREAM FULL with the consumers' seen-times blanked: a replica creates
+    /// consumers when it replays, so their seen-time is its own clock's (in Redis too).
+    fn full_info(e: &mut Engine, c: ClientId, key: &str) -> Reply {
+        fn mask(r: Reply) -> Reply {
+            match r {
+                Reply::Map(pairs) => Reply::Map(
+                    pairs
+                        .into_iter()
+                        .map(|(k, v)| {
+                            if k == Reply::bulk(b"seen-time") {
+                                (k, Reply::Integer(0))
+                            } else {
+                                (k, mask(v))
+                            }
+                        })
+                        .collect(),
+                ),
+                Reply::Array(items) => Reply::Array(items.into_iter().map(mask).collect()),
+                other => other,
+            }
+        }
+        mask(run(e, c, &format!("XINFO STREAM {key} FULL COUNT 0")))
+    }
+
+    #[test]
+    fn replaying_the_effects_rebuilds_streams_groups_and_pending_lists() {
+        let (mut e, clock) = engine();
+        let (a, b) = (e.connect(), e.connect());
+        let script = [
+            "XADD s * f 1",
+            "XADD s * f 2",
+            "XADD s 1700000000500-* f 3",
+            "XGROUP CREATE s g 0",
+            "XGROUP CREATE s g2 $ ENTRIESREAD 3",
+            "XGROUP CREATE other g 0 MKSTREAM",
+            "XREADGROUP GROUP g alice COUNT 2 STREAMS s >",
+            "XREADGROUP GROUP g neo NOACK STREAMS s >",
+            "XADD s * f 4",
+            "XREADGROUP GROUP g bob STREAMS s >",
+            "XREADGROUP GROUP g alice STREAMS s 0",
+            "XCLAIM s g carol 10 1700000000100-0 IDLE 500",
+            "XCLAIM s g carol 0 1700000000200-0 RETRYCOUNT 7 LASTID 9999999999999-0",
+            "XCLAIM s g2 carol 0 1700000000100-0 FORCE JUSTID",
+            "XDEL s 1700000000200-0",
+            "XAUTOCLAIM s g dave 0 0 COUNT 2",
+            "XACK s g 1700000000500-0",
+            "XGROUP CREATECONSUMER s g erin",
+            "XGROUP DELCONSUMER s g bob",
+            "XGROUP SETID s g2 0 ENTRIESREAD 0",
+            "XADD s MAXLEN ~ 1 * f 5",
+            "XTRIM s MINID = 0",
+            "XSETID s 99999999999999-0 ENTRIESADDED 100 MAXDELETEDID 5-0",
+            "XADD s * f 6",
+        ];
+        for line in script {
+            clock.advance_ms(100);
+            let r = run(&mut e, a, line);
+            assert!(!r.is_error(), "{line}: {r:?}");
+        }
+        // A blocked group read served by another client's XADD.
+        e.submit(
+            a,
+            split_args("XREADGROUP GROUP g frank BLOCK 0 STREAMS s >").unwrap(),
+        );
+        clock.advance_ms(100);
+        run(&mut e, b, "XADD s * f 7");
+        assert!(!e.is_blocked(a));
+        let effects = e.take_effects();
+        assert!(effects
+            .iter()
+            .all(|fx| !fx.argv[0].eq_ignore_ascii_case(b"XREADGROUP")));
+        // The replica replays later: XCLAIM's TIME is never in its future.
+        let (mut r, rclock) = engine();
+        rclock.set_ms(T0 + 10_000);
+        let c = r.connect();
+        for fx in &effects {
+            run(&mut r, c, &format!("SELECT {}", fx.db));
+            let reply = r.execute(c, fx.argv.clone());
+            assert!(!reply.is_error(), "{:?}: {reply:?}", fx.argv);
+        }
+        run(&mut r, c, "SELECT 0");
+        for key in ["s", "other"] {
+            assert_eq!(
+                full_info(&mut e, a, key),
+                full_info(&mut r, c, key),
+                "{key}"
+            );
+        }
+    }
+
+    #[test]
+    fn ids_stay_monotonic_when_the_clock_goes_back() {
+        let (mut e, clock) = engine();
+        let a = e.connect();
+        assert_eq!(run(&mut e, a, "XADD s * a 1"), bulk("1700000000000-0"));
+        clock.set_ms(T0 - 5_000);
+        assert_eq!(run(&mut e, a, "XADD s * a 1"), bulk("1700000000000-1"));
+        clock.set_ms(T0 + 1);
+        assert_eq!(run(&mut e, a, "XADD s * a 1"), bulk("1700000000001-0"));
+    }
+
+    #[test]
+    fn idle_times_come_from_the_clock() {
+        let (mut e, clock) = engine();
+        let a = e.connect();
+        run(&mut e, a, "XADD s 1-0 f v");
+        run(&mut e, a, "XADD s 2-0 f v");
+        run(&mut e, a, "XGROUP CREATE s g 0");
+        run(&mut e, a, "XREADGROUP GROUP g c STREAMS s >");
+        clock.advance_ms(1500);
+        let want = Reply::Array(vec![Reply::Array(vec![
+            bulk("1-0"),
+            bulk("c"),
+            Reply::Integer(1500),
+            Reply::Integer(1),
+        ])]);
+        assert_eq!(run(&mut e, a, "XPENDING s g - + 1"), want);
+        assert_eq!(
+            run(&mut e, a, "XPENDING s g IDLE 1501 - + 10"),
+            Reply::Array(vec![])
+        );
+        let consumers = run(&mut e, a, "XINFO CONSUMERS s g");
+        assert_eq!(
+            consumers,
+            Reply::Array(vec![Reply::Map(vec![
+                (bulk("name"), bulk("c")),
+                (bulk("pending"), Reply::Integer(2)),
+                (bulk("idle"), Reply::Integer(1500)),
+            ])])
+        );
+        // Claimed with IDLE 300: 300 ms idle now, and two deliveries.
+        run(&mut e, a, "XCLAIM s g d 1000 1-0 IDLE 300 JUSTID");
+        let Reply::Array(rows) = run(&mut e, a, "XPENDING s g - + 1") else {
+            panic!()
+        };
+        assert_eq!(
+            rows[0],
+            Reply::Array(vec![
+                bulk("1-0"),
+                bulk("d"),
+                Reply::Integer(300),
+                Reply::Integer(1)
+            ])
+        );
+        // TIME in the future is clamped to now.
+        run(&mut e, a, "XCLAIM s g d 0 2-0 TIME 99999999999999");
+        let Reply::Array(rows) = run(&mut e, a, "XPENDING s g - + 10 d") else {
+            panic!()
+        };
+        assert_eq!(
+            rows[1],
+            Reply::Array(vec![
+                bulk("2-0"),
+                bulk("d"),
+                Reply::Integer(0),
+                Reply::Integer(2)
+            ])
+        );
+    }
+
+    #[test]
+    fn blocked_readers_time_out_and_are_served_in_order() {
+        let (mut e, clock) = engine();
+        let (a, b, c) = (e.connect(), e.connect(), e.connect());
+        e.submit(a, split_args("XREAD BLOCK 1000 STREAMS s $").unwrap());
+        e.submit(b, split_args("XREAD BLOCK 0 STREAMS s $").unwrap());
+        clock.advance_ms(1001);
+        e.expire_blocked();
+        assert_eq!(e.take_pushes(a), vec![Reply::NilArray]);
+        assert!(e.is_blocked(b));
+        run(&mut e, c, "XADD s 1-0 f v");
+        assert_eq!(
+            e.take_pushes(b),
+            vec![Reply::Array(vec![Reply::Array(vec![
+                bulk("s"),
+                Reply::Array(vec![Reply::Array(vec![
+                    bulk("1-0"),
+                    Reply::Array(vec![bulk("f"), bulk("v")])
+                ])])
+            ])])]
+        );
+    }
+
+    #[test]
+    fn huge_and_odd_arguments_do_not_panic() {
+        let (mut e, _) = engine();
+        let a = e.connect();
+        for line in [
+            "XADD s 18446744073709551615-18446744073709551615 a b",
+            "XADD s * a b",
+            "XRANGE s - + COUNT 9223372036854775807",
+            "XREVRANGE s + - COUNT 9223372036854775807",
+            "XREAD COUNT 9223372036854775807 STREAMS s 0",
+            "XREAD BLOCK 9223372036854775807 STREAMS s $",
+            "XTRIM s MAXLEN ~ 0 LIMIT 9223372036854775807",
+            "XTRIM s MINID 18446744073709551615-18446744073709551615",
+            "XGROUP CREATE s g 18446744073709551615-18446744073709551615",
+            "XREADGROUP GROUP g c COUNT 9223372036854775807 STREAMS s 0",
+            "XAUTOCLAIM s g c 9223372036854775807 0 COUNT 576460752303423487",
+            "XCLAIM s g c -9223372036854775808 1-1 IDLE -9223372036854775808 RETRYCOUNT 9223372036854775807",
+            "XCLAIM s g c 0 1-1 TIME -9223372036854775808 FORCE",
+            "XPENDING s g IDLE -9223372036854775808 - + 9223372036854775807",
+            "XINFO STREAM s FULL COUNT 9223372036854775807",
+            "XSETID s 18446744073709551615-18446744073709551615 ENTRIESADDED 9223372036854775807",
+            "XADD s MAXLEN 9223372036854775807 * a b",
+        ] {
+            run(&mut e, a, line);
+        }
+    }
 }
