@@ -696,6 +696,46 @@ impl Stream {
         self.nodes.keys().next().copied().unwrap_or(StreamId::MAX)
     }
 
+    /// Checks the invariants between the entries and the node model (for tests): every
+    /// node has a live entry, the live counts add up to the length, every entry lies in a
+    /// node at or after its master ID and not after its last appended ID, and `last_id` is
+    /// not below any entry. **O(N).**
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut live = 0u64;
+        let masters: Vec<StreamId> = self.nodes.keys().copied().collect();
+        for (i, (m, n)) in self.nodes.iter().enumerate() {
+            if n.live == 0 {
+                return Err(format!("node {m} has no live entry"));
+            }
+            let next = masters.get(i + 1).copied();
+            let inside = match next {
+                Some(nx) => self.entries.range(*m..nx).count() as u64,
+                None => self.entries.range(*m..).count() as u64,
+            };
+            if inside != n.live {
+                return Err(format!("node {m}: {inside} entries, {} live", n.live));
+            }
+            if let Some((last, _)) = self.entries.range(*m..).take(inside as usize).last() {
+                if *last > n.last_id {
+                    return Err(format!("node {m}: entry {last} after its last ID"));
+                }
+            }
+            live += n.live;
+        }
+        if live != self.len() {
+            return Err(format!("nodes hold {live}, stream has {}", self.len()));
+        }
+        if let Some((first, _)) = self.first() {
+            if masters.first().is_none_or(|m| *m > first) {
+                return Err(format!("entry {first} before the first node"));
+            }
+        }
+        if self.last_valid_id() > self.last_id {
+            return Err("an entry above last_id".into());
+        }
+        Ok(())
+    }
+
     /// Nodes of the radix tree Redis would build over the nodes' master IDs (16-byte
     /// big-endian keys): a chain of bytes shared by every key below a point is one node,
     /// each point where keys part is one node, and each key ends in a leaf node. An empty
