@@ -13,6 +13,14 @@
 //!   LASTID last`, a group's last ID moved without a claim as `XGROUP SETID … ENTRIESREAD
 //!   n`, and a consumer created by a `NOACK` read as `XGROUP CREATECONSUMER`.
 //!
+//! Two additions make replaying exact where a Redis replica drifts: a group read that
+//! delivered new entries also records `XGROUP SETID … ENTRIESREAD n` (Redis's XCLAIMs carry
+//! the last ID but not the read counter), and a consumer created by any read is recorded
+//! with `XGROUP CREATECONSUMER` (Redis records it only for NOACK reads, so a consumer whose
+//! first read delivered nothing does not exist on its replicas), and a read of a consumer's
+//! history, which counts a delivery of each entry, records the same `XCLAIM … FORCE JUSTID`
+//! per entry (Redis records nothing, so its replicas keep the older count and time).
+//!
 //! Idle times, delivery times and `*` IDs come from the command's instant (`Ctx::now_ms`,
 //! the injected clock).
 //!
@@ -490,8 +498,11 @@ fn parse_add_trim(argv: &[Vec<u8>], xadd: bool, node_max_entries: i64) -> CmdRes
 
 /// After an approximate trim, rewrites `~ threshold` as `= <what is left>` in `argv`, as
 /// Redis's `streamRewriteTrimArgument`: the length for MAXLEN, the first ID (counting
-/// deleted entries still in the first node) for MINID.
-fn rewrite_approx(argv: &mut [Vec<u8>], idx: usize, trim: &Trim, s: &Stream) {
+/// deleted entries still in the first node) for MINID. Redis keeps `LIMIT n` in what it
+/// propagates (its replicas and AOF loading skip the check that LIMIT needs `~`); our
+/// effects replay as ordinary commands, so the `LIMIT n` pair is dropped, which trims the
+/// same (an exact trim has no limit).
+fn rewrite_approx(argv: &mut Vec<Vec<u8>>, idx: usize, stop: usize, trim: &Trim, s: &Stream) {
     if !trim.approx {
         return;
     }
@@ -503,6 +514,24 @@ fn rewrite_approx(argv: &mut [Vec<u8>], idx: usize, trim: &Trim, s: &Stream) {
             TrimStrategy::MaxLen(_) => s.len().to_string().into_bytes(),
             TrimStrategy::MinId(_) => s.first_node_id().to_bytes(),
         };
+    }
+    // Walk the options as the parser did (up to the ID for XADD), dropping each `LIMIT n`.
+    let mut stop = stop;
+    let mut i = 2;
+    while i < stop.min(argv.len()) {
+        let a = &argv[i];
+        if a.eq_ignore_ascii_case(b"MAXLEN") || a.eq_ignore_ascii_case(b"MINID") {
+            i += 1;
+            if argv.get(i).is_some_and(|n| n == b"=" || n == b"~") && i + 1 < stop {
+                i += 1;
+            }
+            i += 1;
+        } else if a.eq_ignore_ascii_case(b"LIMIT") && i + 1 < stop {
+            argv.drain(i..i + 2);
+            stop -= 2;
+        } else {
+            i += 1;
+        }
     }
 }
 
@@ -582,10 +611,15 @@ fn xadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         Err(AppendError::NotGreater) => return Err(StreamError::IdNotGreater.into()),
         Err(AppendError::TooLarge) => return Err(StreamError::TooLarge.into()),
     }
+    if parsed.id.is_none_or(|p| !p.seq_given) {
+        if let Some(a) = argv.get_mut(parsed.id_idx) {
+            *a = id.to_bytes();
+        }
+    }
     let mut trimmed = 0;
     if let Some(t) = parsed.trim {
         trimmed = s.trim(&t);
-        rewrite_approx(&mut argv, parsed.threshold_idx, &t, s);
+        rewrite_approx(&mut argv, parsed.threshold_idx, parsed.id_idx, &t, s);
     }
     ctx.signal_modified(&key);
     ctx.notify(class::STREAM, "xadd", &key);
@@ -593,11 +627,6 @@ fn xadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         ctx.notify(class::STREAM, "xtrim", &key);
     }
     ctx.dirty += 1;
-    if parsed.id.is_none_or(|p| !p.seq_given) {
-        if let Some(a) = argv.get_mut(parsed.id_idx) {
-            *a = id.to_bytes();
-        }
-    }
     ctx.propagate(argv);
     Ok(Reply::Bulk(id.to_bytes()))
 }
@@ -619,7 +648,8 @@ fn xtrim(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     };
     let deleted = s.trim(&t);
     if deleted > 0 {
-        rewrite_approx(&mut argv, parsed.threshold_idx, &t, s);
+        let stop = argv.len();
+        rewrite_approx(&mut argv, parsed.threshold_idx, stop, &t, s);
         ctx.notify(class::STREAM, "xtrim", &key);
         ctx.signal_modified(&key);
         ctx.dirty += deleted;
@@ -766,9 +796,21 @@ fn group_read(
                 let entry = s.get(id).map(|f| entry_reply(id, f));
                 match entry {
                     Some(r) => {
-                        if let Some(n) = s.groups.get_mut(group).and_then(|g| g.pel.get_mut(&id)) {
-                            n.delivery_time = now;
-                            n.delivery_count = n.delivery_count.wrapping_add(1);
+                        if let Some(g) = s.groups.get_mut(group) {
+                            if let Some(n) = g.pel.get_mut(&id) {
+                                n.delivery_time = now;
+                                n.delivery_count = n.delivery_count.wrapping_add(1);
+                                let count = n.delivery_count;
+                                effects.push(claim_effect(
+                                    key,
+                                    group,
+                                    consumer,
+                                    &id.to_bytes(),
+                                    now,
+                                    count,
+                                    g,
+                                ));
+                            }
                         }
                         out.push(r);
                     }
@@ -1021,7 +1063,7 @@ fn read_generic(ctx: &mut Ctx<'_>, args: &mut Args, is_group: bool) -> CmdResult
         let reply = match &group {
             Some((g, c)) => {
                 let created = touch_consumer(ctx, key, g, c);
-                if created && noack {
+                if created {
                     ctx.propagate(vec![
                         bytes("XGROUP"),
                         bytes("CREATECONSUMER"),
@@ -1183,7 +1225,7 @@ fn serve_blocked_cmd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         Some((g, c)) => {
             ctx.propagate_none();
             let created = touch_consumer(ctx, &key, g, c);
-            if created && noack {
+            if created {
                 ctx.propagate(vec![
                     bytes("XGROUP"),
                     bytes("CREATECONSUMER"),
