@@ -1354,8 +1354,6 @@ fn g_watch(g: &mut G) -> Cmd {
     cmd(vec![b"_watch".to_vec()], Check::Script(steps))
 }
 
-/// The generator table.
-#[rustfmt::skip]
 // ---------------------------------------------------------------------------------------
 // Streams: explicit IDs only (an `*` ID is the server's clock), and nothing whose reply shows
 // an idle or delivery time (extended XPENDING without a filter, XINFO CONSUMERS, XINFO
@@ -1643,6 +1641,8 @@ fn g_xsetid(g: &mut G) -> Cmd {
     exact(argv)
 }
 
+/// The generator table.
+#[rustfmt::skip]
 pub const ROWS: &[Row] = &[
     // Strings
     Row {

@@ -447,6 +447,16 @@ impl Stream {
         self.entries.is_empty()
     }
 
+    /// The payload bytes (fields plus values) of up to `samples` entries from the start,
+    /// for the memory estimate of `INFO`. **O(samples).**
+    pub fn range_sample(&self, samples: usize) -> Vec<u64> {
+        self.entries
+            .values()
+            .take(samples)
+            .map(|f| f.iter().map(|(a, b)| (a.len() + b.len()) as u64).sum())
+            .collect()
+    }
+
     /// Number of listpack nodes (`radix-tree-keys`).
     pub fn node_count(&self) -> usize {
         self.nodes.len()
