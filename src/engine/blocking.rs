@@ -82,6 +82,23 @@ pub enum BlockOp {
         /// Most members popped.
         count: i64,
     },
+    /// `XREAD … BLOCK` / `XREADGROUP … BLOCK`: read the entries after an ID (served by
+    /// [`crate::engine::cmd::stream::serve_blocked`], not by an equivalent command).
+    XRead(Box<XReadWait>),
+}
+
+/// What a blocked stream reader waits for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct XReadWait {
+    /// Each key with the ID after which entries are wanted (for `XREADGROUP … >` the
+    /// group's last delivered ID is used instead, as it is when served).
+    pub ids: Vec<(Key, crate::engine::types::stream::StreamId)>,
+    /// Most entries replied.
+    pub count: i64,
+    /// `XREADGROUP`: the group and the consumer.
+    pub group: Option<(Vec<u8>, Vec<u8>)>,
+    /// `XREADGROUP … NOACK`.
+    pub noack: bool,
 }
 
 impl BlockOp {
@@ -143,6 +160,8 @@ impl BlockOp {
                 b"COUNT".to_vec(),
                 count.to_string().into_bytes(),
             ],
+            // Served directly; there is no one-command equivalent.
+            BlockOp::XRead(_) => Vec::new(),
         }
     }
 }

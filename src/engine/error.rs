@@ -138,6 +138,8 @@ pub enum Error {
     Err(String),
     /// A message with its own error code (e.g. `NOPROTO ...`, `EXECABORT ...`).
     Coded(String),
+    /// An error of the stream commands (see [`StreamError`]).
+    Stream(StreamError),
 }
 
 impl Error {
@@ -268,11 +270,193 @@ impl fmt::Display for Error {
             Error::CrossSlot => f.write_str("CROSSSLOT Keys in request don't hash to the same slot"),
             Error::NotInCluster(cmd) => write!(f, "ERR {cmd} is not allowed in cluster mode"),
             Error::ClusterDisabled => f.write_str("ERR This instance has cluster support disabled"),
+            Error::Stream(e) => e.fmt(f),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// The errors of the stream commands (`t_stream.c`), each with Redis's exact text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StreamError {
+    /// `ERR Invalid stream ID specified as stream command argument`
+    InvalidId,
+    /// `ERR The ID specified in XADD is equal or smaller than the target stream top item`
+    IdNotGreater,
+    /// `ERR The ID specified in XADD must be greater than 0-0`
+    IdZero,
+    /// `ERR The stream has exhausted the last possible ID, unable to add more items`
+    Exhausted,
+    /// `ERR Elements are too large to be stored`
+    TooLarge,
+    /// `ERR syntax error, MAXLEN and MINID options at the same time are not compatible`
+    MaxlenAndMinid,
+    /// `ERR The MAXLEN argument must be >= 0.`
+    MaxlenNegative,
+    /// `ERR The LIMIT argument must be >= 0.`
+    LimitNegative,
+    /// `ERR syntax error, LIMIT cannot be used without specifying a trimming strategy`
+    LimitWithoutStrategy,
+    /// `ERR syntax error, XTRIM must be called with a trimming strategy`
+    TrimNeedsStrategy,
+    /// `ERR syntax error, LIMIT cannot be used without the special ~ option`
+    LimitWithoutApprox,
+    /// `ERR invalid start ID for the interval`
+    InvalidStart,
+    /// `ERR invalid end ID for the interval`
+    InvalidEnd,
+    /// `ERR Unbalanced XREAD list of streams: …`
+    Unbalanced,
+    /// `ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.`
+    GroupInXread,
+    /// `ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.`
+    NoackInXread,
+    /// `ERR Missing GROUP option for XREADGROUP`
+    MissingGroup,
+    /// `ERR The $ ID is meaningless in the context of XREADGROUP: …`
+    DollarInGroup,
+    /// `ERR The > ID can be specified only when calling XREADGROUP …`
+    GreaterOutsideGroup,
+    /// `NOGROUP No such key '<key>' or consumer group '<group>' in XREADGROUP with GROUP option`
+    NoGroupRead(String, String),
+    /// `NOGROUP No such consumer group '<group>' for key name '<key>'`
+    NoGroupForKey(String, String),
+    /// `NOGROUP No such key '<key>' or consumer group '<group>'`
+    NoKeyOrGroup(String, String),
+    /// `BUSYGROUP Consumer Group name already exists`
+    BusyGroup,
+    /// `ERR The XGROUP subcommand requires the key to exist. …`
+    XgroupNeedsKey,
+    /// `ERR value for ENTRIESREAD must be positive or -1`
+    EntriesRead,
+    /// `ERR entries_added must be positive`
+    EntriesAdded,
+    /// `ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id`
+    SetIdBelowMaxDeleted,
+    /// `ERR The ID specified in XSETID is smaller than the target stream top item`
+    SetIdBelowTop,
+    /// `ERR The entries_added specified in XSETID is smaller than the target stream length`
+    SetIdEntriesAdded,
+    /// `ERR Unrecognized XCLAIM option '<option>'`
+    XclaimOption(String),
+    /// `ERR Invalid min-idle-time argument for <XCLAIM|XAUTOCLAIM>`
+    MinIdle(&'static str),
+    /// `ERR Invalid <IDLE|TIME|RETRYCOUNT> option argument for XCLAIM`
+    XclaimArg(&'static str),
+    /// `ERR COUNT must be > 0`
+    CountPositive,
+    /// `ERR timeout is not an integer or out of range`
+    TimeoutNotInteger,
+    /// `ERR timeout is negative`
+    TimeoutNegative,
+    /// `NOGROUP the consumer group this client was blocked on no longer exists`
+    GroupGone,
+    /// `UNBLOCKED the stream key no longer exists`
+    KeyGone,
+    /// `ERR unknown subcommand or wrong number of arguments for '<sub>'. Try <CMD> HELP.`
+    Subcommand(String, &'static str),
+}
+
+impl fmt::Display for StreamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use StreamError::*;
+        match self {
+            InvalidId => f.write_str("ERR Invalid stream ID specified as stream command argument"),
+            IdNotGreater => f.write_str(
+                "ERR The ID specified in XADD is equal or smaller than the target stream top item",
+            ),
+            IdZero => f.write_str("ERR The ID specified in XADD must be greater than 0-0"),
+            Exhausted => f.write_str(
+                "ERR The stream has exhausted the last possible ID, unable to add more items",
+            ),
+            TooLarge => f.write_str("ERR Elements are too large to be stored"),
+            MaxlenAndMinid => f.write_str(
+                "ERR syntax error, MAXLEN and MINID options at the same time are not compatible",
+            ),
+            MaxlenNegative => f.write_str("ERR The MAXLEN argument must be >= 0."),
+            LimitNegative => f.write_str("ERR The LIMIT argument must be >= 0."),
+            LimitWithoutStrategy => f.write_str(
+                "ERR syntax error, LIMIT cannot be used without specifying a trimming strategy",
+            ),
+            TrimNeedsStrategy => {
+                f.write_str("ERR syntax error, XTRIM must be called with a trimming strategy")
+            }
+            LimitWithoutApprox => {
+                f.write_str("ERR syntax error, LIMIT cannot be used without the special ~ option")
+            }
+            InvalidStart => f.write_str("ERR invalid start ID for the interval"),
+            InvalidEnd => f.write_str("ERR invalid end ID for the interval"),
+            Unbalanced => f.write_str(
+                "ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.",
+            ),
+            GroupInXread => f.write_str(
+                "ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.",
+            ),
+            NoackInXread => f.write_str(
+                "ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.",
+            ),
+            MissingGroup => f.write_str("ERR Missing GROUP option for XREADGROUP"),
+            DollarInGroup => f.write_str(
+                "ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the \
+                 history of this consumer by specifying a proper ID, or use the > ID to get new \
+                 messages. The $ ID would just return an empty result set.",
+            ),
+            GreaterOutsideGroup => f.write_str(
+                "ERR The > ID can be specified only when calling XREADGROUP using the GROUP \
+                 <group> <consumer> option.",
+            ),
+            NoGroupRead(key, group) => write!(
+                f,
+                "NOGROUP No such key '{key}' or consumer group '{group}' in XREADGROUP with GROUP option"
+            ),
+            NoGroupForKey(group, key) => write!(
+                f,
+                "NOGROUP No such consumer group '{group}' for key name '{key}'"
+            ),
+            NoKeyOrGroup(key, group) => {
+                write!(f, "NOGROUP No such key '{key}' or consumer group '{group}'")
+            }
+            BusyGroup => f.write_str("BUSYGROUP Consumer Group name already exists"),
+            XgroupNeedsKey => f.write_str(
+                "ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you \
+                 may want to use the MKSTREAM option to create an empty stream automatically.",
+            ),
+            EntriesRead => f.write_str("ERR value for ENTRIESREAD must be positive or -1"),
+            EntriesAdded => f.write_str("ERR entries_added must be positive"),
+            SetIdBelowMaxDeleted => f.write_str(
+                "ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id",
+            ),
+            SetIdBelowTop => f.write_str(
+                "ERR The ID specified in XSETID is smaller than the target stream top item",
+            ),
+            SetIdEntriesAdded => f.write_str(
+                "ERR The entries_added specified in XSETID is smaller than the target stream length",
+            ),
+            XclaimOption(opt) => write!(f, "ERR Unrecognized XCLAIM option '{opt}'"),
+            MinIdle(cmd) => write!(f, "ERR Invalid min-idle-time argument for {cmd}"),
+            XclaimArg(opt) => write!(f, "ERR Invalid {opt} option argument for XCLAIM"),
+            CountPositive => f.write_str("ERR COUNT must be > 0"),
+            TimeoutNotInteger => f.write_str("ERR timeout is not an integer or out of range"),
+            TimeoutNegative => f.write_str("ERR timeout is negative"),
+            GroupGone => f.write_str(
+                "NOGROUP the consumer group this client was blocked on no longer exists",
+            ),
+            KeyGone => f.write_str("UNBLOCKED the stream key no longer exists"),
+            Subcommand(sub, cmd) => write!(
+                f,
+                "ERR unknown subcommand or wrong number of arguments for '{}'. Try {cmd} HELP.",
+                truncate(sub, 128)
+            ),
+        }
+    }
+}
+
+impl From<StreamError> for Error {
+    fn from(e: StreamError) -> Error {
+        Error::Stream(e)
+    }
+}
 
 /// At most `max` bytes of `s`, cut on a character boundary.
 fn truncate(s: &str, max: usize) -> &str {

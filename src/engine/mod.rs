@@ -432,8 +432,19 @@ impl Ctx<'_> {
             None => 0..self.srv.dbs.len(),
         };
         let srv = &mut *self.srv;
-        for d in dbs {
+        for d in dbs.clone() {
             srv.watches.touch_all_in_db(&srv.dbs, d, None, now);
+        }
+        // Readers blocked on streams of a flushed database learn that their key is gone
+        // (Redis's `scanDatabaseForDeletedStreams`): their keys become ready.
+        let waited: Vec<(usize, Key)> = srv
+            .blocking_keys
+            .iter()
+            .filter(|(d, _)| dbs.contains(d))
+            .cloned()
+            .collect();
+        for (d, k) in waited {
+            srv.signal_ready_in(d, &k);
         }
     }
 
@@ -853,6 +864,13 @@ impl Engine {
             for (db, key) in ready {
                 for id in self.srv.blocking.waiters_of(db, &key) {
                     let now = self.srv.clock.now_ms();
+                    if let Some(blocking::BlockOp::XRead(w)) =
+                        self.srv.blocking.get(id).map(|b| b.op.clone())
+                    {
+                        expire_if_needed(&mut self.srv, db, &key, now);
+                        self.serve_stream_waiter(id, db, &key, &w, now);
+                        continue;
+                    }
                     let Some(wants_zset) = self.srv.blocking.get(id).map(|b| b.op.wants_zset())
                     else {
                         continue;
@@ -893,6 +911,56 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// Serves (or fails, or leaves waiting) a client blocked reading stream `key`; see
+    /// [`cmd::stream::blocked_action`].
+    fn serve_stream_waiter(
+        &mut self,
+        id: ClientId,
+        db: usize,
+        key: &[u8],
+        w: &blocking::XReadWait,
+        now: i64,
+    ) {
+        let reply = match cmd::stream::blocked_action(&self.srv, db, key, w) {
+            cmd::stream::BlockedAction::Wait => return,
+            cmd::stream::BlockedAction::Fail(e) => {
+                if self.srv.unblock(id).is_none() {
+                    return;
+                }
+                e.to_reply()
+            }
+            cmd::stream::BlockedAction::Serve(after) => {
+                let Some(blocked) = self.srv.unblock(id) else {
+                    return;
+                };
+                let Some(mut c) = self.clients.remove(&id) else {
+                    return;
+                };
+                let saved_db = std::mem::replace(&mut c.db, blocked.db);
+                let reply = cmd::stream::serve_blocked(
+                    &mut self.srv,
+                    &mut c,
+                    &mut self.clients,
+                    key,
+                    w,
+                    after,
+                    now,
+                );
+                c.db = saved_db;
+                self.clients.insert(id, c);
+                reply
+            }
+        };
+        let silent = self
+            .clients
+            .get(&id)
+            .is_some_and(|c| c.reply_mode == ReplyMode::Off);
+        if !silent {
+            self.srv.send(id, reply);
+        }
+        self.srv.note_unblocked(id);
     }
 
     /// True if `id` is blocked (`BLPOP` & co. waiting for data).

@@ -579,6 +579,7 @@ fn groups() -> &'static [&'static [Command]] {
         cmd::hyperloglog::COMMANDS,
         cmd::cluster::COMMANDS,
         cmd::geo::COMMANDS,
+        cmd::stream::COMMANDS,
     ]
 }
 

@@ -151,6 +151,12 @@ pub const DUMPS: &[(&str, DumpFn)] = &[
     ("set", |k| {
         cmd(vec![b"SMEMBERS".to_vec(), k.to_vec()], Check::SetOrder)
     }),
+    ("stream", |k| {
+        cmd(
+            vec![b"XRANGE".to_vec(), k.to_vec(), b"-".to_vec(), b"+".to_vec()],
+            Check::Exact,
+        )
+    }),
     ("zset", |k| {
         cmd(
             vec![
@@ -1348,302 +1354,1368 @@ fn g_watch(g: &mut G) -> Cmd {
     cmd(vec![b"_watch".to_vec()], Check::Script(steps))
 }
 
+// ---------------------------------------------------------------------------------------
+// Streams: explicit IDs only (an `*` ID is the server's clock), and nothing whose reply shows
+// an idle or delivery time (extended XPENDING without a filter, XINFO CONSUMERS, XINFO
+// STREAM FULL). Claims use a minimum idle time of 0 or one no entry can reach.
+// ---------------------------------------------------------------------------------------
+
+/// A stream key: mostly x0-x2, now and then any key (WRONGTYPE paths).
+fn xkey(g: &mut G) -> Vec<u8> {
+    if g.chance(0.93) {
+        g.pick(&[&b"x0"[..], b"x1", b"x2"]).to_vec()
+    } else {
+        g.key()
+    }
+}
+
+/// A stream ID argument: mostly `ms-seq` with small parts so IDs collide, sometimes a
+/// partial or special form, an edge, or junk.
+fn xid(g: &mut G) -> Vec<u8> {
+    match g.rng.u8(..40) {
+        0 => b"-".to_vec(),
+        1 => b"+".to_vec(),
+        2 => b"0-0".to_vec(),
+        3 => b"18446744073709551615-18446744073709551615".to_vec(),
+        // Not 18446744073709551616: Redis parses it with strtoull, which leaves errno at
+        // ERANGE, and a later SORT BY reads that stale errno as a failed conversion
+        // ("One or more scores can't be converted into double"). The transcripts cover it.
+        4 => b"18446744073709551615".to_vec(),
+        5 => b"abc".to_vec(),
+        6 => format!("({}-{}", g.rng.u64(0..30), g.rng.u64(0..3)).into_bytes(),
+        7 | 8 => g.rng.u64(0..30).to_string().into_bytes(),
+        9 => format!("{}-*", g.rng.u64(0..30)).into_bytes(),
+        10 => b"$".to_vec(),
+        _ => format!("{}-{}", g.rng.u64(0..30), g.rng.u64(0..3)).into_bytes(),
+    }
+}
+
+/// A group name: mostly g0/g1.
+fn xgroup_name(g: &mut G) -> Vec<u8> {
+    g.pick(&[&b"g0"[..], b"g0", b"g1", b"nog"]).to_vec()
+}
+
+/// A consumer name.
+fn xconsumer(g: &mut G) -> Vec<u8> {
+    g.pick(&[&b"c0"[..], b"c1", b"c2", b"c\x00"]).to_vec()
+}
+
+/// A COUNT-like number: small, sometimes an edge or junk.
+fn xcount(g: &mut G) -> Vec<u8> {
+    match g.rng.u8(..12) {
+        0 => g.int(),
+        1 => b"0".to_vec(),
+        _ => g.rng.u64(1..6).to_string().into_bytes(),
+    }
+}
+
+fn g_xadd(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("XADD"), xkey(g)];
+    if g.chance(0.1) {
+        argv.push(g.word("NOMKSTREAM"));
+    }
+    if g.chance(0.25) {
+        if g.rng.bool() {
+            argv.push(g.word("MAXLEN"));
+            if g.rng.bool() {
+                argv.push(g.pick(&[&b"~"[..], b"="]).to_vec());
+            }
+            argv.push(xcount(g));
+        } else {
+            argv.push(g.word("MINID"));
+            if g.rng.bool() {
+                argv.push(g.pick(&[&b"~"[..], b"="]).to_vec());
+            }
+            argv.push(xid(g));
+        }
+        if g.chance(0.2) {
+            argv.extend([g.word("LIMIT"), xcount(g)]);
+        }
+    }
+    let id = xid(g);
+    // `*` would be the server's clock; `$` stands for it here.
+    argv.push(if id == b"$" { b"5-*".to_vec() } else { id });
+    let n = if g.chance(0.05) {
+        0
+    } else {
+        g.rng.usize(1..=3)
+    };
+    for _ in 0..n {
+        argv.push(g.pick(&[&b"f"[..], b"g", b"h"]).to_vec());
+        argv.push(g.member());
+    }
+    if g.chance(0.03) {
+        argv.push(b"odd".to_vec());
+    }
+    exact(argv)
+}
+
+fn g_xtrim(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("XTRIM"), xkey(g)];
+    match g.rng.u8(..10) {
+        0 => {}
+        1..=5 => {
+            argv.push(g.word("MAXLEN"));
+            if g.rng.bool() {
+                argv.push(g.pick(&[&b"~"[..], b"="]).to_vec());
+            }
+            argv.push(xcount(g));
+        }
+        _ => {
+            argv.push(g.word("MINID"));
+            if g.rng.bool() {
+                argv.push(g.pick(&[&b"~"[..], b"="]).to_vec());
+            }
+            argv.push(xid(g));
+        }
+    }
+    if g.chance(0.2) {
+        argv.extend([g.word("LIMIT"), xcount(g)]);
+    }
+    exact(argv)
+}
+
+fn g_xrange(g: &mut G, name: &str) -> Cmd {
+    let mut argv = vec![g.word(name), xkey(g), xid(g), xid(g)];
+    if g.chance(0.4) {
+        argv.extend([g.word("COUNT"), xcount(g)]);
+    }
+    exact(argv)
+}
+
+fn g_xread(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("XREAD")];
+    if g.chance(0.4) {
+        argv.extend([g.word("COUNT"), xcount(g)]);
+    }
+    argv.push(g.word("STREAMS"));
+    let n = g.rng.usize(1..=2);
+    let keys: Vec<Vec<u8>> = (0..n).map(|_| xkey(g)).collect();
+    argv.extend(keys);
+    for _ in 0..n {
+        argv.push(xid(g));
+    }
+    if g.chance(0.03) {
+        argv.pop();
+    }
+    exact(argv)
+}
+
+fn g_xreadgroup(g: &mut G) -> Cmd {
+    let mut argv = vec![
+        g.word("XREADGROUP"),
+        g.word("GROUP"),
+        xgroup_name(g),
+        xconsumer(g),
+    ];
+    if g.chance(0.4) {
+        argv.extend([g.word("COUNT"), xcount(g)]);
+    }
+    if g.chance(0.2) {
+        argv.push(g.word("NOACK"));
+    }
+    argv.push(g.word("STREAMS"));
+    argv.push(xkey(g));
+    argv.push(if g.chance(0.7) { b">".to_vec() } else { xid(g) });
+    exact(argv)
+}
+
+fn g_xpending(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("XPENDING"), xkey(g), xgroup_name(g)];
+    if g.chance(0.5) {
+        // Only idle filters that no entry passes (or junk): idle times are the clock's.
+        if g.chance(0.8) {
+            argv.extend([g.word("IDLE"), b"999999999999".to_vec()]);
+        } else if g.rng.bool() {
+            argv.extend([g.word("IDLE"), b"abc".to_vec()]);
+        }
+        argv.extend([xid(g), xid(g), xcount(g)]);
+        if g.rng.bool() {
+            argv.push(xconsumer(g));
+        }
+    }
+    exact(argv)
+}
+
+/// A minimum idle time for claims: 0, or more than any entry can have been idle.
+fn xminidle(g: &mut G) -> Vec<u8> {
+    match g.rng.u8(..10) {
+        0 => b"999999999999".to_vec(),
+        1 => b"-5".to_vec(),
+        2 => b"abc".to_vec(),
+        _ => b"0".to_vec(),
+    }
+}
+
+fn g_xclaim(g: &mut G) -> Cmd {
+    let mut argv = vec![
+        g.word("XCLAIM"),
+        xkey(g),
+        xgroup_name(g),
+        xconsumer(g),
+        xminidle(g),
+    ];
+    for _ in 0..g.rng.usize(1..=3) {
+        argv.push(xid(g));
+    }
+    for _ in 0..g.rng.usize(0..=2) {
+        match g.rng.u8(..7) {
+            0 => argv.push(g.word("FORCE")),
+            1 | 2 => argv.push(g.word("JUSTID")),
+            3 => argv.extend([g.word("IDLE"), b"1000".to_vec()]),
+            4 => argv.extend([g.word("RETRYCOUNT"), xcount(g)]),
+            5 => argv.extend([g.word("LASTID"), xid(g)]),
+            _ => argv.push(g.word("BOGUS")),
+        }
+    }
+    exact(argv)
+}
+
+fn g_xautoclaim(g: &mut G) -> Cmd {
+    let mut argv = vec![
+        g.word("XAUTOCLAIM"),
+        xkey(g),
+        xgroup_name(g),
+        xconsumer(g),
+        xminidle(g),
+        xid(g),
+    ];
+    if g.chance(0.5) {
+        argv.extend([g.word("COUNT"), xcount(g)]);
+    }
+    if g.chance(0.5) {
+        argv.push(g.word("JUSTID"));
+    }
+    exact(argv)
+}
+
+fn g_xgroup(g: &mut G) -> Cmd {
+    let key = xkey(g);
+    let group = xgroup_name(g);
+    let argv = match g.rng.u8(..12) {
+        0..=3 => {
+            let mut a = vec![g.word("XGROUP"), g.word("CREATE"), key, group, xid(g)];
+            if g.chance(0.4) {
+                a.push(g.word("MKSTREAM"));
+            }
+            if g.chance(0.2) {
+                a.extend([g.word("ENTRIESREAD"), xcount(g)]);
+            }
+            a
+        }
+        4 | 5 => {
+            let mut a = vec![g.word("XGROUP"), g.word("SETID"), key, group, xid(g)];
+            if g.chance(0.3) {
+                a.extend([g.word("ENTRIESREAD"), xcount(g)]);
+            }
+            a
+        }
+        6 | 7 => vec![
+            g.word("XGROUP"),
+            g.word("CREATECONSUMER"),
+            key,
+            group,
+            xconsumer(g),
+        ],
+        8 | 9 => vec![
+            g.word("XGROUP"),
+            g.word("DELCONSUMER"),
+            key,
+            group,
+            xconsumer(g),
+        ],
+        10 => vec![g.word("XGROUP"), g.word("DESTROY"), key, group],
+        _ => vec![g.word("XGROUP"), g.word("HELP")],
+    };
+    exact(argv)
+}
+
+fn g_xsetid(g: &mut G) -> Cmd {
+    let mut argv = vec![g.word("XSETID"), xkey(g), xid(g)];
+    if g.chance(0.3) {
+        argv.extend([g.word("ENTRIESADDED"), xcount(g)]);
+    }
+    if g.chance(0.3) {
+        argv.extend([g.word("MAXDELETEDID"), xid(g)]);
+    }
+    exact(argv)
+}
+
 /// The generator table.
 #[rustfmt::skip]
 pub const ROWS: &[Row] = &[
     // Strings
-    Row { name: "append", weight: 3, gen: |g| kv(g, "APPEND") },
-    Row { name: "decr", weight: 2, gen: |g| k1(g, "DECR", G::skey) },
-    Row { name: "decrby", weight: 2, gen: |g| exact(vec![g.word("DECRBY"), g.skey(), g.int()]) },
-    Row { name: "get", weight: 5, gen: |g| k1(g, "GET", G::skey) },
-    Row { name: "getdel", weight: 2, gen: |g| k1(g, "GETDEL", G::skey) },
-    Row { name: "getex", weight: 3, gen: g_getex },
-    Row { name: "getrange", weight: 2, gen: |g| g_range(g, "GETRANGE") },
-    Row { name: "getset", weight: 2, gen: |g| kv(g, "GETSET") },
-    Row { name: "incr", weight: 3, gen: |g| k1(g, "INCR", G::skey) },
-    Row { name: "incrby", weight: 3, gen: |g| exact(vec![g.word("INCRBY"), g.skey(), g.int()]) },
-    Row { name: "incrbyfloat", weight: 3, gen: |g| exact(vec![g.word("INCRBYFLOAT"), g.skey(), g.float()]) },
-    Row { name: "lcs", weight: 2, gen: g_lcs },
-    Row { name: "mget", weight: 2, gen: |g| kn(g, "MGET", 1) },
-    Row { name: "mset", weight: 2, gen: |g| g_mset(g, "MSET") },
-    Row { name: "msetnx", weight: 2, gen: |g| g_mset(g, "MSETNX") },
-    Row { name: "psetex", weight: 1, gen: |g| exact(vec![g.word("PSETEX"), g.skey(), g.millis(), g.val()]) },
-    Row { name: "set", weight: 8, gen: g_set },
-    Row { name: "setex", weight: 1, gen: |g| exact(vec![g.word("SETEX"), g.skey(), g.secs(), g.val()]) },
-    Row { name: "setnx", weight: 2, gen: |g| kv(g, "SETNX") },
-    Row { name: "setrange", weight: 2, gen: g_setrange },
-    Row { name: "strlen", weight: 2, gen: |g| k1(g, "STRLEN", G::skey) },
-    Row { name: "substr", weight: 1, gen: |g| g_range(g, "SUBSTR") },
+    Row {
+        name: "append",
+        weight: 3,
+        gen: |g| kv(g, "APPEND"),
+    },
+    Row {
+        name: "decr",
+        weight: 2,
+        gen: |g| k1(g, "DECR", G::skey),
+    },
+    Row {
+        name: "decrby",
+        weight: 2,
+        gen: |g| exact(vec![g.word("DECRBY"), g.skey(), g.int()]),
+    },
+    Row {
+        name: "get",
+        weight: 5,
+        gen: |g| k1(g, "GET", G::skey),
+    },
+    Row {
+        name: "getdel",
+        weight: 2,
+        gen: |g| k1(g, "GETDEL", G::skey),
+    },
+    Row {
+        name: "getex",
+        weight: 3,
+        gen: g_getex,
+    },
+    Row {
+        name: "getrange",
+        weight: 2,
+        gen: |g| g_range(g, "GETRANGE"),
+    },
+    Row {
+        name: "getset",
+        weight: 2,
+        gen: |g| kv(g, "GETSET"),
+    },
+    Row {
+        name: "incr",
+        weight: 3,
+        gen: |g| k1(g, "INCR", G::skey),
+    },
+    Row {
+        name: "incrby",
+        weight: 3,
+        gen: |g| exact(vec![g.word("INCRBY"), g.skey(), g.int()]),
+    },
+    Row {
+        name: "incrbyfloat",
+        weight: 3,
+        gen: |g| exact(vec![g.word("INCRBYFLOAT"), g.skey(), g.float()]),
+    },
+    Row {
+        name: "lcs",
+        weight: 2,
+        gen: g_lcs,
+    },
+    Row {
+        name: "mget",
+        weight: 2,
+        gen: |g| kn(g, "MGET", 1),
+    },
+    Row {
+        name: "mset",
+        weight: 2,
+        gen: |g| g_mset(g, "MSET"),
+    },
+    Row {
+        name: "msetnx",
+        weight: 2,
+        gen: |g| g_mset(g, "MSETNX"),
+    },
+    Row {
+        name: "psetex",
+        weight: 1,
+        gen: |g| exact(vec![g.word("PSETEX"), g.skey(), g.millis(), g.val()]),
+    },
+    Row {
+        name: "set",
+        weight: 8,
+        gen: g_set,
+    },
+    Row {
+        name: "setex",
+        weight: 1,
+        gen: |g| exact(vec![g.word("SETEX"), g.skey(), g.secs(), g.val()]),
+    },
+    Row {
+        name: "setnx",
+        weight: 2,
+        gen: |g| kv(g, "SETNX"),
+    },
+    Row {
+        name: "setrange",
+        weight: 2,
+        gen: g_setrange,
+    },
+    Row {
+        name: "strlen",
+        weight: 2,
+        gen: |g| k1(g, "STRLEN", G::skey),
+    },
+    Row {
+        name: "substr",
+        weight: 1,
+        gen: |g| g_range(g, "SUBSTR"),
+    },
     // Hashes
-    Row { name: "hdel", weight: 3, gen: |g| {
-        let mut argv = vec![g.word("HDEL"), g.hkey()];
-        for _ in 0..g.rng.usize(1..=3) {
-            argv.push(g.field());
-        }
-        exact(argv)
-    } },
-    Row { name: "hexists", weight: 2, gen: |g| kf(g, "HEXISTS") },
-    Row { name: "hget", weight: 3, gen: |g| kf(g, "HGET") },
-    Row { name: "hgetall", weight: 3, gen: |g| cmd(vec![g.word("HGETALL"), g.hkey()], Check::HashOrder { pairs: true }) },
-    Row { name: "hincrby", weight: 3, gen: |g| exact(vec![g.word("HINCRBY"), g.hkey(), g.field(), g.int()]) },
-    Row { name: "hincrbyfloat", weight: 3, gen: |g| exact(vec![g.word("HINCRBYFLOAT"), g.hkey(), g.field(), g.float()]) },
-    Row { name: "hkeys", weight: 2, gen: |g| cmd(vec![g.word("HKEYS"), g.hkey()], Check::HashOrder { pairs: false }) },
-    Row { name: "hlen", weight: 2, gen: |g| k1(g, "HLEN", G::hkey) },
-    Row { name: "hmget", weight: 2, gen: |g| {
-        let mut argv = vec![g.word("HMGET"), g.hkey()];
-        for _ in 0..g.rng.usize(1..=4) {
-            argv.push(g.field());
-        }
-        exact(argv)
-    } },
-    Row { name: "hmset", weight: 2, gen: |g| g_hset(g, "HMSET") },
-    Row { name: "hrandfield", weight: 3, gen: g_hrandfield },
-    Row { name: "hscan", weight: 2, gen: g_hscan },
-    Row { name: "hset", weight: 8, gen: |g| g_hset(g, "HSET") },
-    Row { name: "hsetnx", weight: 2, gen: |g| exact(vec![g.word("HSETNX"), g.hkey(), g.field(), g.val()]) },
-    Row { name: "hstrlen", weight: 2, gen: |g| kf(g, "HSTRLEN") },
-    Row { name: "hvals", weight: 2, gen: |g| cmd(vec![g.word("HVALS"), g.hkey()], Check::HashOrder { pairs: false }) },
-    // Keys
-    Row { name: "copy", weight: 2, gen: g_copy },
-    Row { name: "del", weight: 3, gen: |g| kn(g, "DEL", 1) },
-    Row { name: "exists", weight: 2, gen: |g| kn(g, "EXISTS", 1) },
-    Row { name: "expire", weight: 3, gen: |g| g_expire(g, "EXPIRE", G::secs) },
-    Row { name: "pexpire", weight: 2, gen: |g| g_expire(g, "PEXPIRE", G::millis) },
-    Row { name: "expireat", weight: 2, gen: |g| g_expire(g, "EXPIREAT", G::unix_secs) },
-    Row { name: "pexpireat", weight: 2, gen: |g| g_expire(g, "PEXPIREAT", G::unix_millis) },
-    Row { name: "expiretime", weight: 2, gen: |g| ttl(g, "EXPIRETIME", 1) },
-    Row { name: "pexpiretime", weight: 2, gen: |g| ttl(g, "PEXPIRETIME", 250) },
-    Row { name: "keys", weight: 2, gen: |g| cmd(vec![g.word("KEYS"), g.pattern()], Check::Unordered { pairs: false }) },
-    Row { name: "scan", weight: 2, gen: g_scan },
-    Row { name: "object encoding", weight: 2, gen: |g| g_object(g, "ENCODING") },
-    Row { name: "object idletime", weight: 1, gen: |g| g_object(g, "IDLETIME") },
-    Row { name: "object freq", weight: 1, gen: |g| g_object(g, "FREQ") },
-    Row { name: "object", weight: 1, gen: |g| {
-        let argv = match g.rng.u8(..3) {
-            0 => vec![g.word("OBJECT")],
-            1 => vec![g.word("OBJECT"), g.word("ENCODING")],
-            _ => vec![g.word("OBJECT"), g.word("NOSUCH"), g.key()],
-        };
-        exact(argv)
-    } },
-    Row { name: "persist", weight: 2, gen: |g| k1(g, "PERSIST", G::key) },
-    Row { name: "pttl", weight: 2, gen: |g| ttl(g, "PTTL", 250) },
-    Row { name: "ttl", weight: 2, gen: |g| ttl(g, "TTL", 1) },
-    Row { name: "randomkey", weight: 2, gen: |g| cmd(vec![g.word("RANDOMKEY")], Check::RandomKey) },
-    Row { name: "rename", weight: 2, gen: |g| kk(g, "RENAME") },
-    Row { name: "renamenx", weight: 2, gen: |g| kk(g, "RENAMENX") },
-    Row { name: "touch", weight: 1, gen: |g| kn(g, "TOUCH", 1) },
-    Row { name: "type", weight: 2, gen: |g| k1(g, "TYPE", G::key) },
-    Row { name: "unlink", weight: 2, gen: |g| kn(g, "UNLINK", 1) },
-    Row { name: "move", weight: 2, gen: |g| exact(vec![g.word("MOVE"), g.key(), g.db()]) },
-    Row { name: "swapdb", weight: 1, gen: |g| exact(vec![g.word("SWAPDB"), g.db(), g.db()]) },
-    Row { name: "dbsize", weight: 1, gen: |g| exact(vec![g.word("DBSIZE")]) },
-    Row { name: "flushdb", weight: 1, gen: |g| {
-        let mut argv = vec![g.word("FLUSHDB")];
-        // Mostly a malformed call, so the keyspace keeps its history; now and then a real
-        // flush empties the playground.
-        let w = if g.chance(0.05) {
-            g.pick(&["ASYNC", "SYNC", "", "BOGUS"])
-        } else {
-            g.pick(&["BOGUS", "NOW"])
-        };
-        if !w.is_empty() {
-            argv.push(g.word(w));
-        }
-        exact(argv)
-    } },
-    Row { name: "select", weight: 3, gen: |g| exact(vec![g.word("SELECT"), g.db()]) },
-    // Lists
-    Row { name: "lpush", weight: 4, gen: |g| g_members(g, "LPUSH", G::lkey) },
-    Row { name: "rpush", weight: 4, gen: |g| g_members(g, "RPUSH", G::lkey) },
-    Row { name: "lpushx", weight: 1, gen: |g| g_members(g, "LPUSHX", G::lkey) },
-    Row { name: "rpushx", weight: 1, gen: |g| g_members(g, "RPUSHX", G::lkey) },
-    Row { name: "lpop", weight: 2, gen: |g| g_pop(g, "LPOP", G::lkey) },
-    Row { name: "rpop", weight: 2, gen: |g| g_pop(g, "RPOP", G::lkey) },
-    Row { name: "llen", weight: 1, gen: |g| k1(g, "LLEN", G::lkey) },
-    Row { name: "lindex", weight: 2, gen: |g| exact(vec![g.word("LINDEX"), g.lkey(), index(g)]) },
-    Row { name: "lrange", weight: 2, gen: |g| exact(vec![g.word("LRANGE"), g.lkey(), index(g), index(g)]) },
-    Row { name: "linsert", weight: 2, gen: |g| {
-        let w = g.pick(&["BEFORE", "AFTER", "BEFORE", "AFTER", "MIDDLE"]);
-        exact(vec![g.word("LINSERT"), g.lkey(), g.word(w), g.member(), g.member()])
-    } },
-    Row { name: "lset", weight: 2, gen: |g| exact(vec![g.word("LSET"), g.lkey(), index(g), g.member()]) },
-    Row { name: "lrem", weight: 2, gen: |g| exact(vec![g.word("LREM"), g.lkey(), count_arg(g), g.member()]) },
-    Row { name: "ltrim", weight: 1, gen: |g| exact(vec![g.word("LTRIM"), g.lkey(), index(g), index(g)]) },
-    Row { name: "lpos", weight: 2, gen: g_lpos },
-    Row { name: "lmove", weight: 2, gen: |g| exact(vec![g.word("LMOVE"), g.lkey(), g.lkey(), end(g), end(g)]) },
-    Row { name: "rpoplpush", weight: 1, gen: |g| exact(vec![g.word("RPOPLPUSH"), g.lkey(), g.lkey()]) },
-    Row { name: "lmpop", weight: 2, gen: g_lmpop },
-    // Sets
-    Row { name: "sadd", weight: 5, gen: |g| g_members(g, "SADD", G::setkey) },
-    Row { name: "srem", weight: 2, gen: |g| g_members(g, "SREM", G::setkey) },
-    Row { name: "scard", weight: 1, gen: |g| k1(g, "SCARD", G::setkey) },
-    Row { name: "sismember", weight: 1, gen: |g| exact(vec![g.word("SISMEMBER"), g.setkey(), g.member()]) },
-    Row { name: "smismember", weight: 1, gen: |g| g_members(g, "SMISMEMBER", G::setkey) },
-    Row { name: "smembers", weight: 2, gen: |g| cmd(vec![g.word("SMEMBERS"), g.setkey()], Check::SetOrder) },
-    Row { name: "smove", weight: 2, gen: |g| exact(vec![g.word("SMOVE"), g.setkey(), g.setkey(), g.member()]) },
-    Row { name: "spop", weight: 2, gen: |g| g_random(g, RandKind::SPop) },
-    Row { name: "srandmember", weight: 2, gen: |g| g_random(g, RandKind::SRandMember) },
-    Row { name: "sscan", weight: 1, gen: |g| g_sscan(g, "SSCAN", G::setkey, false) },
-    Row { name: "sinter", weight: 1, gen: |g| cmd(kn_of(g, "SINTER", G::setkey).argv, Check::Unordered { pairs: false }) },
-    Row { name: "sunion", weight: 1, gen: |g| cmd(kn_of(g, "SUNION", G::setkey).argv, Check::Unordered { pairs: false }) },
-    Row { name: "sdiff", weight: 1, gen: |g| cmd(kn_of(g, "SDIFF", G::setkey).argv, Check::Unordered { pairs: false }) },
-    Row { name: "sinterstore", weight: 1, gen: |g| kn_of(g, "SINTERSTORE", G::setkey) },
-    Row { name: "sunionstore", weight: 1, gen: |g| kn_of(g, "SUNIONSTORE", G::setkey) },
-    Row { name: "sdiffstore", weight: 1, gen: |g| kn_of(g, "SDIFFSTORE", G::setkey) },
-    Row { name: "sintercard", weight: 1, gen: |g| g_sintercard(g, "SINTERCARD", G::setkey) },
-    // Sorted sets
-    Row { name: "zadd", weight: 6, gen: g_zadd },
-    Row { name: "zincrby", weight: 2, gen: |g| exact(vec![g.word("ZINCRBY"), g.zkey(), score(g), g.member()]) },
-    Row { name: "zcard", weight: 1, gen: |g| k1(g, "ZCARD", G::zkey) },
-    Row { name: "zscore", weight: 1, gen: |g| exact(vec![g.word("ZSCORE"), g.zkey(), g.member()]) },
-    Row { name: "zmscore", weight: 1, gen: |g| g_members(g, "ZMSCORE", G::zkey) },
-    Row { name: "zrank", weight: 1, gen: |g| exact(vec![g.word("ZRANK"), g.zkey(), g.member()]) },
-    Row { name: "zrevrank", weight: 1, gen: |g| exact(vec![g.word("ZREVRANK"), g.zkey(), g.member()]) },
-    Row { name: "zcount", weight: 1, gen: |g| exact(vec![g.word("ZCOUNT"), g.zkey(), score_bound(g), score_bound(g)]) },
-    Row { name: "zlexcount", weight: 1, gen: |g| cmd(vec![g.word("ZLEXCOUNT"), g.lexkey(), lex_bound(g), lex_bound(g)], Check::LexRange) },
-    Row { name: "_zadd lex", weight: 2, gen: |g| {
-        let mut argv = vec![b"ZADD".to_vec(), b"zlex".to_vec()];
-        for _ in 0..g.rng.usize(1..=3) {
-            argv.push(b"0".to_vec());
-            argv.push(g.member());
-        }
-        exact(argv)
-    } },
-    Row { name: "zrange", weight: 4, gen: |g| g_zrange(g, false) },
-    Row { name: "zrangestore", weight: 1, gen: |g| g_zrange(g, true) },
-    Row { name: "zrevrange", weight: 1, gen: |g| {
-        let mut argv = vec![g.word("ZREVRANGE"), g.zkey(), index(g), index(g)];
-        if g.chance(0.4) {
-            argv.push(g.word("WITHSCORES"));
-        }
-        exact(argv)
-    } },
-    Row { name: "zrangebyscore", weight: 1, gen: |g| g_zrange_old(g, "ZRANGEBYSCORE", false, true) },
-    Row { name: "zrevrangebyscore", weight: 1, gen: |g| g_zrange_old(g, "ZREVRANGEBYSCORE", false, true) },
-    Row { name: "zrangebylex", weight: 1, gen: |g| g_zrange_old(g, "ZRANGEBYLEX", true, false) },
-    Row { name: "zrevrangebylex", weight: 1, gen: |g| g_zrange_old(g, "ZREVRANGEBYLEX", true, false) },
-    Row { name: "zrem", weight: 2, gen: |g| g_members(g, "ZREM", G::zkey) },
-    Row { name: "zremrangebyrank", weight: 1, gen: |g| exact(vec![g.word("ZREMRANGEBYRANK"), g.zkey(), index(g), index(g)]) },
-    Row { name: "zremrangebyscore", weight: 1, gen: |g| exact(vec![g.word("ZREMRANGEBYSCORE"), g.zkey(), score_bound(g), score_bound(g)]) },
-    Row { name: "zremrangebylex", weight: 1, gen: |g| cmd(vec![g.word("ZREMRANGEBYLEX"), g.lexkey(), lex_bound(g), lex_bound(g)], Check::LexRange) },
-    Row { name: "zpopmin", weight: 1, gen: |g| g_pop(g, "ZPOPMIN", G::zkey) },
-    Row { name: "zpopmax", weight: 1, gen: |g| g_pop(g, "ZPOPMAX", G::zkey) },
-    Row { name: "zmpop", weight: 1, gen: g_zmpop },
-    Row { name: "zrandmember", weight: 2, gen: |g| g_random(g, RandKind::ZRandMember) },
-    Row { name: "zscan", weight: 1, gen: |g| g_sscan(g, "ZSCAN", G::zkey, true) },
-    Row { name: "zunion", weight: 1, gen: |g| g_zsetop(g, "ZUNION", false, true, true) },
-    Row { name: "zinter", weight: 1, gen: |g| g_zsetop(g, "ZINTER", false, true, true) },
-    Row { name: "zdiff", weight: 1, gen: |g| g_zsetop(g, "ZDIFF", false, false, true) },
-    Row { name: "zunionstore", weight: 1, gen: |g| g_zsetop(g, "ZUNIONSTORE", true, true, false) },
-    Row { name: "zinterstore", weight: 1, gen: |g| g_zsetop(g, "ZINTERSTORE", true, true, false) },
-    Row { name: "zdiffstore", weight: 1, gen: |g| g_zsetop(g, "ZDIFFSTORE", true, false, false) },
-    Row { name: "zintercard", weight: 1, gen: |g| g_sintercard(g, "ZINTERCARD", G::zkey) },
-    // Bitmaps (on string keys; offsets kept small so values stay short)
-    Row { name: "setbit", weight: 2, gen: |g| {
-        let off = g.bit_offset();
-        let bit = g.pick(&[&b"0"[..], b"1", b"1", b"2", b"-1", b"x"]).to_vec();
-        exact(vec![g.word("SETBIT"), g.skey(), off, bit])
-    } },
-    Row { name: "getbit", weight: 1, gen: |g| {
-        let off = g.bit_offset();
-        exact(vec![g.word("GETBIT"), g.skey(), off])
-    } },
-    Row { name: "bitcount", weight: 2, gen: |g| {
-        let mut argv = vec![g.word("BITCOUNT"), g.skey()];
-        if g.chance(0.7) {
-            argv.push(g.int());
-            argv.push(g.int());
-            if g.chance(0.5) {
-                let unit = g.pick(&["BYTE", "BIT", "BITS"]);
-                argv.push(g.word(unit));
+    Row {
+        name: "hdel",
+        weight: 3,
+        gen: |g| {
+            let mut argv = vec![g.word("HDEL"), g.hkey()];
+            for _ in 0..g.rng.usize(1..=3) {
+                argv.push(g.field());
             }
-        }
-        exact(argv)
-    } },
-    Row { name: "bitpos", weight: 2, gen: |g| {
-        let bit = g.pick(&[&b"0"[..], b"1", b"2"]).to_vec();
-        let mut argv = vec![g.word("BITPOS"), g.skey(), bit];
-        for _ in 0..g.rng.usize(0..=2) {
-            argv.push(g.int());
-        }
-        if argv.len() == 5 && g.chance(0.5) {
-            let unit = g.pick(&["BYTE", "BIT"]);
-            argv.push(g.word(unit));
-        }
-        exact(argv)
-    } },
-    Row { name: "bitop", weight: 2, gen: |g| {
-        let op = g.pick(&["AND", "OR", "XOR", "NOT", "NAND"]);
-        let mut argv = vec![g.word("BITOP"), g.word(op), g.skey()];
-        for _ in 0..g.rng.usize(1..=3) {
-            argv.push(g.skey());
-        }
-        exact(argv)
-    } },
-    Row { name: "bitfield", weight: 2, gen: |g| {
-        let mut argv = vec![g.word("BITFIELD"), g.skey()];
-        for _ in 0..g.rng.usize(0..=3) {
-            let ty = g.pick(&["i8", "u8", "i5", "u16", "i64", "u63", "u64", "x3"]).as_bytes().to_vec();
-            let off = if g.chance(0.2) { b"#2".to_vec() } else { g.bit_offset() };
-            match g.rng.u8(..4) {
-                0 => argv.extend([g.word("GET"), ty, off]),
-                1 => argv.extend([g.word("SET"), ty, off, g.int()]),
-                2 => argv.extend([g.word("INCRBY"), ty, off, g.int()]),
-                _ => {
-                    let mode = g.pick(&["WRAP", "SAT", "FAIL", "BAD"]);
-                    argv.extend([g.word("OVERFLOW"), g.word(mode)]);
+            exact(argv)
+        },
+    },
+    Row {
+        name: "hexists",
+        weight: 2,
+        gen: |g| kf(g, "HEXISTS"),
+    },
+    Row {
+        name: "hget",
+        weight: 3,
+        gen: |g| kf(g, "HGET"),
+    },
+    Row {
+        name: "hgetall",
+        weight: 3,
+        gen: |g| {
+            cmd(
+                vec![g.word("HGETALL"), g.hkey()],
+                Check::HashOrder { pairs: true },
+            )
+        },
+    },
+    Row {
+        name: "hincrby",
+        weight: 3,
+        gen: |g| exact(vec![g.word("HINCRBY"), g.hkey(), g.field(), g.int()]),
+    },
+    Row {
+        name: "hincrbyfloat",
+        weight: 3,
+        gen: |g| exact(vec![g.word("HINCRBYFLOAT"), g.hkey(), g.field(), g.float()]),
+    },
+    Row {
+        name: "hkeys",
+        weight: 2,
+        gen: |g| {
+            cmd(
+                vec![g.word("HKEYS"), g.hkey()],
+                Check::HashOrder { pairs: false },
+            )
+        },
+    },
+    Row {
+        name: "hlen",
+        weight: 2,
+        gen: |g| k1(g, "HLEN", G::hkey),
+    },
+    Row {
+        name: "hmget",
+        weight: 2,
+        gen: |g| {
+            let mut argv = vec![g.word("HMGET"), g.hkey()];
+            for _ in 0..g.rng.usize(1..=4) {
+                argv.push(g.field());
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "hmset",
+        weight: 2,
+        gen: |g| g_hset(g, "HMSET"),
+    },
+    Row {
+        name: "hrandfield",
+        weight: 3,
+        gen: g_hrandfield,
+    },
+    Row {
+        name: "hscan",
+        weight: 2,
+        gen: g_hscan,
+    },
+    Row {
+        name: "hset",
+        weight: 8,
+        gen: |g| g_hset(g, "HSET"),
+    },
+    Row {
+        name: "hsetnx",
+        weight: 2,
+        gen: |g| exact(vec![g.word("HSETNX"), g.hkey(), g.field(), g.val()]),
+    },
+    Row {
+        name: "hstrlen",
+        weight: 2,
+        gen: |g| kf(g, "HSTRLEN"),
+    },
+    Row {
+        name: "hvals",
+        weight: 2,
+        gen: |g| {
+            cmd(
+                vec![g.word("HVALS"), g.hkey()],
+                Check::HashOrder { pairs: false },
+            )
+        },
+    },
+    // Keys
+    Row {
+        name: "copy",
+        weight: 2,
+        gen: g_copy,
+    },
+    Row {
+        name: "del",
+        weight: 3,
+        gen: |g| kn(g, "DEL", 1),
+    },
+    Row {
+        name: "exists",
+        weight: 2,
+        gen: |g| kn(g, "EXISTS", 1),
+    },
+    Row {
+        name: "expire",
+        weight: 3,
+        gen: |g| g_expire(g, "EXPIRE", G::secs),
+    },
+    Row {
+        name: "pexpire",
+        weight: 2,
+        gen: |g| g_expire(g, "PEXPIRE", G::millis),
+    },
+    Row {
+        name: "expireat",
+        weight: 2,
+        gen: |g| g_expire(g, "EXPIREAT", G::unix_secs),
+    },
+    Row {
+        name: "pexpireat",
+        weight: 2,
+        gen: |g| g_expire(g, "PEXPIREAT", G::unix_millis),
+    },
+    Row {
+        name: "expiretime",
+        weight: 2,
+        gen: |g| ttl(g, "EXPIRETIME", 1),
+    },
+    Row {
+        name: "pexpiretime",
+        weight: 2,
+        gen: |g| ttl(g, "PEXPIRETIME", 250),
+    },
+    Row {
+        name: "keys",
+        weight: 2,
+        gen: |g| {
+            cmd(
+                vec![g.word("KEYS"), g.pattern()],
+                Check::Unordered { pairs: false },
+            )
+        },
+    },
+    Row {
+        name: "scan",
+        weight: 2,
+        gen: g_scan,
+    },
+    Row {
+        name: "object encoding",
+        weight: 2,
+        gen: |g| g_object(g, "ENCODING"),
+    },
+    Row {
+        name: "object idletime",
+        weight: 1,
+        gen: |g| g_object(g, "IDLETIME"),
+    },
+    Row {
+        name: "object freq",
+        weight: 1,
+        gen: |g| g_object(g, "FREQ"),
+    },
+    Row {
+        name: "object",
+        weight: 1,
+        gen: |g| {
+            let argv = match g.rng.u8(..3) {
+                0 => vec![g.word("OBJECT")],
+                1 => vec![g.word("OBJECT"), g.word("ENCODING")],
+                _ => vec![g.word("OBJECT"), g.word("NOSUCH"), g.key()],
+            };
+            exact(argv)
+        },
+    },
+    Row {
+        name: "persist",
+        weight: 2,
+        gen: |g| k1(g, "PERSIST", G::key),
+    },
+    Row {
+        name: "pttl",
+        weight: 2,
+        gen: |g| ttl(g, "PTTL", 250),
+    },
+    Row {
+        name: "ttl",
+        weight: 2,
+        gen: |g| ttl(g, "TTL", 1),
+    },
+    Row {
+        name: "randomkey",
+        weight: 2,
+        gen: |g| cmd(vec![g.word("RANDOMKEY")], Check::RandomKey),
+    },
+    Row {
+        name: "rename",
+        weight: 2,
+        gen: |g| kk(g, "RENAME"),
+    },
+    Row {
+        name: "renamenx",
+        weight: 2,
+        gen: |g| kk(g, "RENAMENX"),
+    },
+    Row {
+        name: "touch",
+        weight: 1,
+        gen: |g| kn(g, "TOUCH", 1),
+    },
+    Row {
+        name: "type",
+        weight: 2,
+        gen: |g| k1(g, "TYPE", G::key),
+    },
+    Row {
+        name: "unlink",
+        weight: 2,
+        gen: |g| kn(g, "UNLINK", 1),
+    },
+    Row {
+        name: "move",
+        weight: 2,
+        gen: |g| exact(vec![g.word("MOVE"), g.key(), g.db()]),
+    },
+    Row {
+        name: "swapdb",
+        weight: 1,
+        gen: |g| exact(vec![g.word("SWAPDB"), g.db(), g.db()]),
+    },
+    Row {
+        name: "dbsize",
+        weight: 1,
+        gen: |g| exact(vec![g.word("DBSIZE")]),
+    },
+    Row {
+        name: "flushdb",
+        weight: 1,
+        gen: |g| {
+            let mut argv = vec![g.word("FLUSHDB")];
+            // Mostly a malformed call, so the keyspace keeps its history; now and then a real
+            // flush empties the playground.
+            let w = if g.chance(0.05) {
+                g.pick(&["ASYNC", "SYNC", "", "BOGUS"])
+            } else {
+                g.pick(&["BOGUS", "NOW"])
+            };
+            if !w.is_empty() {
+                argv.push(g.word(w));
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "select",
+        weight: 3,
+        gen: |g| exact(vec![g.word("SELECT"), g.db()]),
+    },
+    // Lists
+    Row {
+        name: "lpush",
+        weight: 4,
+        gen: |g| g_members(g, "LPUSH", G::lkey),
+    },
+    Row {
+        name: "rpush",
+        weight: 4,
+        gen: |g| g_members(g, "RPUSH", G::lkey),
+    },
+    Row {
+        name: "lpushx",
+        weight: 1,
+        gen: |g| g_members(g, "LPUSHX", G::lkey),
+    },
+    Row {
+        name: "rpushx",
+        weight: 1,
+        gen: |g| g_members(g, "RPUSHX", G::lkey),
+    },
+    Row {
+        name: "lpop",
+        weight: 2,
+        gen: |g| g_pop(g, "LPOP", G::lkey),
+    },
+    Row {
+        name: "rpop",
+        weight: 2,
+        gen: |g| g_pop(g, "RPOP", G::lkey),
+    },
+    Row {
+        name: "llen",
+        weight: 1,
+        gen: |g| k1(g, "LLEN", G::lkey),
+    },
+    Row {
+        name: "lindex",
+        weight: 2,
+        gen: |g| exact(vec![g.word("LINDEX"), g.lkey(), index(g)]),
+    },
+    Row {
+        name: "lrange",
+        weight: 2,
+        gen: |g| exact(vec![g.word("LRANGE"), g.lkey(), index(g), index(g)]),
+    },
+    Row {
+        name: "linsert",
+        weight: 2,
+        gen: |g| {
+            let w = g.pick(&["BEFORE", "AFTER", "BEFORE", "AFTER", "MIDDLE"]);
+            exact(vec![
+                g.word("LINSERT"),
+                g.lkey(),
+                g.word(w),
+                g.member(),
+                g.member(),
+            ])
+        },
+    },
+    Row {
+        name: "lset",
+        weight: 2,
+        gen: |g| exact(vec![g.word("LSET"), g.lkey(), index(g), g.member()]),
+    },
+    Row {
+        name: "lrem",
+        weight: 2,
+        gen: |g| exact(vec![g.word("LREM"), g.lkey(), count_arg(g), g.member()]),
+    },
+    Row {
+        name: "ltrim",
+        weight: 1,
+        gen: |g| exact(vec![g.word("LTRIM"), g.lkey(), index(g), index(g)]),
+    },
+    Row {
+        name: "lpos",
+        weight: 2,
+        gen: g_lpos,
+    },
+    Row {
+        name: "lmove",
+        weight: 2,
+        gen: |g| exact(vec![g.word("LMOVE"), g.lkey(), g.lkey(), end(g), end(g)]),
+    },
+    Row {
+        name: "rpoplpush",
+        weight: 1,
+        gen: |g| exact(vec![g.word("RPOPLPUSH"), g.lkey(), g.lkey()]),
+    },
+    Row {
+        name: "lmpop",
+        weight: 2,
+        gen: g_lmpop,
+    },
+    // Sets
+    Row {
+        name: "sadd",
+        weight: 5,
+        gen: |g| g_members(g, "SADD", G::setkey),
+    },
+    Row {
+        name: "srem",
+        weight: 2,
+        gen: |g| g_members(g, "SREM", G::setkey),
+    },
+    Row {
+        name: "scard",
+        weight: 1,
+        gen: |g| k1(g, "SCARD", G::setkey),
+    },
+    Row {
+        name: "sismember",
+        weight: 1,
+        gen: |g| exact(vec![g.word("SISMEMBER"), g.setkey(), g.member()]),
+    },
+    Row {
+        name: "smismember",
+        weight: 1,
+        gen: |g| g_members(g, "SMISMEMBER", G::setkey),
+    },
+    Row {
+        name: "smembers",
+        weight: 2,
+        gen: |g| cmd(vec![g.word("SMEMBERS"), g.setkey()], Check::SetOrder),
+    },
+    Row {
+        name: "smove",
+        weight: 2,
+        gen: |g| exact(vec![g.word("SMOVE"), g.setkey(), g.setkey(), g.member()]),
+    },
+    Row {
+        name: "spop",
+        weight: 2,
+        gen: |g| g_random(g, RandKind::SPop),
+    },
+    Row {
+        name: "srandmember",
+        weight: 2,
+        gen: |g| g_random(g, RandKind::SRandMember),
+    },
+    Row {
+        name: "sscan",
+        weight: 1,
+        gen: |g| g_sscan(g, "SSCAN", G::setkey, false),
+    },
+    Row {
+        name: "sinter",
+        weight: 1,
+        gen: |g| {
+            cmd(
+                kn_of(g, "SINTER", G::setkey).argv,
+                Check::Unordered { pairs: false },
+            )
+        },
+    },
+    Row {
+        name: "sunion",
+        weight: 1,
+        gen: |g| {
+            cmd(
+                kn_of(g, "SUNION", G::setkey).argv,
+                Check::Unordered { pairs: false },
+            )
+        },
+    },
+    Row {
+        name: "sdiff",
+        weight: 1,
+        gen: |g| {
+            cmd(
+                kn_of(g, "SDIFF", G::setkey).argv,
+                Check::Unordered { pairs: false },
+            )
+        },
+    },
+    Row {
+        name: "sinterstore",
+        weight: 1,
+        gen: |g| kn_of(g, "SINTERSTORE", G::setkey),
+    },
+    Row {
+        name: "sunionstore",
+        weight: 1,
+        gen: |g| kn_of(g, "SUNIONSTORE", G::setkey),
+    },
+    Row {
+        name: "sdiffstore",
+        weight: 1,
+        gen: |g| kn_of(g, "SDIFFSTORE", G::setkey),
+    },
+    Row {
+        name: "sintercard",
+        weight: 1,
+        gen: |g| g_sintercard(g, "SINTERCARD", G::setkey),
+    },
+    // Sorted sets
+    Row {
+        name: "zadd",
+        weight: 6,
+        gen: g_zadd,
+    },
+    Row {
+        name: "zincrby",
+        weight: 2,
+        gen: |g| exact(vec![g.word("ZINCRBY"), g.zkey(), score(g), g.member()]),
+    },
+    Row {
+        name: "zcard",
+        weight: 1,
+        gen: |g| k1(g, "ZCARD", G::zkey),
+    },
+    Row {
+        name: "zscore",
+        weight: 1,
+        gen: |g| exact(vec![g.word("ZSCORE"), g.zkey(), g.member()]),
+    },
+    Row {
+        name: "zmscore",
+        weight: 1,
+        gen: |g| g_members(g, "ZMSCORE", G::zkey),
+    },
+    Row {
+        name: "zrank",
+        weight: 1,
+        gen: |g| exact(vec![g.word("ZRANK"), g.zkey(), g.member()]),
+    },
+    Row {
+        name: "zrevrank",
+        weight: 1,
+        gen: |g| exact(vec![g.word("ZREVRANK"), g.zkey(), g.member()]),
+    },
+    Row {
+        name: "zcount",
+        weight: 1,
+        gen: |g| {
+            exact(vec![
+                g.word("ZCOUNT"),
+                g.zkey(),
+                score_bound(g),
+                score_bound(g),
+            ])
+        },
+    },
+    Row {
+        name: "zlexcount",
+        weight: 1,
+        gen: |g| {
+            cmd(
+                vec![g.word("ZLEXCOUNT"), g.lexkey(), lex_bound(g), lex_bound(g)],
+                Check::LexRange,
+            )
+        },
+    },
+    Row {
+        name: "_zadd lex",
+        weight: 2,
+        gen: |g| {
+            let mut argv = vec![b"ZADD".to_vec(), b"zlex".to_vec()];
+            for _ in 0..g.rng.usize(1..=3) {
+                argv.push(b"0".to_vec());
+                argv.push(g.member());
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "zrange",
+        weight: 4,
+        gen: |g| g_zrange(g, false),
+    },
+    Row {
+        name: "zrangestore",
+        weight: 1,
+        gen: |g| g_zrange(g, true),
+    },
+    Row {
+        name: "zrevrange",
+        weight: 1,
+        gen: |g| {
+            let mut argv = vec![g.word("ZREVRANGE"), g.zkey(), index(g), index(g)];
+            if g.chance(0.4) {
+                argv.push(g.word("WITHSCORES"));
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "zrangebyscore",
+        weight: 1,
+        gen: |g| g_zrange_old(g, "ZRANGEBYSCORE", false, true),
+    },
+    Row {
+        name: "zrevrangebyscore",
+        weight: 1,
+        gen: |g| g_zrange_old(g, "ZREVRANGEBYSCORE", false, true),
+    },
+    Row {
+        name: "zrangebylex",
+        weight: 1,
+        gen: |g| g_zrange_old(g, "ZRANGEBYLEX", true, false),
+    },
+    Row {
+        name: "zrevrangebylex",
+        weight: 1,
+        gen: |g| g_zrange_old(g, "ZREVRANGEBYLEX", true, false),
+    },
+    Row {
+        name: "zrem",
+        weight: 2,
+        gen: |g| g_members(g, "ZREM", G::zkey),
+    },
+    Row {
+        name: "zremrangebyrank",
+        weight: 1,
+        gen: |g| {
+            exact(vec![
+                g.word("ZREMRANGEBYRANK"),
+                g.zkey(),
+                index(g),
+                index(g),
+            ])
+        },
+    },
+    Row {
+        name: "zremrangebyscore",
+        weight: 1,
+        gen: |g| {
+            exact(vec![
+                g.word("ZREMRANGEBYSCORE"),
+                g.zkey(),
+                score_bound(g),
+                score_bound(g),
+            ])
+        },
+    },
+    Row {
+        name: "zremrangebylex",
+        weight: 1,
+        gen: |g| {
+            cmd(
+                vec![
+                    g.word("ZREMRANGEBYLEX"),
+                    g.lexkey(),
+                    lex_bound(g),
+                    lex_bound(g),
+                ],
+                Check::LexRange,
+            )
+        },
+    },
+    Row {
+        name: "zpopmin",
+        weight: 1,
+        gen: |g| g_pop(g, "ZPOPMIN", G::zkey),
+    },
+    Row {
+        name: "zpopmax",
+        weight: 1,
+        gen: |g| g_pop(g, "ZPOPMAX", G::zkey),
+    },
+    Row {
+        name: "zmpop",
+        weight: 1,
+        gen: g_zmpop,
+    },
+    Row {
+        name: "zrandmember",
+        weight: 2,
+        gen: |g| g_random(g, RandKind::ZRandMember),
+    },
+    Row {
+        name: "zscan",
+        weight: 1,
+        gen: |g| g_sscan(g, "ZSCAN", G::zkey, true),
+    },
+    Row {
+        name: "zunion",
+        weight: 1,
+        gen: |g| g_zsetop(g, "ZUNION", false, true, true),
+    },
+    Row {
+        name: "zinter",
+        weight: 1,
+        gen: |g| g_zsetop(g, "ZINTER", false, true, true),
+    },
+    Row {
+        name: "zdiff",
+        weight: 1,
+        gen: |g| g_zsetop(g, "ZDIFF", false, false, true),
+    },
+    Row {
+        name: "zunionstore",
+        weight: 1,
+        gen: |g| g_zsetop(g, "ZUNIONSTORE", true, true, false),
+    },
+    Row {
+        name: "zinterstore",
+        weight: 1,
+        gen: |g| g_zsetop(g, "ZINTERSTORE", true, true, false),
+    },
+    Row {
+        name: "zdiffstore",
+        weight: 1,
+        gen: |g| g_zsetop(g, "ZDIFFSTORE", true, false, false),
+    },
+    Row {
+        name: "zintercard",
+        weight: 1,
+        gen: |g| g_sintercard(g, "ZINTERCARD", G::zkey),
+    },
+    // Bitmaps (on string keys; offsets kept small so values stay short)
+    Row {
+        name: "setbit",
+        weight: 2,
+        gen: |g| {
+            let off = g.bit_offset();
+            let bit = g.pick(&[&b"0"[..], b"1", b"1", b"2", b"-1", b"x"]).to_vec();
+            exact(vec![g.word("SETBIT"), g.skey(), off, bit])
+        },
+    },
+    Row {
+        name: "getbit",
+        weight: 1,
+        gen: |g| {
+            let off = g.bit_offset();
+            exact(vec![g.word("GETBIT"), g.skey(), off])
+        },
+    },
+    Row {
+        name: "bitcount",
+        weight: 2,
+        gen: |g| {
+            let mut argv = vec![g.word("BITCOUNT"), g.skey()];
+            if g.chance(0.7) {
+                argv.push(g.int());
+                argv.push(g.int());
+                if g.chance(0.5) {
+                    let unit = g.pick(&["BYTE", "BIT", "BITS"]);
+                    argv.push(g.word(unit));
                 }
             }
-        }
-        exact(argv)
-    } },
+            exact(argv)
+        },
+    },
+    Row {
+        name: "bitpos",
+        weight: 2,
+        gen: |g| {
+            let bit = g.pick(&[&b"0"[..], b"1", b"2"]).to_vec();
+            let mut argv = vec![g.word("BITPOS"), g.skey(), bit];
+            for _ in 0..g.rng.usize(0..=2) {
+                argv.push(g.int());
+            }
+            if argv.len() == 5 && g.chance(0.5) {
+                let unit = g.pick(&["BYTE", "BIT"]);
+                argv.push(g.word(unit));
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "bitop",
+        weight: 2,
+        gen: |g| {
+            let op = g.pick(&["AND", "OR", "XOR", "NOT", "NAND"]);
+            let mut argv = vec![g.word("BITOP"), g.word(op), g.skey()];
+            for _ in 0..g.rng.usize(1..=3) {
+                argv.push(g.skey());
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "bitfield",
+        weight: 2,
+        gen: |g| {
+            let mut argv = vec![g.word("BITFIELD"), g.skey()];
+            for _ in 0..g.rng.usize(0..=3) {
+                let ty = g
+                    .pick(&["i8", "u8", "i5", "u16", "i64", "u63", "u64", "x3"])
+                    .as_bytes()
+                    .to_vec();
+                let off = if g.chance(0.2) {
+                    b"#2".to_vec()
+                } else {
+                    g.bit_offset()
+                };
+                match g.rng.u8(..4) {
+                    0 => argv.extend([g.word("GET"), ty, off]),
+                    1 => argv.extend([g.word("SET"), ty, off, g.int()]),
+                    2 => argv.extend([g.word("INCRBY"), ty, off, g.int()]),
+                    _ => {
+                        let mode = g.pick(&["WRAP", "SAT", "FAIL", "BAD"]);
+                        argv.extend([g.word("OVERFLOW"), g.word(mode)]);
+                    }
+                }
+            }
+            exact(argv)
+        },
+    },
     // HyperLogLog (PF* on plain strings must say the value is not an HLL)
-    Row { name: "pfadd", weight: 2, gen: |g| {
-        let mut argv = vec![g.word("PFADD"), g.skey()];
-        for _ in 0..g.rng.usize(0..=4) {
-            argv.push(g.member());
-        }
-        exact(argv)
-    } },
-    Row { name: "pfcount", weight: 2, gen: |g| {
-        let mut argv = vec![g.word("PFCOUNT")];
-        for _ in 0..g.rng.usize(1..=3) {
-            argv.push(g.skey());
-        }
-        exact(argv)
-    } },
-    Row { name: "pfmerge", weight: 1, gen: |g| {
-        let mut argv = vec![g.word("PFMERGE"), g.skey()];
-        for _ in 0..g.rng.usize(0..=2) {
-            argv.push(g.skey());
-        }
-        exact(argv)
-    } },
+    Row {
+        name: "pfadd",
+        weight: 2,
+        gen: |g| {
+            let mut argv = vec![g.word("PFADD"), g.skey()];
+            for _ in 0..g.rng.usize(0..=4) {
+                argv.push(g.member());
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "pfcount",
+        weight: 2,
+        gen: |g| {
+            let mut argv = vec![g.word("PFCOUNT")];
+            for _ in 0..g.rng.usize(1..=3) {
+                argv.push(g.skey());
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "pfmerge",
+        weight: 1,
+        gen: |g| {
+            let mut argv = vec![g.word("PFMERGE"), g.skey()];
+            for _ in 0..g.rng.usize(0..=2) {
+                argv.push(g.skey());
+            }
+            exact(argv)
+        },
+    },
+    // Streams
+    Row {
+        name: "xadd",
+        weight: 8,
+        gen: g_xadd,
+    },
+    Row {
+        name: "xtrim",
+        weight: 2,
+        gen: g_xtrim,
+    },
+    Row {
+        name: "xdel",
+        weight: 2,
+        gen: |g| {
+            let mut argv = vec![g.word("XDEL"), xkey(g)];
+            for _ in 0..g.rng.usize(1..=3) {
+                argv.push(xid(g));
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "xlen",
+        weight: 1,
+        gen: |g| exact(vec![g.word("XLEN"), xkey(g)]),
+    },
+    Row {
+        name: "xrange",
+        weight: 2,
+        gen: |g| g_xrange(g, "XRANGE"),
+    },
+    Row {
+        name: "xrevrange",
+        weight: 2,
+        gen: |g| g_xrange(g, "XREVRANGE"),
+    },
+    Row {
+        name: "xread",
+        weight: 2,
+        gen: g_xread,
+    },
+    Row {
+        name: "xreadgroup",
+        weight: 3,
+        gen: g_xreadgroup,
+    },
+    Row {
+        name: "xack",
+        weight: 2,
+        gen: |g| {
+            let mut argv = vec![g.word("XACK"), xkey(g), xgroup_name(g)];
+            for _ in 0..g.rng.usize(1..=3) {
+                argv.push(xid(g));
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "xpending",
+        weight: 2,
+        gen: g_xpending,
+    },
+    Row {
+        name: "xclaim",
+        weight: 2,
+        gen: g_xclaim,
+    },
+    Row {
+        name: "xautoclaim",
+        weight: 2,
+        gen: g_xautoclaim,
+    },
+    Row {
+        name: "xgroup create",
+        weight: 3,
+        gen: g_xgroup,
+    },
+    Row {
+        name: "xsetid",
+        weight: 1,
+        gen: g_xsetid,
+    },
+    Row {
+        name: "xinfo stream",
+        weight: 2,
+        gen: |g| exact(vec![g.word("XINFO"), g.word("STREAM"), xkey(g)]),
+    },
+    Row {
+        name: "xinfo groups",
+        weight: 1,
+        gen: |g| exact(vec![g.word("XINFO"), g.word("GROUPS"), xkey(g)]),
+    },
     // SORT
-    Row { name: "sort", weight: 3, gen: |g| g_sort(g, false) },
-    Row { name: "sort_ro", weight: 1, gen: |g| g_sort(g, true) },
-    Row { name: "_sort weights", weight: 2, gen: g_sort_weights },
+    Row {
+        name: "sort",
+        weight: 3,
+        gen: |g| g_sort(g, false),
+    },
+    Row {
+        name: "sort_ro",
+        weight: 1,
+        gen: |g| g_sort(g, true),
+    },
+    Row {
+        name: "_sort weights",
+        weight: 2,
+        gen: g_sort_weights,
+    },
     // Transactions with a second client
-    Row { name: "_watch", weight: 3, gen: g_watch },
+    Row {
+        name: "_watch",
+        weight: 3,
+        gen: g_watch,
+    },
     // Connection
-    Row { name: "ping", weight: 1, gen: |g| {
-        let mut argv = vec![g.word("PING")];
-        for _ in 0..g.rng.usize(0..=2) {
-            argv.push(g.val());
-        }
-        exact(argv)
-    } },
-    Row { name: "echo", weight: 1, gen: |g| exact(vec![g.word("ECHO"), g.val()]) },
-    Row { name: "_unknown command", weight: 1, gen: |g| {
-        // Redis quotes the name and arguments with %s: text stops at a NUL byte. (Names with
-        // invalid UTF-8 are left out: kvlab's error replies are UTF-8 text.)
-        let mut argv = vec![g.pick(&[&b"NOSUCHCMD"[..], b"GETT", b"h\x00set", b"caf\xc3\xa9"]).to_vec()];
-        for _ in 0..g.rng.usize(0..=2) {
-            argv.push(g.val());
-        }
-        exact(argv)
-    } },
+    Row {
+        name: "ping",
+        weight: 1,
+        gen: |g| {
+            let mut argv = vec![g.word("PING")];
+            for _ in 0..g.rng.usize(0..=2) {
+                argv.push(g.val());
+            }
+            exact(argv)
+        },
+    },
+    Row {
+        name: "echo",
+        weight: 1,
+        gen: |g| exact(vec![g.word("ECHO"), g.val()]),
+    },
+    Row {
+        name: "_unknown command",
+        weight: 1,
+        gen: |g| {
+            // Redis quotes the name and arguments with %s: text stops at a NUL byte. (Names with
+            // invalid UTF-8 are left out: kvlab's error replies are UTF-8 text.)
+            let mut argv = vec![g
+                .pick(&[&b"NOSUCHCMD"[..], b"GETT", b"h\x00set", b"caf\xc3\xa9"])
+                .to_vec()];
+            for _ in 0..g.rng.usize(0..=2) {
+                argv.push(g.val());
+            }
+            exact(argv)
+        },
+    },
 ];
 
 /// Commands the harness itself sends to both sides (dump, RESP3 switch).

@@ -8,8 +8,8 @@
 #   KVLAB_SUITE_AGAINST=redis tests/redis-suite/run.sh ...   # baseline: a real redis-server
 #
 # With no arguments it runs unit/type/string unit/type/incr unit/type/hash unit/keyspace
-# unit/expire unit/type/list unit/type/set unit/type/zset unit/multi unit/pubsub (about
-# 3 minutes against kvlab). The goal: every test that passes against redis-server passes
+# unit/expire unit/type/list unit/type/set unit/type/zset unit/multi unit/pubsub
+# unit/type/stream unit/type/stream-cgroups (about 4 minutes against kvlab). The goal: every test that passes against redis-server passes
 # against kvlab, so compare the two tables. To reproduce both at once:
 #   KVLAB_SUITE_AGAINST=redis KVLAB_SUITE_PORT_MIN=17650 tests/redis-suite/run.sh &
 #   tests/redis-suite/run.sh
@@ -18,7 +18,7 @@
 # * tags needs:debug (DEBUG), needs:repl (SYNC, replication stream) and
 #   needs:config-maxmemory (maxmemory is accepted but not enforced) — KVLAB_SUITE_TAGS
 #   overrides the tag list;
-# * the tests named in tests/redis-suite/skip.txt (streams, DUMP,
+# * the tests named in tests/redis-suite/skip.txt (DUMP/RESTORE, errorstats,
 #   scripting, SAVE/SHUTDOWN, and a few pending on other branches), with the reason for each;
 # * tests tagged "external:skip" or needing several databases (runtest itself skips them
 #   in external-server mode with --singledb), and "large-memory" ones.
@@ -50,7 +50,8 @@ TAGS=${KVLAB_SUITE_TAGS:--needs:debug -needs:repl -needs:config-maxmemory}
 SKIPFILE=$REPO/tests/redis-suite/skip.txt
 FILE_TIMEOUT=${KVLAB_SUITE_FILE_TIMEOUT:-900}
 DEFAULT_FILES=(unit/type/string unit/type/incr unit/type/hash unit/keyspace unit/expire
-    unit/type/list unit/type/set unit/type/zset unit/multi unit/pubsub)
+    unit/type/list unit/type/set unit/type/zset unit/multi unit/pubsub
+    unit/type/stream unit/type/stream-cgroups)
 FILES=("$@")
 if [ ${#FILES[@]} -eq 0 ]; then
     FILES=("${DEFAULT_FILES[@]}")

@@ -16,5 +16,6 @@ pub mod pubsub;
 pub mod server;
 pub mod set;
 pub mod sort;
+pub mod stream;
 pub mod string;
 pub mod zset;

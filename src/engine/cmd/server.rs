@@ -849,6 +849,16 @@ fn value_bytes_sampled(v: &Value, samples: usize) -> u64 {
         Value::ZSet(z) => sampled(z.len(), &|i| {
             z.get_by_rank(i).map_or(0, |(m, _)| m.len() as u64 + 24)
         }),
+        // A stream entry costs its fields and values plus its ID (16 bytes).
+        Value::Stream(st) => {
+            let ids: Vec<_> = st.range_sample(samples);
+            let sum: u64 = ids.iter().map(|b| b + 16 + ELEMENT_OVERHEAD).sum();
+            if ids.is_empty() {
+                0
+            } else {
+                sum.saturating_mul(st.len()) / ids.len() as u64
+            }
+        }
         // Types added later without an arm here count a flat 64 bytes per key; give them an
         // arm (sampling their elements with `sampled`) when they arrive.
         _ => 64,

@@ -6,12 +6,14 @@ pub mod hash;
 pub mod hll;
 pub mod list;
 pub mod set;
+pub mod stream;
 pub mod string;
 pub mod zset;
 
 pub use hash::HashValue;
 pub use list::ListValue;
 pub use set::SetValue;
+pub use stream::Stream;
 pub use string::StrValue;
 pub use zset::ZSet;
 
@@ -30,6 +32,8 @@ pub enum Value {
     Set(SetValue),
     /// A sorted set: members ordered by score.
     ZSet(ZSet),
+    /// An append-only log of entries with consumer groups.
+    Stream(Box<Stream>),
 }
 
 impl Value {
@@ -41,6 +45,7 @@ impl Value {
             Value::List(_) => "list",
             Value::Set(_) => "set",
             Value::ZSet(_) => "zset",
+            Value::Stream(_) => "stream",
         }
     }
 
@@ -53,6 +58,7 @@ impl Value {
             Value::List(l) => l.encoding(),
             Value::Set(s) => s.encoding(),
             Value::ZSet(z) => z.encoding(),
+            Value::Stream(_) => "stream",
         }
     }
 
@@ -96,6 +102,8 @@ impl Value {
             Value::List(l) => l.is_empty(),
             Value::Set(s) => s.is_empty(),
             Value::ZSet(z) => z.is_empty(),
+            // Redis keeps an empty stream: its IDs and groups live on.
+            Value::Stream(_) => false,
         }
     }
 
@@ -143,6 +151,22 @@ impl Value {
     pub fn as_zset_mut(&mut self) -> CmdResult<&mut ZSet> {
         match self {
             Value::ZSet(z) => Ok(z),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// The stream inside, or `WRONGTYPE`.
+    pub fn as_stream(&self) -> CmdResult<&Stream> {
+        match self {
+            Value::Stream(s) => Ok(s),
+            _ => Err(Error::WrongType),
+        }
+    }
+
+    /// The stream inside, mutably, or `WRONGTYPE`.
+    pub fn as_stream_mut(&mut self) -> CmdResult<&mut Stream> {
+        match self {
+            Value::Stream(s) => Ok(s),
             _ => Err(Error::WrongType),
         }
     }
