@@ -226,7 +226,14 @@ pub struct Command {
     /// Key-spec flags (`COMMAND INFO`), e.g. `["RW", "access", "update"]`; when empty they
     /// are derived from the command flags (`RO access` for read-only, `RW update` for writes).
     pub key_flags: &'static [&'static str],
+    /// Where the keys are when [`Command::keys`] cannot say (Redis's `getkeys_proc`, for
+    /// `COMMAND GETKEYS` of a command whose keys move, such as SORT's STORE).
+    pub getkeys: Option<GetKeys>,
 }
+
+/// A command's own key finder: the positions of the keys in the full argument vector
+/// (name included), each with its key-spec flags (`["OW", "update"]`).
+pub type GetKeys = fn(&[Vec<u8>]) -> Vec<(usize, &'static [&'static str])>;
 
 impl Command {
     /// A command with no flags, no keys and no documentation yet; fill in with the builder
@@ -251,6 +258,7 @@ impl Command {
             acl: &[],
             tips: &[],
             key_flags: &[],
+            getkeys: None,
         }
     }
 
@@ -279,6 +287,7 @@ impl Command {
             acl: &[],
             tips: &[],
             key_flags: &[],
+            getkeys: None,
         }
     }
 
@@ -305,6 +314,12 @@ impl Command {
     /// Sets the key-spec flags shown by `COMMAND INFO` (see [`Command::key_flags`]).
     pub const fn key_flags(mut self, flags: &'static [&'static str]) -> Command {
         self.key_flags = flags;
+        self
+    }
+
+    /// Sets the command's own key finder (see [`Command::getkeys`]).
+    pub const fn getkeys(mut self, f: GetKeys) -> Command {
+        self.getkeys = Some(f);
         self
     }
 

@@ -343,9 +343,12 @@ fn command_docs(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     ))
 }
 
-/// The keys of the command line in `argv` (from the command name on), or the error
-/// `COMMAND GETKEYS` gives.
-fn keys_of(argv: &[Vec<u8>]) -> CmdResult<(&'static Command, Vec<usize>)> {
+/// Key positions with their key-spec flags.
+type Keys = Vec<(usize, Vec<&'static str>)>;
+
+/// The keys of the command line in `argv` (from the command name on), each with its
+/// key-spec flags, or the error `COMMAND GETKEYS` gives.
+fn keys_of(argv: &[Vec<u8>]) -> CmdResult<Keys> {
     let invalid = || Error::Err("Invalid command specified".into());
     let first = argv.first().ok_or_else(invalid)?;
     let base = table::lookup(first).ok_or_else(invalid)?;
@@ -354,7 +357,7 @@ fn keys_of(argv: &[Vec<u8>]) -> CmdResult<(&'static Command, Vec<usize>)> {
     } else {
         base.subcommand(&argv[1]).ok_or_else(invalid)?
     };
-    if cmd.keys.first <= 0 {
+    if cmd.keys.first <= 0 && cmd.getkeys.is_none() {
         return Err(Error::Err("The command has no key arguments".into()));
     }
     if !cmd.arity_ok(argv.len()) {
@@ -362,30 +365,43 @@ fn keys_of(argv: &[Vec<u8>]) -> CmdResult<(&'static Command, Vec<usize>)> {
             "Invalid number of arguments specified for command".into(),
         ));
     }
-    let keys = cmd.key_positions(argv.len());
+    let keys: Keys = match cmd.getkeys {
+        Some(find) => find(argv)
+            .into_iter()
+            .map(|(i, flags)| (i, flags.to_vec()))
+            .collect(),
+        None => {
+            let flags = key_flags(cmd);
+            cmd.key_positions(argv.len())
+                .into_iter()
+                .map(|i| (i, flags.clone()))
+                .collect()
+        }
+    };
     if keys.is_empty() && !cmd.flags.contains(Flags::NO_MANDATORY_KEYS) {
         return Err(Error::Err("Invalid arguments specified for command".into()));
     }
-    Ok((cmd, keys))
+    Ok(keys)
 }
 
 /// COMMAND GETKEYS command [arg ...]: the key names the command line would touch.
 fn command_getkeys(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let line = args.rest();
-    let (_, keys) = keys_of(&line)?;
+    let keys = keys_of(&line)?;
     Ok(Reply::Array(
-        keys.into_iter().map(|i| Reply::bulk(&line[i])).collect(),
+        keys.into_iter()
+            .map(|(i, _)| Reply::bulk(&line[i]))
+            .collect(),
     ))
 }
 
 /// COMMAND GETKEYSANDFLAGS command [arg ...]: each key with its key-spec flags.
 fn command_getkeysandflags(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let line = args.rest();
-    let (cmd, keys) = keys_of(&line)?;
-    let flags = key_flags(cmd);
+    let keys = keys_of(&line)?;
     Ok(Reply::Array(
         keys.into_iter()
-            .map(|i| Reply::Array(vec![Reply::bulk(&line[i]), status_set(flags.clone())]))
+            .map(|(i, flags)| Reply::Array(vec![Reply::bulk(&line[i]), status_set(flags)]))
             .collect(),
     ))
 }

@@ -56,6 +56,7 @@ pub const COMMANDS: &[Command] = &[
                 .union(Flags::MOVABLE_KEYS),
         )
         .keys(1, 1, 1)
+        .getkeys(sort_keys)
         .doc(
             "key [BY pattern] [LIMIT offset count] [GET pattern [GET pattern ...]] [ASC | DESC] [ALPHA] [STORE destination]",
             "Sorts a list, set or sorted set, optionally by external weights, and returns or stores the result.",
@@ -80,6 +81,29 @@ fn sort(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 }
 
 /// `SORT_RO key [BY pattern] [LIMIT offset count] [GET pattern ...] [ASC | DESC] [ALPHA]`:
+/// SORT's keys for `COMMAND GETKEYS` (Redis's `sortGetKeys`): the sorted key, then the
+/// destination of the last `STORE` if there is one. Options are skipped with their
+/// arguments (LIMIT 2, GET 1, BY 1, any other word none) without being validated, so
+/// `GET store` hides a STORE and `STORE` as the last argument is not one.
+fn sort_keys(argv: &[Vec<u8>]) -> Vec<(usize, &'static [&'static str])> {
+    let mut keys: Vec<(usize, &'static [&'static str])> = vec![(1, &["RO", "access"])];
+    let mut store = None;
+    let mut i = 2;
+    while i < argv.len() {
+        // `strcasecmp`: the bytes up to the first NUL.
+        let word = argv[i].split(|&b| b == 0).next().unwrap_or(&[]);
+        match word.to_ascii_lowercase().as_slice() {
+            b"limit" => i += 2,
+            b"get" | b"by" => i += 1,
+            b"store" if i + 1 < argv.len() => store = Some(i + 1),
+            _ => {}
+        }
+        i += 1;
+    }
+    keys.extend(store.map(|i| (i, &["OW", "update"][..])));
+    keys
+}
+
 /// `SORT` without `STORE` (which is a syntax error here).
 fn sort_ro(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     sort_generic(ctx, args, true)
