@@ -1217,9 +1217,10 @@ pub(crate) fn call_with(
     )
 }
 
-/// [`call_with`], choosing whether `MONITOR` clients see the command: a blocked client's
-/// late service runs its non-blocking equivalent unseen, as in Redis, which showed the
-/// blocking command when it was called. A handler that blocks (or replies nothing) returns
+/// [`call_with`], choosing whether `MONITOR` clients see the command and `INFO
+/// commandstats` counts it: a blocked client's late service runs its non-blocking
+/// equivalent unseen and uncounted, as in Redis, which showed the blocking command when it
+/// was called. A handler that blocks (or replies nothing) returns
 /// no reply.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn call_inner(
@@ -1254,9 +1255,13 @@ pub(crate) fn call_inner(
         Ok(r) => r,
         Err(e) => e.to_reply(),
     };
-    let stat = ctx.srv.stats.command(cmd, args.argv(), pos);
-    stat.calls += 1;
-    stat.failed += u64::from(reply.is_error());
+    if monitored {
+        // A blocked client's late service is not a call of the equivalent command: BRPOP
+        // was counted when it was called (Redis counts it when it is unblocked).
+        let stat = ctx.srv.stats.command(cmd, args.argv(), pos);
+        stat.calls += 1;
+        stat.failed += u64::from(reply.is_error());
+    }
     let Ctx {
         srv,
         dirty,

@@ -902,6 +902,58 @@ mod tests {
         }
     }
 
+    /// INFO commandstats: calls, failed calls (error replies) and rejected calls (arity)
+    /// per command, subcommands as `config|get`; a BRPOP served at once
+    /// counts as BRPOP only; an unknown subcommand counts nowhere; RESETSTAT clears.
+    #[test]
+    fn commandstats_count_calls_failures_and_rejections() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        for line in [
+            "GET",
+            "GET a",
+            "LPUSH a",
+            "SET a b",
+            "LPUSH a b",
+            "CONFIG GET maxmemory",
+            "CONFIG GET",
+            "CONFIG NOSUCH",
+            "RPUSH l x",
+            "BRPOP l 0",
+            "MULTI",
+            "WATCH x",
+            "DISCARD",
+        ] {
+            run(&mut e, a, line);
+        }
+        let text = info_text(&mut e, a, "INFO commandstats");
+        let line = |name: &str, calls: u64, rejected: u64, failed: u64| {
+            format!(
+                "cmdstat_{name}:calls={calls},usec=0,usec_per_call=0.00,rejected_calls={rejected},failed_calls={failed}\r\n"
+            )
+        };
+        let want = [
+            line("brpop", 1, 0, 0),
+            line("config|get", 1, 1, 0),
+            line("discard", 1, 0, 0),
+            line("get", 1, 1, 0),
+            line("lpush", 1, 1, 1),
+            line("multi", 1, 0, 0),
+            line("rpush", 1, 0, 0),
+            line("set", 1, 0, 0),
+            // WATCH refuses itself inside MULTI: a failed call, not a rejected one.
+            line("watch", 1, 0, 1),
+        ]
+        .concat();
+        assert_eq!(text, format!("# Commandstats\r\n{want}"));
+        run(&mut e, a, "CONFIG RESETSTAT");
+        let text = info_text(&mut e, a, "INFO commandstats");
+        assert_eq!(
+            text,
+            format!("# Commandstats\r\n{}", line("config|resetstat", 1, 0, 0))
+        );
+    }
+
     /// MEMORY USAGE grows with the value, and SAMPLES 0 measures every element.
     #[test]
     fn memory_usage_estimates_grow_with_the_value() {
