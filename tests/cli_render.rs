@@ -62,6 +62,22 @@ fn setup(c: &mut RespClient) {
     }
     cmds.push(h);
     cmds.push(argv(&[b"HSET", b"h1", b"only", b"one"]));
+    cmds.push(argv(&[
+        b"GEOADD",
+        b"geo",
+        b"13.361389",
+        b"38.115556",
+        b"Palermo",
+        b"15.087269",
+        b"37.502669",
+        b"Catania",
+        b"0",
+        b"0",
+        b"origin",
+        b"-0.0000001",
+        b"-0.0000001",
+        b"tiny",
+    ]));
     for cmd in cmds {
         let r = c.call(&cmd).expect("setup command");
         assert!(!r.is_error(), "setup {cmd:?} failed: {r:?}");
@@ -111,6 +127,42 @@ fn corpus() -> Vec<(u8, Argv)> {
             argv(&[b"ZSCORE", b"z", b"nosuchmember"]),
             argv(&[b"ZRANGE", b"z", b"0", b"-1", b"WITHSCORES"]),
             argv(&[b"ZMSCORE", b"z", b"a", b"nosuchmember", b"f"]),
+            argv(&[b"ZRANGEBYSCORE", b"z", b"-inf", b"+inf", b"WITHSCORES"]),
+            argv(&[b"ZREVRANGE", b"z", b"0", b"2", b"WITHSCORES"]),
+            argv(&[b"ZUNION", b"2", b"z", b"z", b"WITHSCORES"]),
+            // Coordinates: RESP3 doubles whose text is not `%.17g` (17 decimals).
+            argv(&[
+                b"GEOPOS",
+                b"geo",
+                b"Palermo",
+                b"nosuchmember",
+                b"origin",
+                b"tiny",
+            ]),
+            argv(&[b"GEODIST", b"geo", b"Palermo", b"Catania", b"km"]),
+            argv(&[
+                b"GEOSEARCH",
+                b"geo",
+                b"FROMLONLAT",
+                b"15",
+                b"37",
+                b"BYRADIUS",
+                b"200",
+                b"km",
+                b"ASC",
+                b"WITHCOORD",
+                b"WITHDIST",
+                b"WITHHASH",
+            ]),
+            argv(&[
+                b"GEORADIUS_RO",
+                b"geo",
+                b"15",
+                b"37",
+                b"200",
+                b"km",
+                b"WITHCOORD",
+            ]),
             argv(&[b"EVAL", nested_lua, b"0"]),
             argv(&[b"EVAL", deep_lua, b"0"]),
             argv(&[b"EVAL", big_nested_lua, b"0"]),

@@ -106,8 +106,13 @@ impl Side for Remote {
             } else {
                 "exited: did it crash?"
             };
+            let cmd: Vec<String> = argv
+                .iter()
+                .take(8)
+                .map(|a| String::from_utf8_lossy(&a[..a.len().min(40)]).into_owned())
+                .collect();
             format!(
-                "{} failed to answer: {e} (process {state})",
+                "{} failed to answer {cmd:?}: {e} (process {state})",
                 self.guard.name
             )
         })

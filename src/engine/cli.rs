@@ -11,7 +11,7 @@
 //! assert_eq!(format_reply(&r), "1) \"x\"\n2) (integer) 2");
 //! ```
 
-use super::reply::{format_double, Reply};
+use super::reply::{format_double, format_double_resp3, Reply};
 
 /// The message redis-cli prints when a line can't be split (unbalanced quotes).
 pub const INVALID_ARGUMENTS: &str = "Invalid argument(s)";
@@ -165,6 +165,7 @@ fn to_resp2(reply: &Reply) -> Reply {
             Reply::Array(items.iter().map(to_resp2).collect())
         }
         Reply::Double(d) => Reply::Bulk(format_double(*d).into_bytes()),
+        Reply::DoubleText(t) => Reply::Bulk(t.clone().into_bytes()),
         Reply::Bool(b) => Reply::Integer(i64::from(*b)),
         Reply::BigNumber(n) => Reply::Bulk(n.clone().into_bytes()),
         other => other.clone(),
@@ -207,8 +208,12 @@ fn format_into(reply: &Reply, prefix: &str, out: &mut String) {
         Reply::Integer(n) => {
             out.push_str(&format!("(integer) {n}\n"));
         }
+        // redis-cli prints a RESP3 double's text as it came on the wire.
         Reply::Double(d) => {
-            out.push_str(&format!("(double) {}\n", format_double(*d)));
+            out.push_str(&format!("(double) {}\n", format_double_resp3(*d)));
+        }
+        Reply::DoubleText(t) => {
+            out.push_str(&format!("(double) {t}\n"));
         }
         Reply::Bulk(b) => {
             out.push_str(&quote(b));

@@ -84,6 +84,8 @@ pub mod table;
 pub mod types;
 pub mod watch;
 
+use std::collections::BTreeMap;
+
 use foldhash::{HashMap, HashMapExt};
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -198,6 +200,61 @@ pub struct Stats {
     pub keyspace_misses: u64,
     /// Unix milliseconds when the engine started.
     pub start_ms: i64,
+    /// Per-command counts for `INFO commandstats`, keyed by (command, subcommand) names,
+    /// the subcommand `""` for a plain command.
+    pub per_command: BTreeMap<(&'static str, &'static str), CommandStats>,
+}
+
+/// One command's line in `INFO commandstats`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CommandStats {
+    /// Times it ran (each command of an EXEC counts).
+    pub calls: u64,
+    /// Runs that replied with an error.
+    pub failed: u64,
+    /// Times it was refused before running (arity, inside MULTI, in subscriber context).
+    pub rejected: u64,
+}
+
+impl Stats {
+    /// The counters of `cmd`, run as the `pos - 1`th word of `argv` (a subcommand when
+    /// `pos` is 2), created at zero.
+    fn command(
+        &mut self,
+        cmd: &'static Command,
+        argv: &[Vec<u8>],
+        pos: usize,
+    ) -> &mut CommandStats {
+        let key = match argv.first().and_then(|a| table::lookup(a)) {
+            Some(top) if pos == 2 => (top.name, cmd.name),
+            _ => (cmd.name, ""),
+        };
+        self.per_command.entry(key).or_default()
+    }
+
+    /// Counts a refused command line (if it names a known command).
+    fn reject(&mut self, argv: &[Vec<u8>]) {
+        let Some(top) = argv.first().and_then(|a| table::lookup(a)) else {
+            return;
+        };
+        let sub = if top.subcommands.is_empty() {
+            None
+        } else {
+            match argv.get(1) {
+                Some(s) => match top.subcommand(s) {
+                    Some(sub) => Some(sub),
+                    // Redis finds no command for an unknown subcommand: nothing to count.
+                    None => return,
+                },
+                None => None,
+            }
+        };
+        let key = match sub {
+            Some(sub) => (top.name, sub.name),
+            None => (top.name, ""),
+        };
+        self.per_command.entry(key).or_default().rejected += 1;
+    }
 }
 
 /// Everything but the clients: databases, configuration, clock, randomness, statistics.
@@ -1054,6 +1111,9 @@ impl Engine {
                 let is_exec = argv
                     .first()
                     .is_some_and(|a| a.eq_ignore_ascii_case(b"exec"));
+                if matches!(e, Error::WrongArity(_)) {
+                    self.srv.stats.reject(&argv);
+                }
                 return vec![self.reject(id, e, is_exec)];
             }
         };
@@ -1075,6 +1135,7 @@ impl Engine {
         let in_multi = c.multi.is_some();
         if in_multi && cmd.flags.contains(Flags::NO_MULTI) {
             let e = Error::Err("Command not allowed inside a transaction".into());
+            self.srv.stats.command(cmd, &argv, pos).rejected += 1;
             return vec![self.reject(id, e, false)];
         }
         const PUBSUB_ALLOWED: &[&str] = &[
@@ -1092,6 +1153,7 @@ impl Engine {
             let e = Error::Err(format!(
                 "Can't execute '{fullname}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"
             ));
+            self.srv.stats.command(cmd, &argv, pos).rejected += 1;
             return vec![self.reject(id, e, top.name == "exec")];
         }
         const NOT_QUEUED: &[&str] = &["exec", "discard", "multi", "watch", "quit", "reset"];
@@ -1306,9 +1368,10 @@ pub(crate) fn call_with(
     )
 }
 
-/// [`call_with`], choosing whether `MONITOR` clients see the command: a blocked client's
-/// late service runs its non-blocking equivalent unseen, as in Redis, which showed the
-/// blocking command when it was called. A handler that blocks (or replies nothing) returns
+/// [`call_with`], choosing whether `MONITOR` clients see the command and `INFO
+/// commandstats` counts it: a blocked client's late service runs its non-blocking
+/// equivalent unseen and uncounted, as in Redis, which showed the blocking command when it
+/// was called. A handler that blocks (or replies nothing) returns
 /// no reply.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn call_inner(
@@ -1343,6 +1406,13 @@ pub(crate) fn call_inner(
         Ok(r) => r,
         Err(e) => e.to_reply(),
     };
+    if monitored {
+        // A blocked client's late service is not a call of the equivalent command: BRPOP
+        // was counted when it was called (Redis counts it when it is unblocked).
+        let stat = ctx.srv.stats.command(cmd, args.argv(), pos);
+        stat.calls += 1;
+        stat.failed += u64::from(reply.is_error());
+    }
     let Ctx {
         srv,
         dirty,

@@ -205,7 +205,7 @@ pub fn resp_len(reply: &Reply) -> u64 {
         }
         Reply::Double(d) => bulk(super::reply::format_double(*d).len()),
         Reply::Bool(_) => 4,
-        Reply::BigNumber(n) => bulk(n.len()),
+        Reply::BigNumber(n) | Reply::DoubleText(n) => bulk(n.len()),
     }
 }
 

@@ -37,6 +37,11 @@ pub enum Reply {
     Set(Vec<Reply>),
     /// RESP3 double; a bulk string formatted as Redis 7.0 does in RESP2.
     Double(f64),
+    /// A double whose text is fixed by the command rather than by `%.17g`: a RESP3 double
+    /// (`,13.36138933897018433`) or in RESP2 a bulk string, both carrying the text as is.
+    /// GEOPOS and `WITHCOORD` send coordinates this way (Redis's `addReplyHumanLongDouble`:
+    /// 17 decimals, trailing zeros trimmed).
+    DoubleText(String),
     /// RESP3 boolean; `:1`/`:0` in RESP2.
     Bool(bool),
     /// RESP3 verbatim string with its three-letter format (`txt`, `mkd`); bulk in RESP2.
@@ -169,6 +174,15 @@ impl Reply {
                     write_bulk(out, format_double(*d).as_bytes());
                 }
             }
+            Reply::DoubleText(text) => {
+                if proto >= 3 {
+                    out.push(b',');
+                    out.extend_from_slice(text.as_bytes());
+                    out.extend_from_slice(b"\r\n");
+                } else {
+                    write_bulk(out, text.as_bytes());
+                }
+            }
             Reply::Bool(b) => {
                 if proto >= 3 {
                     out.extend_from_slice(if *b { b"#t\r\n" } else { b"#f\r\n" });
@@ -245,8 +259,9 @@ pub fn format_double(d: f64) -> String {
     format_g17(d)
 }
 
-/// RESP3 doubles: Redis 7.0 writes `,inf`, `,-inf`, `,nan` and `%.17g` otherwise.
-fn format_double_resp3(d: f64) -> String {
+/// RESP3 doubles: Redis 7.0 writes `,inf`, `,-inf`, `,nan` and `%.17g` otherwise. This
+/// is also the text `redis-cli` prints after `(double) `.
+pub fn format_double_resp3(d: f64) -> String {
     if d.is_nan() {
         "nan".to_string()
     } else if d.is_infinite() {

@@ -256,6 +256,23 @@ pub enum MovableKeys {
     Streams,
 }
 
+impl MovableKeys {
+    /// The key-spec flags of the keys this spec finds, when they differ from the command's
+    /// (a `STORE` destination is overwritten: `OW update`).
+    pub fn key_flags(&self) -> Option<&'static [&'static str]> {
+        match self {
+            MovableKeys::Keyword { .. } | MovableKeys::SortStore => Some(&["OW", "update"]),
+            MovableKeys::Numkeys { .. } | MovableKeys::Streams => None,
+        }
+    }
+}
+
+/// `strcasecmp` as Redis's key finders use it: compares up to the argument's first NUL.
+fn word_is(arg: &[u8], word: &str) -> bool {
+    let end = arg.iter().position(|&b| b == 0).unwrap_or(arg.len());
+    arg[..end].eq_ignore_ascii_case(word.as_bytes())
+}
+
 impl Command {
     /// A command with no flags, no keys and no documentation yet; fill in with the builder
     /// methods (all `const`, so tables are plain data).
@@ -468,45 +485,63 @@ impl Command {
     /// [`Command::movable`]. `None` when a key count is not a count of keys that are there
     /// (Redis: "Invalid arguments specified for command"). O(number of arguments).
     pub fn key_indexes(&self, argv: &[Vec<u8>]) -> Option<Vec<usize>> {
+        Some(
+            self.key_indexes_by_spec(argv)?
+                .into_iter()
+                .map(|(i, _)| i)
+                .collect(),
+        )
+    }
+
+    /// [`Command::key_indexes`], each key with the movable spec that found it (`None` for
+    /// the fixed positions), for `COMMAND GETKEYSANDFLAGS`.
+    pub fn key_indexes_by_spec(
+        &self,
+        argv: &[Vec<u8>],
+    ) -> Option<Vec<(usize, Option<&'static MovableKeys>)>> {
         let argc = argv.len();
-        let mut out = self.key_positions(argc);
+        let mut out: Vec<(usize, Option<&'static MovableKeys>)> = self
+            .key_positions(argc)
+            .into_iter()
+            .map(|i| (i, None))
+            .collect();
         for spec in self.movable {
+            let found = Some(spec);
             match *spec {
                 MovableKeys::Numkeys { at } => {
                     let n = argv.get(at).map(|a| numkeys(a))?;
                     if n < 1 || n > argc.saturating_sub(at + 1) as i64 {
                         return None;
                     }
-                    out.extend((at + 1)..(at + 1 + n as usize));
+                    out.extend(((at + 1)..(at + 1 + n as usize)).map(|i| (i, found)));
                 }
                 MovableKeys::Keyword { keyword, from } => {
-                    let found = (from..argc.saturating_sub(1))
-                        .find(|&i| argv[i].eq_ignore_ascii_case(keyword.as_bytes()));
-                    out.extend(found.map(|i| i + 1));
+                    let hit = (from..argc.saturating_sub(1)).find(|&i| word_is(&argv[i], keyword));
+                    out.extend(hit.map(|i| (i + 1, found)));
                 }
                 MovableKeys::SortStore => {
                     let mut store = None;
                     let mut i = 2;
                     while i < argc {
                         let a = &argv[i];
-                        if a.eq_ignore_ascii_case(b"limit") {
+                        if word_is(a, "limit") {
                             i += 2;
-                        } else if a.eq_ignore_ascii_case(b"get") || a.eq_ignore_ascii_case(b"by") {
+                        } else if word_is(a, "get") || word_is(a, "by") {
                             i += 1;
-                        } else if a.eq_ignore_ascii_case(b"store") && i + 1 < argc {
+                        } else if word_is(a, "store") && i + 1 < argc {
                             store = Some(i + 1);
                         }
                         i += 1;
                     }
-                    out.extend(store);
+                    out.extend(store.map(|i| (i, found)));
                 }
                 MovableKeys::Streams => {
-                    let at = (1..argc).find(|&i| argv[i].eq_ignore_ascii_case(b"streams"))?;
+                    let at = (1..argc).find(|&i| word_is(&argv[i], "streams"))?;
                     let n = (argc - at - 1) / 2;
                     if n == 0 {
                         return None;
                     }
-                    out.extend((at + 1)..(at + 1 + n));
+                    out.extend(((at + 1)..(at + 1 + n)).map(|i| (i, found)));
                 }
             }
         }

@@ -3,6 +3,8 @@
 //! Replies are parsed into [`Reply`] with these conventions, so that two servers can be
 //! compared value by value:
 //! - `$-1` is [`Reply::Nil`], `*-1` is [`Reply::NilArray`]; RESP3's `_` is [`Reply::Nil`].
+//! - RESP3 doubles are [`Reply::Double`] when `%.17g` of the value gives back their text,
+//!   else [`Reply::DoubleText`] with the text.
 //! - RESP3 maps, sets, doubles, booleans, verbatim strings, big numbers and pushes become
 //!   the matching variants; attributes (`|`) are read and dropped.
 //!
@@ -13,6 +15,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
+use kvlab::engine::reply::format_double_resp3;
 use kvlab::engine::Reply;
 
 /// A connection to a RESP server.
@@ -153,7 +156,16 @@ pub fn parse_reply<R: BufRead>(r: &mut R) -> io::Result<Reply> {
                 b"f" => Reply::Bool(false),
                 _ => return Err(bad("bad boolean")),
             },
-            b',' => Reply::Double(parse_double(rest)?),
+            b',' => {
+                // A double whose text is not what `%.17g` makes of its value (GEOPOS's
+                // coordinates) keeps its text, so that both servers compare by wire form.
+                let d = parse_double(rest)?;
+                if format_double_resp3(d).as_bytes() == rest {
+                    Reply::Double(d)
+                } else {
+                    Reply::DoubleText(text(rest.to_vec()))
+                }
+            }
             b'(' => Reply::BigNumber(text(rest.to_vec())),
             b'%' => {
                 let n = parse_int(rest)?;

@@ -343,9 +343,12 @@ fn command_docs(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     ))
 }
 
-/// The keys of the command line in `argv` (from the command name on), or the error
-/// `COMMAND GETKEYS` gives.
-fn keys_of(argv: &[Vec<u8>]) -> CmdResult<(&'static Command, Vec<usize>)> {
+/// Key positions with their key-spec flags.
+type Keys = Vec<(usize, Vec<&'static str>)>;
+
+/// The keys of the command line in `argv` (from the command name on), each with its
+/// key-spec flags, or the error `COMMAND GETKEYS` gives.
+fn keys_of(argv: &[Vec<u8>]) -> CmdResult<Keys> {
     let invalid = || Error::Err("Invalid command specified".into());
     let first = argv.first().ok_or_else(invalid)?;
     let base = table::lookup(first).ok_or_else(invalid)?;
@@ -362,30 +365,42 @@ fn keys_of(argv: &[Vec<u8>]) -> CmdResult<(&'static Command, Vec<usize>)> {
             "Invalid number of arguments specified for command".into(),
         ));
     }
-    let keys = cmd.key_indexes(argv).unwrap_or_default();
+    let flags = key_flags(cmd);
+    let keys: Keys = cmd
+        .key_indexes_by_spec(argv)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(i, spec)| {
+            let f = spec
+                .and_then(|s| s.key_flags())
+                .map_or_else(|| flags.clone(), <[&str]>::to_vec);
+            (i, f)
+        })
+        .collect();
     if keys.is_empty() && !cmd.flags.contains(Flags::NO_MANDATORY_KEYS) {
         return Err(Error::Err("Invalid arguments specified for command".into()));
     }
-    Ok((cmd, keys))
+    Ok(keys)
 }
 
 /// COMMAND GETKEYS command [arg ...]: the key names the command line would touch.
 fn command_getkeys(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let line = args.rest();
-    let (_, keys) = keys_of(&line)?;
+    let keys = keys_of(&line)?;
     Ok(Reply::Array(
-        keys.into_iter().map(|i| Reply::bulk(&line[i])).collect(),
+        keys.into_iter()
+            .map(|(i, _)| Reply::bulk(&line[i]))
+            .collect(),
     ))
 }
 
 /// COMMAND GETKEYSANDFLAGS command [arg ...]: each key with its key-spec flags.
 fn command_getkeysandflags(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let line = args.rest();
-    let (cmd, keys) = keys_of(&line)?;
-    let flags = key_flags(cmd);
+    let keys = keys_of(&line)?;
     Ok(Reply::Array(
         keys.into_iter()
-            .map(|i| Reply::Array(vec![Reply::bulk(&line[i]), status_set(flags.clone())]))
+            .map(|(i, flags)| Reply::Array(vec![Reply::bulk(&line[i]), status_set(flags)]))
             .collect(),
     ))
 }

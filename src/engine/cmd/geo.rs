@@ -192,11 +192,11 @@ fn box_args(w: &[u8], h: &[u8], u: &[u8]) -> CmdResult<(f64, f64, f64)> {
     Ok((width, height, unit(u)?))
 }
 
-/// A coordinate as `addReplyHumanLongDouble` sends it.
+/// A coordinate as `addReplyHumanLongDouble` sends it: `%.17Lf` of the value, trailing
+/// zeros (and a bare point) trimmed, `-0` as `0`; a bulk string in RESP2, a double with
+/// that same text in RESP3 (so `13.36138933897018433`, not `%.17g`'s `13.361389338970184`).
+/// Rust's `{:.17}` rounds the exact binary value as glibc does.
 fn coord_reply(proto: u8, d: f64) -> Reply {
-    if proto >= 3 {
-        return Reply::Double(d);
-    }
     let mut s = format!("{d:.17}");
     if s.contains('.') {
         while s.ends_with('0') {
@@ -209,7 +209,11 @@ fn coord_reply(proto: u8, d: f64) -> Reply {
     if s == "-0" {
         s = "0".to_string();
     }
-    Reply::Bulk(s.into_bytes())
+    if proto >= 3 {
+        Reply::DoubleText(s)
+    } else {
+        Reply::Bulk(s.into_bytes())
+    }
 }
 
 /// A distance as `addReplyDoubleDistance` sends it: `%.4f`, a bulk string.

@@ -1,4 +1,4 @@
-//! The HyperLogLog group: PFADD, PFCOUNT, PFMERGE and PFDEBUG.
+//! The HyperLogLog group: PFADD, PFCOUNT, PFMERGE, PFDEBUG and PFSELFTEST.
 //!
 //! A HyperLogLog lives in a string, in Redis's own byte layout (see
 //! [`crate::engine::types::hll`]), so GET, SET, DUMP-like copies and the bit commands all
@@ -63,6 +63,14 @@ pub const COMMANDS: &[Command] = &[
         .doc(
             "subcommand key",
             "Inspects a HyperLogLog's representation: GETREG, DECODE, ENCODING or TODENSE.",
+            "N/A",
+            "2.8.9",
+        ),
+    Command::new("pfselftest", 1, Group::Hyperloglog, pfselftest)
+        .flags(Flags::ADMIN)
+        .doc(
+            "",
+            "Checks the HyperLogLog implementation: register access and estimate accuracy.",
             "N/A",
             "2.8.9",
         ),
@@ -303,4 +311,15 @@ fn pfdebug(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         ctx.dirty += 1;
     }
     Ok(reply)
+}
+
+/// `PFSELFTEST`: Redis's self test of the HyperLogLog code (see [`hll::self_test`]):
+/// OK, or an error starting with `TESTFAILED`. It touches no key. It adds ten million
+/// elements to two register arrays, so it takes about a second natively (Redis takes as
+/// long); in the browser it blocks the page for a few seconds.
+fn pfselftest(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    let max = sparse_max(ctx);
+    let rng = &mut ctx.srv.rng;
+    hll::self_test(hll::SelfTestSize::REDIS, max, || rng.u32(..) >> 1).map_err(Error::Err)?;
+    Ok(Reply::ok())
 }

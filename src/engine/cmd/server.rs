@@ -251,7 +251,7 @@ fn set_failed(name: &str, why: &str) -> Error {
 }
 
 /// CONFIG RESETSTAT: zeroes the counters INFO reports (commands, connections, expired
-/// keys, hits and misses).
+/// keys, hits and misses, the per-command counts).
 fn config_resetstat(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     let s = &mut ctx.srv.stats;
     s.commands = 0;
@@ -259,6 +259,7 @@ fn config_resetstat(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     s.expired_keys = 0;
     s.keyspace_hits = 0;
     s.keyspace_misses = 0;
+    s.per_command.clear();
     Ok(Reply::ok())
 }
 
@@ -368,8 +369,9 @@ const DEFAULT_SECTIONS: &[&str] = &[
 /// CRLF line endings, one blank line between sections. Section names are case-insensitive;
 /// `default` (the same as no argument), `all` and `everything` select groups of sections;
 /// unknown names are ignored, and a request that selects nothing gets an empty string.
-/// `commandstats`, `errorstats` and `latencystats` are not tracked and print only their
-/// title. The memory figures are **estimates** (see [`estimate_dataset_bytes`]). A bulk
+/// `commandstats` counts calls, failed calls (an error reply) and rejected calls (refused
+/// before running) per command, in name order, but does not time them (`usec=0`);
+/// `errorstats` and `latencystats` are not tracked and print only their title. The memory figures are **estimates** (see [`estimate_dataset_bytes`]). A bulk
 /// string in RESP2, a verbatim string in RESP3. **O(1)**: no section walks the keyspace.
 fn info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let mut wanted: HashSet<&str> = HashSet::new();
@@ -744,7 +746,27 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
             .collect(),
         ),
         "modules" => ("Modules", Vec::new()),
-        "commandstats" => ("Commandstats", Vec::new()),
+        "commandstats" => (
+            "Commandstats",
+            srv.stats
+                .per_command
+                .iter()
+                .map(|(&(name, sub), s)| {
+                    let name = if sub.is_empty() {
+                        name.to_string()
+                    } else {
+                        format!("{name}|{sub}")
+                    };
+                    (
+                        format!("cmdstat_{name}"),
+                        format!(
+                            "calls={},usec=0,usec_per_call=0.00,rejected_calls={},failed_calls={}",
+                            s.calls, s.rejected, s.failed
+                        ),
+                    )
+                })
+                .collect(),
+        ),
         "errorstats" => ("Errorstats", Vec::new()),
         "latencystats" => ("Latencystats", Vec::new()),
         "cluster" => (
@@ -894,6 +916,58 @@ mod tests {
             Reply::Verbatim("txt", t) => String::from_utf8(t).unwrap(),
             other => panic!("not verbatim: {other:?}"),
         }
+    }
+
+    /// INFO commandstats: calls, failed calls (error replies) and rejected calls (arity)
+    /// per command, subcommands as `config|get`; a BRPOP served at once
+    /// counts as BRPOP only; an unknown subcommand counts nowhere; RESETSTAT clears.
+    #[test]
+    fn commandstats_count_calls_failures_and_rejections() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        for line in [
+            "GET",
+            "GET a",
+            "LPUSH a",
+            "SET a b",
+            "LPUSH a b",
+            "CONFIG GET maxmemory",
+            "CONFIG GET",
+            "CONFIG NOSUCH",
+            "RPUSH l x",
+            "BRPOP l 0",
+            "MULTI",
+            "WATCH x",
+            "DISCARD",
+        ] {
+            run(&mut e, a, line);
+        }
+        let text = info_text(&mut e, a, "INFO commandstats");
+        let line = |name: &str, calls: u64, rejected: u64, failed: u64| {
+            format!(
+                "cmdstat_{name}:calls={calls},usec=0,usec_per_call=0.00,rejected_calls={rejected},failed_calls={failed}\r\n"
+            )
+        };
+        let want = [
+            line("brpop", 1, 0, 0),
+            line("config|get", 1, 1, 0),
+            line("discard", 1, 0, 0),
+            line("get", 1, 1, 0),
+            line("lpush", 1, 1, 1),
+            line("multi", 1, 0, 0),
+            line("rpush", 1, 0, 0),
+            line("set", 1, 0, 0),
+            // WATCH refuses itself inside MULTI: a failed call, not a rejected one.
+            line("watch", 1, 0, 1),
+        ]
+        .concat();
+        assert_eq!(text, format!("# Commandstats\r\n{want}"));
+        run(&mut e, a, "CONFIG RESETSTAT");
+        let text = info_text(&mut e, a, "INFO commandstats");
+        assert_eq!(
+            text,
+            format!("# Commandstats\r\n{}", line("config|resetstat", 1, 0, 0))
+        );
     }
 
     /// MEMORY USAGE grows with the value, and SAMPLES 0 measures every element.

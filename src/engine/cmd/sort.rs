@@ -57,6 +57,7 @@ pub const COMMANDS: &[Command] = &[
                 .union(Flags::MOVABLE_KEYS),
         )
         .keys(1, 1, 1)
+        .key_flags(&["RO", "access"])
         .doc(
             "key [BY pattern] [LIMIT offset count] [GET pattern [GET pattern ...]] [ASC | DESC] [ALPHA] [STORE destination]",
             "Sorts a list, set or sorted set, optionally by external weights, and returns or stores the result.",
