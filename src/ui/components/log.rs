@@ -56,6 +56,9 @@ fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
                 }
             </>
         },
+        Entry::Late { output, error } => html! {
+            <pre class={classes!("out", "late", error.then_some("error"))}>{ output.clone() }</pre>
+        },
     }
 }
 

@@ -1,0 +1,94 @@
+// Shared by the browser tests and bench/web.mjs: serve dist/ on 127.0.0.1 and start a
+// headless Chromium (system binary, fresh profile) with playwright-core.
+//
+// Environment:
+//   KVLAB_URL   test a running server instead (e.g. http://127.0.0.1:8080 from trunk serve)
+//   KVLAB_DIST  directory to serve (default: <repo>/dist)
+//   CHROMIUM    browser binary (default: /usr/bin/chromium)
+
+import { createServer } from 'node:http';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+export const dist = resolve(process.env.KVLAB_DIST ?? join(here, '..', '..', 'dist'));
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** A static file server for dist/ on a free 127.0.0.1 port. */
+export function serveDist() {
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      let file = normalize(join(dist, path));
+      if (file !== dist && !file.startsWith(dist + sep)) throw new Error('outside dist');
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+/**
+ * Serves dist/ (unless KVLAB_URL is set) and opens Chromium.
+ * Returns { url, context, page, errors, close }.
+ */
+export async function open({ viewport = { width: 1280, height: 800 }, locale = 'en-US' } = {}) {
+  let server, url;
+  if (process.env.KVLAB_URL) {
+    url = process.env.KVLAB_URL;
+  } else {
+    await stat(join(dist, 'index.html')).catch(() => {
+      throw new Error(`${dist}/index.html not found: run \`trunk build --release\` first`);
+    });
+    server = await serveDist();
+    url = `http://127.0.0.1:${server.address().port}/`;
+  }
+  const profile = await mkdtemp(join(tmpdir(), 'kvlab-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    locale,
+    viewport,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
+  // Nothing may come from another origin.
+  page.on('request', (r) => {
+    if (!r.url().startsWith(url) && !r.url().startsWith('data:')) errors.push(`foreign request ${r.url()}`);
+  });
+  const close = async () => {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+    await new Promise((ok) => (server ? server.close(ok) : ok()));
+  };
+  return { url, context, page, errors, close };
+}
