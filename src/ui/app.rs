@@ -48,8 +48,9 @@ pub fn App() -> Html {
     let engine = state.engine().clone();
     let active_client = state.pane(state.ws.active).map_or(0, |p| p.client);
     let db = state.db_of(active_client);
-    // Countdowns (TTLs, blocked clients) use the time of this render.
-    let now_ms = engine.read(|e| e.server().clock.now_ms());
+    // Countdowns (TTLs, blocked clients) count whole seconds: the time of this render,
+    // down to the second, so views that show no countdown skip re-rendering within it.
+    let now_ms = engine.read(|e| e.server().clock.now_ms()).div_euclid(1000) * 1000;
 
     let content = match state.tab {
         Tab::Workbench => {

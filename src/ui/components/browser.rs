@@ -48,9 +48,10 @@ pub struct BrowserProps {
     pub on_action: Callback<Action>,
 }
 
-/// A TTL as a short countdown: `42s`, `7m`, `3h`, `2d`.
+/// A TTL as a short countdown: `42s`, `7m`, `3h`, `2d` (`ms` is counted from the start of
+/// the current second, so whole seconds count down as `TTL` does).
 pub fn short_ttl(ms: i64) -> String {
-    let s = (ms.max(0) + 999) / 1000;
+    let s = ms.max(0) / 1000;
     match s {
         0..=99 => format!("{s}s"),
         100..=5999 => format!("{}m", s / 60),

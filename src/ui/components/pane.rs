@@ -110,11 +110,7 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
             ..
         } => {
             let left = match deadline {
-                Some(at) => format!(
-                    "{} {:.0} s",
-                    s.timeout_in,
-                    ((at - props.now_ms).max(0) as f64 / 1000.0).ceil()
-                ),
+                Some(at) => format!("{} {} s", s.timeout_in, (at - props.now_ms).max(0) / 1000),
                 None => s.no_timeout.to_string(),
             };
             html! {

@@ -8,7 +8,6 @@
 //! Every edit made here runs the real command in the active console pane — it shows up
 //! there, so clicking teaches the command.
 
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use web_sys::HtmlInputElement;
@@ -307,7 +306,7 @@ fn body(
         Snapshot::List(items, len) => {
             let (added, removed) = match prev {
                 Some(Snapshot::List(p, _)) => list_diff(p, items),
-                _ => (HashSet::new(), Vec::new()),
+                _ => (0..0, Vec::new()),
             };
             html! {
                 <>
@@ -337,14 +336,14 @@ fn body(
         Snapshot::Set(members, len) => {
             let (added, removed) = match prev {
                 Some(Snapshot::Set(p, _)) => set_diff(p, members),
-                _ => (HashSet::new(), Vec::new()),
+                _ => (Vec::new(), Vec::new()),
             };
             html! {
                 <>
                     { form(&[("SADD", "SADD")], s.member, None) }
                     <ul class="members">
                         { for members.iter().map(|m| html! {
-                            <li class={classes!(added.contains(m.as_slice()).then_some("added"))}>
+                            <li class={classes!(has(&added, m).then_some("added"))}>
                                 <span>{ text(m) }</span>
                                 { remove_button(s, &run, vec![b"SREM".to_vec(), k.clone(), m.clone()]) }
                             </li>
@@ -364,14 +363,15 @@ fn body(
                 Mode::Map if geo => Mode::Map,
                 _ => Mode::Table,
             };
-            let prev_rank: HashMap<&[u8], usize> = match prev {
+            let mut prev_rank: Vec<(&[u8], usize)> = match prev {
                 Some(Snapshot::ZSet(p, _)) => p
                     .iter()
                     .enumerate()
                     .map(|(i, (m, _))| (m.as_slice(), i))
                     .collect(),
-                _ => HashMap::new(),
+                _ => Vec::new(),
             };
+            prev_rank.sort_unstable();
             let max = pairs
                 .iter()
                 .map(|(_, sc)| sc.abs())
@@ -382,7 +382,13 @@ fn body(
                     <thead><tr><th>{ s.rank }</th><th>{ s.member }</th><th>{ s.score }</th><th></th></tr></thead>
                     <tbody>
                     { for pairs.iter().enumerate().map(|(i, (m, sc))| {
-                        let moved = prev.map(|_| prev_rank.get(m.as_slice()).copied());
+                        let moved = prev.map(|_| {
+                            prev_rank
+                                .binary_search_by(|(k, _)| (*k).cmp(m.as_slice()))
+                                .ok()
+                                .and_then(|at| prev_rank.get(at))
+                                .map(|(_, r)| *r)
+                        });
                         let (cls, arrow) = match moved {
                             Some(None) => (Some("added"), String::new()),
                             Some(Some(r)) if r > i => (Some("moved"), format!(" ↑{}", r - i)),
@@ -424,24 +430,29 @@ fn body(
         Snapshot::Hash(fields, len) => {
             let (added, removed) = match prev {
                 Some(Snapshot::Hash(p, _)) => {
-                    let old: HashMap<&[u8], &[u8]> = p
+                    let mut old: Vec<(&[u8], &[u8])> = p
                         .iter()
                         .map(|(f, v)| (f.as_slice(), v.as_slice()))
                         .collect();
-                    let new: HashSet<&[u8]> = fields.iter().map(|(f, _)| f.as_slice()).collect();
-                    let added: HashSet<Vec<u8>> = fields
-                        .iter()
-                        .filter(|(f, v)| old.get(f.as_slice()) != Some(&v.as_slice()))
-                        .map(|(f, _)| f.clone())
-                        .collect();
+                    old.sort_unstable();
+                    let new = sorted(&fields.iter().map(|(f, _)| f.clone()).collect::<Vec<_>>());
+                    let added = sorted(
+                        &fields
+                            .iter()
+                            .filter(|(f, v)| {
+                                old.binary_search(&(f.as_slice(), v.as_slice())).is_err()
+                            })
+                            .map(|(f, _)| f.clone())
+                            .collect::<Vec<_>>(),
+                    );
                     let removed: Vec<Vec<u8>> = p
                         .iter()
-                        .filter(|(f, _)| !new.contains(f.as_slice()))
+                        .filter(|(f, _)| !has(&new, f))
                         .map(|(f, _)| f.clone())
                         .collect();
                     (added, removed)
                 }
-                _ => (HashSet::new(), Vec::new()),
+                _ => (Vec::new(), Vec::new()),
             };
             html! {
                 <>
@@ -450,7 +461,7 @@ fn body(
                         <thead><tr><th>{ s.field }</th><th>{ s.element }</th><th></th></tr></thead>
                         <tbody>
                         { for fields.iter().map(|(f, v)| html! {
-                            <tr class={classes!(added.contains(f).then_some("added"))}>
+                            <tr class={classes!(has(&added, f).then_some("added"))}>
                                 <td>{ text(f) }</td>
                                 <td>{ text(v) }</td>
                                 <td>{ remove_button(s, &run, vec![b"HDEL".to_vec(), k.clone(), f.clone()]) }</td>
@@ -481,7 +492,7 @@ fn removed_html(removed: &[Vec<u8>], s: &Strings) -> Html {
 
 /// Elements of `new` that came in, and elements of `prev` that went, by comparing the two
 /// lists' common head and tail (what LPUSH/RPUSH/LPOP/RPOP/LTRIM do).
-fn list_diff(prev: &[Vec<u8>], new: &[Vec<u8>]) -> (HashSet<usize>, Vec<Vec<u8>>) {
+fn list_diff(prev: &[Vec<u8>], new: &[Vec<u8>]) -> (std::ops::Range<usize>, Vec<Vec<u8>>) {
     let p = prev.iter().zip(new).take_while(|(a, b)| a == b).count();
     let max_s = prev.len().min(new.len()) - p;
     let s = prev
@@ -491,25 +502,34 @@ fn list_diff(prev: &[Vec<u8>], new: &[Vec<u8>]) -> (HashSet<usize>, Vec<Vec<u8>>
         .take(max_s)
         .take_while(|(a, b)| a == b)
         .count();
-    let added = (p..new.len() - s).collect();
+    let added = p..new.len() - s;
     let removed = prev.get(p..prev.len() - s).unwrap_or(&[]).to_vec();
     (added, removed)
 }
 
-fn set_diff(prev: &[Vec<u8>], new: &[Vec<u8>]) -> (HashSet<Vec<u8>>, Vec<Vec<u8>>) {
-    let old: HashSet<&[u8]> = prev.iter().map(Vec::as_slice).collect();
-    let now: HashSet<&[u8]> = new.iter().map(Vec::as_slice).collect();
-    let added = new
-        .iter()
-        .filter(|m| !old.contains(m.as_slice()))
-        .cloned()
-        .collect();
-    let removed = prev
-        .iter()
-        .filter(|m| !now.contains(m.as_slice()))
-        .cloned()
-        .collect();
+fn set_diff(prev: &[Vec<u8>], new: &[Vec<u8>]) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let old = sorted(prev);
+    let now = sorted(new);
+    let added = sorted(
+        &new.iter()
+            .filter(|m| !has(&old, m))
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
+    let removed = prev.iter().filter(|m| !has(&now, m)).cloned().collect();
     (added, removed)
+}
+
+/// A sorted copy, for [`has`]. (Sorted vectors rather than hash sets keep the page small.)
+fn sorted(items: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let mut v = items.to_vec();
+    v.sort_unstable();
+    v
+}
+
+/// True if the sorted `items` hold `item`. **O(log n).**
+fn has(items: &[Vec<u8>], item: &[u8]) -> bool {
+    items.binary_search_by(|x| x.as_slice().cmp(item)).is_ok()
 }
 
 /// `00000000  68 65 6c 6c 6f  |hello|` lines, 16 bytes each.
@@ -617,7 +637,7 @@ fn venn_html(v: &Venn, s: &Strings, on_action: &Callback<Action>) -> Html {
         "SUNION" => mask != 0,
         _ => mask == 1,
     };
-    let mut regions: HashMap<u32, Vec<String>> = HashMap::new();
+    let mut regions: [Vec<String>; 8] = Default::default();
     let mut all: Vec<&[u8]> = v
         .sets
         .iter()
@@ -632,7 +652,9 @@ fn venn_html(v: &Venn, s: &Strings, on_action: &Callback<Action>) -> Html {
             .enumerate()
             .filter(|(_, (_, ms))| ms.iter().any(|x| x == m))
             .fold(0, |acc, (i, _)| acc | 1 << i);
-        regions.entry(mask).or_default().push(text(m));
+        if let Some(r) = regions.get_mut(mask as usize) {
+            r.push(text(m));
+        }
     }
     // Circle centres and where each region's members are written.
     type Centres = &'static [(f64, f64)];
@@ -671,7 +693,7 @@ fn venn_html(v: &Venn, s: &Strings, on_action: &Callback<Action>) -> Html {
                     </g>
                 }) }
                 { for spots.iter().filter(|(mask, _, _)| *mask <= full).map(|&(mask, x, y)| {
-                    let members = regions.get(&mask).cloned().unwrap_or_default();
+                    let members = regions.get(mask as usize).cloned().unwrap_or_default();
                     let hot = in_result(mask) && !members.is_empty();
                     let shown: Vec<String> = members.iter().take(4).cloned().collect();
                     let extra = members.len().saturating_sub(4);
