@@ -271,3 +271,83 @@ async fn mounted_console_runs_typed_commands() {
     handle.destroy();
     root.remove();
 }
+
+#[wasm_bindgen_test]
+fn engine_service_hands_every_write_to_its_observers() {
+    use kvlab::ui::services::engine::EngineService;
+    use std::cell::RefCell;
+    let service = EngineService::new(browser_engine());
+    let seen: Rc<RefCell<Vec<Vec<u8>>>> = Rc::default();
+    let sink = seen.clone();
+    let id = service.observe(Rc::new(move |effects: &[kvlab::engine::Effect]| {
+        sink.borrow_mut()
+            .extend(effects.iter().map(|e| e.argv.concat()));
+    }));
+    let c = service.connect();
+    let argv = |line: &str| split_args(line).expect("balanced");
+    let v0 = service.version();
+    service.submit(c, argv("SET k v"));
+    service.submit(c, argv("GET k"));
+    assert_eq!(*seen.borrow(), [b"SETkv".to_vec()], "reads have no effects");
+    assert_eq!(service.version(), v0 + 1);
+    service.unobserve(id);
+    service.submit(c, argv("DEL k"));
+    assert_eq!(seen.borrow().len(), 1, "a removed observer hears nothing");
+}
+
+#[wasm_bindgen_test]
+fn panes_are_clients_that_see_each_others_messages() {
+    let s = state().reduce(Action::AddPane);
+    assert_eq!(s.ws.panes.len(), 2);
+    let line = |s: Rc<State>, pane: u32, text: &str| {
+        s.reduce(Action::Line(pane, LineAction::Input(text.into())))
+            .reduce(Action::Line(pane, LineAction::Submit))
+    };
+    let s = line(s, 1, "SUBSCRIBE news");
+    let s = line(s, 2, "PUBLISH news hi");
+    let last = s
+        .pane(1)
+        .and_then(|p| p.log.last().cloned())
+        .expect("an entry");
+    assert_eq!(
+        *last,
+        Entry::Late {
+            output: "1) \"message\"\n2) \"news\"\n3) \"hi\"".into(),
+            error: false
+        }
+    );
+    // Closing a pane disconnects its client: nobody hears the next message.
+    let s = s.reduce(Action::ClosePane(1));
+    assert_eq!(s.ws.panes.len(), 1);
+    let s = line(s, 2, "PUBLISH news again");
+    match s.pane(2).and_then(|p| p.log.last().cloned()).as_deref() {
+        Some(Entry::Command { output, .. }) => assert_eq!(output.as_deref(), Some("(integer) 0")),
+        e => panic!("{e:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+fn completion_help_paste_and_the_key_tree() {
+    let s = state().reduce(Action::Line(1, LineAction::Input("RPOPL".into())));
+    let s = s.reduce(Action::Line(1, LineAction::Complete));
+    assert_eq!(s.first_pane().draft, "RPOPLPUSH ");
+    let zh = kvlab::ui::console::help(&[b"set".to_vec()], Lang::Zh);
+    assert!(
+        zh.contains("概要：") && zh.contains("SET key value"),
+        "{zh}"
+    );
+    let s = s.reduce(Action::Line(1, LineAction::Input(String::new())));
+    let s = s.reduce(Action::Line(
+        1,
+        LineAction::Paste("\nSET user:1 a\nSET user:2 b\n".into()),
+    ));
+    assert_eq!(last_output(&s), ("OK".to_string(), false));
+    assert_eq!(s.ws.index.borrow().len(), 2);
+    assert_eq!(s.rows.0.len(), 1, "one folder: user");
+    let s = s.reduce(Action::ToggleFolder(b"user:".to_vec()));
+    assert_eq!(s.rows.0.len(), 3);
+    let s = s.reduce(Action::Select(b"user:1".to_vec()));
+    let s = submit(s, "APPEND user:1 z");
+    let view = s.view.clone().expect("a view");
+    assert_eq!(view.changed_by.as_deref(), Some("APPEND"));
+}
