@@ -262,6 +262,14 @@ test('closing a pane disconnects its client', async () => {
   assert.doesNotMatch(text, /id=2 /);
 });
 
+test('the page has no inline scripts and loads nothing from other origins', async () => {
+  const inline = await page.evaluate(
+    () => [...document.querySelectorAll('script')].filter((s) => !s.src).length,
+  );
+  assert.equal(inline, 0);
+  // Foreign requests would be listed among the errors below (see lib.mjs).
+});
+
 test('no errors in the page', () => {
   assert.deepEqual(app.errors, []);
 });
