@@ -88,6 +88,8 @@ pub struct Strings {
     pub key: &'static str,
     /// Status bar: the word after any other key count.
     pub keys: &'static str,
+    /// A client pane's default name, before its number.
+    pub client: &'static str,
     /// Accessible name of the section navigation.
     pub nav: &'static str,
     /// The workbench tab (consoles, browser, views).
@@ -216,6 +218,7 @@ const EN: Strings = Strings {
     engine_status: "engine: in this page",
     key: "key",
     keys: "keys",
+    client: "client",
     nav: "Sections",
     tab_workbench: "Workbench",
     theme_light: "Light theme",
@@ -288,6 +291,7 @@ const ZH: Strings = Strings {
     engine_status: "引擎：在本页面中",
     key: "个键",
     keys: "个键",
+    client: "客户端",
     nav: "页面",
     tab_workbench: "工作台",
     theme_light: "浅色主题",

@@ -67,8 +67,9 @@ pub struct Pane {
     pub id: PaneId,
     /// The engine client it speaks as.
     pub client: ClientId,
-    /// Its title, renamable.
-    pub name: String,
+    /// Its title once renamed; until then it is called "client N" in the UI language
+    /// ([`Pane::title`]).
+    pub name: Option<String>,
     /// Output blocks, oldest first, at most [`MAX_LOG`].
     pub log: Vec<Rc<Entry>>,
     /// A stable number for `log[0]`, so dropping old blocks does not re-render the rest.
@@ -84,6 +85,14 @@ pub struct Pane {
 }
 
 impl Pane {
+    /// The title shown: the name given, or "client N" in `lang`.
+    pub fn title(&self, lang: Lang) -> String {
+        match &self.name {
+            Some(n) => n.clone(),
+            None => format!("{} {}", lang.strings().client, self.id),
+        }
+    }
+
     fn push(&mut self, entry: Entry) {
         self.log.push(Rc::new(entry));
         if self.log.len() > MAX_LOG {
@@ -406,7 +415,7 @@ impl State {
         self.ws.panes.push(Pane {
             id,
             client,
-            name: format!("client {id}"),
+            name: None,
             log: Vec::new(),
             log_base: 0,
             draft: String::new(),
@@ -804,7 +813,7 @@ impl Reducible for State {
             }
             Action::RenamePane(id, name) => {
                 if let Some(p) = next.pane_mut(id) {
-                    p.name = name;
+                    p.name = Some(name).filter(|n| !n.trim().is_empty());
                 }
             }
             Action::Focus(id) => {

@@ -99,7 +99,7 @@ test('HELP prints syntax, summary, complexity and since, in both languages', asy
   assert.match(text, /summary: /);
   assert.match(text, /complexity: O\(1\)/);
   await page.getByRole('button', { name: 'Switch language to Chinese' }).click();
-  const zh = pane('client 1');
+  const zh = pane('客户端 1');
   await run(zh, 'HELP @list');
   const t2 = await waitText(zh, /概要：/);
   assert.match(t2, /LPUSH key element/);
@@ -255,8 +255,12 @@ test('a 360 px phone screen', async () => {
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
-test('closing a pane disconnects its client', async () => {
-  await pane('client 2').getByRole('button', { name: 'Close client' }).click();
+test('panes can be renamed; closing one disconnects its client', async () => {
+  const name = pane('client 2').getByRole('textbox', { name: 'Client name' });
+  await name.fill('worker');
+  await name.press('Enter');
+  await pane('worker').waitFor();
+  await pane('worker').getByRole('button', { name: 'Close client' }).click();
   await run(pane('client 1'), 'CLIENT LIST');
   const text = await waitText(pane('client 1'), /id=1 /);
   assert.doesNotMatch(text, /id=2 /);

@@ -234,7 +234,7 @@ fn row_html(row: &Row, meta: Option<inspect::KeyMeta>, props: &BrowserProps) -> 
                     <span class={classes!("badge", "type", kind)}>{ type_abbrev(meta.map(|m| m.kind)) }</span>
                     <span class="label">{ shown }</span>
                     if let Some(ttl) = ttl {
-                        <span class="ttl" title="TTL">{ ttl }</span>
+                        <span class="ttl" title={props.lang.strings().ttl}>{ ttl }</span>
                     }
                 </div>
             }

@@ -138,10 +138,10 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
 
     html! {
         <section class={classes!("pane", props.active.then_some("active"))}
-            aria-label={props.pane.name.clone()} {onfocusin}>
+            aria-label={props.pane.title(props.lang)} {onfocusin}>
             <div class="pane-head">
                 <input class="pane-name" type="text" aria-label={s.rename_client}
-                    value={props.pane.name.clone()} onchange={on_rename} spellcheck="false" />
+                    value={props.pane.title(props.lang)} onchange={on_rename} spellcheck="false" />
                 if props.closable {
                     <button type="button" class="icon-button" aria-label={s.close_client}
                         title={s.close_client} onclick={on_close}>{ "×" }</button>

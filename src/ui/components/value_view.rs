@@ -422,7 +422,7 @@ fn body(
                         { mode_buttons(&[(Mode::Table, s.table), (Mode::Map, s.map)], mode, mode_handle) }
                     }
                     { form(&[("ZADD", "ZADD")], s.score, Some(s.member)) }
-                    if mode == Mode::Map { { geo_map(pairs) } } else { { table } }
+                    if mode == Mode::Map { { geo_map(pairs, s) } } else { { table } }
                     { more(pairs.len(), *len, s) }
                 </>
             }
@@ -584,7 +584,7 @@ fn bits_html(bytes: &[u8], key: &[u8], run: &Rc<Run>) -> Html {
 
 /// Geo members plotted on a longitude/latitude plane (inline SVG, no map tiles), zoomed to
 /// the members with a graticule every 10° or 30°.
-fn geo_map(pairs: &[(Vec<u8>, f64)]) -> Html {
+fn geo_map(pairs: &[(Vec<u8>, f64)], s: &Strings) -> Html {
     let points: Vec<(String, f64, f64)> = pairs
         .iter()
         .map(|(m, sc)| {
@@ -613,7 +613,7 @@ fn geo_map(pairs: &[(Vec<u8>, f64)]) -> Html {
     let grid_x = ((x0 / step).ceil() as i64..=(x1 / step).floor() as i64).map(|i| i as f64 * step);
     let grid_y = ((y0 / step).ceil() as i64..=(y1 / step).floor() as i64).map(|i| i as f64 * step);
     html! {
-        <svg class="geo" viewBox={format!("{x0} {} {w} {h}", -y1)} role="img" aria-label="map">
+        <svg class="geo" viewBox={format!("{x0} {} {w} {h}", -y1)} role="img" aria-label={s.map}>
             { for grid_x.map(|x| html! { <line class="grid" x1={x.to_string()} x2={x.to_string()} y1={(-y1).to_string()} y2={(-y0).to_string()} /> }) }
             { for grid_y.map(|y| html! { <line class="grid" y1={(-y).to_string()} y2={(-y).to_string()} x1={x0.to_string()} x2={x1.to_string()} /> }) }
             { for points.iter().map(|(name, lon, lat)| html! {
