@@ -43,7 +43,11 @@ step "redis-py integration (pytest)" "$ROOT/.tools/venv/bin/python" -m pytest -q
 step "Redis 7.0's own test suite (tests/redis-suite)" env KVLAB_SUITE_STRICT=1 bash tests/redis-suite/run.sh
 step "browser tests (wasm-bindgen-test)" env TMPDIR="$BROWSER_TMP" cargo test --target wasm32-unknown-unknown --test wasm
 step "trunk build --release" trunk build --release
-step "e2e (playwright-core + chromium)" env TMPDIR="$BROWSER_TMP" node --test tests/e2e/
+# Screenshots of the main screens are kept as artifacts in target/e2e-shots/.
+SHOTS="$ROOT/target/e2e-shots"
+mkdir -p "$SHOTS"
+step "e2e (playwright-core + chromium)" env TMPDIR="$BROWSER_TMP" KVLAB_SHOTS="$SHOTS" \
+  KVLAB_SCREENSHOT="$SHOTS/console.png" node --test tests/e2e/
 
 # What a visitor downloads: every file in dist/, gzip -9.
 raw=0 gz=0
@@ -55,4 +59,5 @@ done < <(find dist -type f ! -name '.*' -print0)
 say "summary"
 printf '    %s\n' "${SUMMARY[@]}"
 printf '    page transfer size: %d KB raw, %d KB gzip -9 (dist/)\n' $((raw / 1024)) $((gz / 1024))
+printf '    screenshots: %s\n' "$SHOTS"
 printf '    %sall tests passed%s in %ss\n' "$_green" "$_off" $((SECONDS - START))

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use kvlab::engine::cli::{format_reply, split_args};
 use kvlab::engine::{Engine, FnClock, Reply};
 use kvlab::ui::i18n::Lang;
-use kvlab::ui::state::{Action, Entry, State};
+use kvlab::ui::state::{Action, Entry, LineAction, State};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, Event, EventInit, HtmlInputElement, KeyboardEvent, KeyboardEventInit};
@@ -74,12 +74,12 @@ fn state() -> Rc<State> {
 }
 
 fn submit(s: Rc<State>, line: &str) -> Rc<State> {
-    s.reduce(Action::Input(line.to_string()))
-        .reduce(Action::Submit)
+    s.reduce(Action::Line(1, LineAction::Input(line.to_string())))
+        .reduce(Action::Line(1, LineAction::Submit))
 }
 
 fn last_output(s: &State) -> (String, bool) {
-    match s.log.last().map(|e| (**e).clone()) {
+    match s.first_pane().log.last().map(|e| (**e).clone()) {
         Some(Entry::Command { output, error, .. }) => (output.unwrap_or_default(), error),
         other => panic!("no command entry: {other:?}"),
     }
@@ -88,10 +88,14 @@ fn last_output(s: &State) -> (String, bool) {
 #[wasm_bindgen_test]
 fn console_state_runs_lines_like_redis_cli() {
     let s = state();
-    assert_eq!(s.log.len(), 1, "starts with the welcome banner");
+    assert_eq!(
+        s.first_pane().log.len(),
+        1,
+        "starts with the welcome banner"
+    );
     let s = submit(s, "SET greeting hello");
     assert_eq!(last_output(&s), ("OK".to_string(), false));
-    assert_eq!(s.draft, "", "the box empties after Enter");
+    assert_eq!(s.first_pane().draft, "", "the box empties after Enter");
     let s = submit(s, "GET greeting");
     assert_eq!(last_output(&s), ("\"hello\"".to_string(), false));
     let s = submit(s, "SET \"unbalanced");
@@ -100,46 +104,47 @@ fn console_state_runs_lines_like_redis_cli() {
     let (text, error) = last_output(&s);
     assert!(error && text.starts_with("(error) ERR unknown command 'NOPE'"));
     // The prompt shows the selected database as redis-cli does.
-    assert_eq!(s.prompt(), "127.0.0.1:6379> ");
+    assert_eq!(s.prompt(s.first_pane().client), "127.0.0.1:6379> ");
     let s = submit(s, "SELECT 3");
-    assert_eq!(s.prompt(), "127.0.0.1:6379[3]> ");
-    match &*s.log[s.log.len() - 1] {
+    assert_eq!(s.prompt(s.first_pane().client), "127.0.0.1:6379[3]> ");
+    match &*s.first_pane().log[s.first_pane().log.len() - 1] {
         Entry::Command { prompt, .. } => assert_eq!(prompt, "127.0.0.1:6379> "),
         e => panic!("{e:?}"),
     }
     // An empty line echoes the prompt with no output and is not remembered.
     let s = submit(s, "   ");
     assert!(matches!(
-        &*s.log[s.log.len() - 1],
+        &*s.first_pane().log[s.first_pane().log.len() - 1],
         Entry::Command { output: None, .. }
     ));
     assert_eq!(s.history.len(), 5);
     // `clear` is redis-cli's built-in; Ctrl+L does the same.
-    let before = s.log.len() as u64;
+    let before = s.first_pane().log.len() as u64;
     let s = submit(s, "clear");
-    assert!(s.log.is_empty());
+    assert!(s.first_pane().log.is_empty());
     assert_eq!(
-        s.log_base, before,
+        s.first_pane().log_base,
+        before,
         "keys of later blocks never reuse old ones"
     );
-    let s = submit(s, "PING").reduce(Action::Clear);
-    assert!(s.log.is_empty());
+    let s = submit(s, "PING").reduce(Action::Line(1, LineAction::Clear));
+    assert!(s.first_pane().log.is_empty());
 }
 
 #[wasm_bindgen_test]
 fn history_walks_back_and_restores_the_draft() {
     let s = submit(submit(state(), "SET a 1"), "GET a");
-    let s = s.reduce(Action::Input("half-typed".into()));
-    let s = s.reduce(Action::HistoryPrev);
-    assert_eq!(s.draft, "GET a");
-    let s = s.reduce(Action::HistoryPrev);
-    assert_eq!(s.draft, "SET a 1");
-    let s = s.reduce(Action::HistoryPrev);
-    assert_eq!(s.draft, "SET a 1", "stops at the oldest line");
-    let s = s.reduce(Action::HistoryNext);
-    assert_eq!(s.draft, "GET a");
-    let s = s.reduce(Action::HistoryNext);
-    assert_eq!(s.draft, "half-typed");
+    let s = s.reduce(Action::Line(1, LineAction::Input("half-typed".into())));
+    let s = s.reduce(Action::Line(1, LineAction::HistoryPrev));
+    assert_eq!(s.first_pane().draft, "GET a");
+    let s = s.reduce(Action::Line(1, LineAction::HistoryPrev));
+    assert_eq!(s.first_pane().draft, "SET a 1");
+    let s = s.reduce(Action::Line(1, LineAction::HistoryPrev));
+    assert_eq!(s.first_pane().draft, "SET a 1", "stops at the oldest line");
+    let s = s.reduce(Action::Line(1, LineAction::HistoryNext));
+    assert_eq!(s.first_pane().draft, "GET a");
+    let s = s.reduce(Action::Line(1, LineAction::HistoryNext));
+    assert_eq!(s.first_pane().draft, "half-typed");
     // Repeating a line does not add a duplicate.
     let s = submit(submit(s, "PING"), "PING");
     assert_eq!(s.history, ["SET a 1", "GET a", "PING"]);
@@ -147,12 +152,16 @@ fn history_walks_back_and_restores_the_draft() {
 
 #[wasm_bindgen_test]
 fn hints_and_ticks() {
-    let s = state().reduce(Action::Input("get".into()));
-    assert_eq!(s.hint().as_deref(), Some(" key"));
-    let s = s.reduce(Action::Input("get k".into()));
-    assert_eq!(s.hint(), None);
+    let s = state().reduce(Action::Line(1, LineAction::Input("get".into())));
+    assert_eq!(s.hint(1).as_deref(), Some(" key"));
+    let s = s.reduce(Action::Line(1, LineAction::Input("get k".into())));
+    assert_eq!(s.hint(1), None);
+    let s = s.reduce(Action::Line(1, LineAction::Input("get k ".into())));
+    assert_eq!(s.hint(1), None, "nothing left to hint");
+    let s = s.reduce(Action::Line(1, LineAction::Input("set k ".into())));
+    assert!(s.hint(1).is_some_and(|h| h.starts_with("value")));
     // A tick that expires nothing hands back the same Rc, so Yew skips the render.
-    let before = state();
+    let before = state().reduce(Action::Tick);
     let after = before.clone().reduce(Action::Tick);
     assert!(Rc::ptr_eq(&before, &after));
     // Switching language changes the accessible names.
@@ -261,4 +270,84 @@ async fn mounted_console_runs_typed_commands() {
 
     handle.destroy();
     root.remove();
+}
+
+#[wasm_bindgen_test]
+fn engine_service_hands_every_write_to_its_observers() {
+    use kvlab::ui::services::engine::EngineService;
+    use std::cell::RefCell;
+    let service = EngineService::new(browser_engine());
+    let seen: Rc<RefCell<Vec<Vec<u8>>>> = Rc::default();
+    let sink = seen.clone();
+    let id = service.observe(Rc::new(move |effects: &[kvlab::engine::Effect]| {
+        sink.borrow_mut()
+            .extend(effects.iter().map(|e| e.argv.concat()));
+    }));
+    let c = service.connect();
+    let argv = |line: &str| split_args(line).expect("balanced");
+    let v0 = service.version();
+    service.submit(c, argv("SET k v"));
+    service.submit(c, argv("GET k"));
+    assert_eq!(*seen.borrow(), [b"SETkv".to_vec()], "reads have no effects");
+    assert_eq!(service.version(), v0 + 1);
+    service.unobserve(id);
+    service.submit(c, argv("DEL k"));
+    assert_eq!(seen.borrow().len(), 1, "a removed observer hears nothing");
+}
+
+#[wasm_bindgen_test]
+fn panes_are_clients_that_see_each_others_messages() {
+    let s = state().reduce(Action::AddPane);
+    assert_eq!(s.ws.panes.len(), 2);
+    let line = |s: Rc<State>, pane: u32, text: &str| {
+        s.reduce(Action::Line(pane, LineAction::Input(text.into())))
+            .reduce(Action::Line(pane, LineAction::Submit))
+    };
+    let s = line(s, 1, "SUBSCRIBE news");
+    let s = line(s, 2, "PUBLISH news hi");
+    let last = s
+        .pane(1)
+        .and_then(|p| p.log.last().cloned())
+        .expect("an entry");
+    assert_eq!(
+        *last,
+        Entry::Late {
+            output: "1) \"message\"\n2) \"news\"\n3) \"hi\"".into(),
+            error: false
+        }
+    );
+    // Closing a pane disconnects its client: nobody hears the next message.
+    let s = s.reduce(Action::ClosePane(1));
+    assert_eq!(s.ws.panes.len(), 1);
+    let s = line(s, 2, "PUBLISH news again");
+    match s.pane(2).and_then(|p| p.log.last().cloned()).as_deref() {
+        Some(Entry::Command { output, .. }) => assert_eq!(output.as_deref(), Some("(integer) 0")),
+        e => panic!("{e:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+fn completion_help_paste_and_the_key_tree() {
+    let s = state().reduce(Action::Line(1, LineAction::Input("RPOPL".into())));
+    let s = s.reduce(Action::Line(1, LineAction::Complete));
+    assert_eq!(s.first_pane().draft, "RPOPLPUSH ");
+    let zh = kvlab::ui::console::help(&[b"set".to_vec()], Lang::Zh);
+    assert!(
+        zh.contains("概要：") && zh.contains("SET key value"),
+        "{zh}"
+    );
+    let s = s.reduce(Action::Line(1, LineAction::Input(String::new())));
+    let s = s.reduce(Action::Line(
+        1,
+        LineAction::Paste("\nSET user:1 a\nSET user:2 b\n".into()),
+    ));
+    assert_eq!(last_output(&s), ("OK".to_string(), false));
+    assert_eq!(s.ws.index.borrow().len(), 2);
+    assert_eq!(s.rows.0.len(), 1, "one folder: user");
+    let s = s.reduce(Action::ToggleFolder(b"user:".to_vec()));
+    assert_eq!(s.rows.0.len(), 3);
+    let s = s.reduce(Action::Select(b"user:1".to_vec()));
+    let s = submit(s, "APPEND user:1 z");
+    let view = s.view.clone().expect("a view");
+    assert_eq!(view.changed_by.as_deref(), Some("APPEND"));
 }

@@ -74,6 +74,7 @@ pub mod cmd;
 pub mod config;
 pub mod error;
 pub mod glob;
+pub mod inspect;
 pub mod keyspace;
 pub mod longdouble;
 pub mod outbox;

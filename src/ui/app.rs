@@ -1,14 +1,18 @@
-//! The root component: owns the [`State`] and wires the views to it.
+//! The root component: owns the [`State`] and lays the views out.
+//!
+//! The header holds the section tabs ([`Tab`]); the workbench shows the keyspace browser,
+//! the console panes side by side, and the value view. Another section (walkthroughs)
+//! adds a [`Tab`] variant and an arm in [`App`]'s `match`.
 
 use gloo_timers::callback::Interval;
-use web_sys::HtmlElement;
 use yew::prelude::*;
 
-use super::components::command_line::CommandLine;
+use super::components::browser::Browser;
 use super::components::header::Header;
-use super::components::log::Log;
+use super::components::pane::{ConsolePane, PaneStatus};
 use super::components::status_bar::StatusBar;
-use super::state::{Action, State};
+use super::components::value_view::ValueView;
+use super::state::{Action, State, Tab};
 
 /// Active-expiry period: Redis's default `hz 10`.
 pub const TICK_MS: u32 = 100;
@@ -17,10 +21,8 @@ pub const TICK_MS: u32 = 100;
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(State::boot);
-    let input_ref = use_node_ref();
-    let screen_ref = use_node_ref();
 
-    // The engine's clock keeps running: expire keys actively, as redis-server does.
+    // The engine's clock keeps running: expire keys actively, time out blocked clients.
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
@@ -29,87 +31,93 @@ pub fn App() -> Html {
         });
     }
 
-    // The document follows the UI language: `<html lang>` and the title.
-    use_effect_with(state.lang, |lang| {
+    // The document follows the UI language and theme: `<html lang data-theme>`, the title.
+    use_effect_with((state.lang, state.theme), |(lang, theme)| {
         if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
             if let Some(root) = doc.document_element() {
                 let _ = root.set_attribute("lang", lang.tag());
+                let _ = root.set_attribute("data-theme", theme.name());
             }
             doc.set_title(lang.strings().title);
         }
     });
 
-    // Ready to type as soon as the page shows.
-    {
-        let input_ref = input_ref.clone();
-        use_effect_with((), move |_| focus(&input_ref));
-    }
-
-    // Like a terminal, the newest output stays in view.
-    {
-        let screen_ref = screen_ref.clone();
-        use_effect(move || {
-            if let Some(screen) = screen_ref.cast::<HtmlElement>() {
-                screen.set_scroll_top(screen.scroll_height());
-            }
-        });
-    }
-
     let dispatcher = state.dispatcher();
     let on_action = Callback::from(move |a: Action| dispatcher.dispatch(a));
-    let on_lang = on_action.reform(Action::SetLang);
-    let on_example = {
-        let on_action = on_action.clone();
-        let input_ref = input_ref.clone();
-        Callback::from(move |ex: String| {
-            on_action.emit(Action::Input(ex));
-            focus(&input_ref);
-        })
-    };
-    // A click on the console focuses the command box, unless the user is selecting text.
-    let on_screen_click = {
-        let input_ref = input_ref.clone();
-        Callback::from(move |_: MouseEvent| {
-            let selecting = web_sys::window()
-                .and_then(|w| w.get_selection().ok().flatten())
-                .is_some_and(|s| !s.is_collapsed());
-            if !selecting {
-                focus(&input_ref);
-            }
-        })
-    };
-
-    let (db, keys) = {
-        let engine = state.engine().borrow();
-        let db = engine.client(state.client()).map_or(0, |c| c.db);
-        let keys = engine.server().dbs.get(db).map_or(0, |d| d.len());
-        (db, keys)
-    };
     let s = state.lang.strings();
+    let engine = state.engine().clone();
+    let active_client = state.pane(state.ws.active).map_or(0, |p| p.client);
+    let db = state.db_of(active_client);
+    // Countdowns (TTLs, blocked clients) count whole seconds: the time of this render,
+    // down to the second, so views that show no countdown skip re-rendering within it.
+    let now_ms = engine.read(|e| e.server().clock.now_ms()).div_euclid(1000) * 1000;
 
+    let content = match state.tab {
+        Tab::Workbench => {
+            let closable = state.ws.panes.len() > 1;
+            let panes = state.ws.panes.iter().map(|p| {
+                let status = engine.read(|e| PaneStatus {
+                    blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
+                    queued: e.client(p.client).and_then(|c| c.multi.as_ref()).map(|m| {
+                        m.queue
+                            .iter()
+                            .map(|q| {
+                                let words: Vec<&[u8]> = q.argv.iter().map(Vec::as_slice).collect();
+                                super::console::line(&words)
+                            })
+                            .collect()
+                    }),
+                    subscribed: e.server().pubsub.total(p.client) > 0,
+                });
+                html! {
+                    <ConsolePane key={p.id}
+                        pane={p.clone()}
+                        prompt={state.prompt(p.client)}
+                        hint={state.hint(p.id)}
+                        {status}
+                        {now_ms}
+                        lang={state.lang}
+                        {closable}
+                        active={p.id == state.ws.active}
+                        on_action={on_action.clone()} />
+                }
+            });
+            let add = on_action.reform(|_: MouseEvent| Action::AddPane);
+            html! {
+                <main class="workbench">
+                    <Browser
+                        rows={state.rows.clone()}
+                        keys_version={state.keys_version}
+                        total={state.ws.index.borrow().len()}
+                        engine={engine.clone()}
+                        {db}
+                        {now_ms}
+                        selected={state.view.as_ref().map(|v| v.key.clone())}
+                        filter={state.filter.clone()}
+                        delim={state.delim.clone()}
+                        flat={state.flat}
+                        lang={state.lang}
+                        on_action={on_action.clone()} />
+                    <div class="consoles">
+                        <div class="panes">{ for panes }</div>
+                        <button type="button" class="add-pane" onclick={add}>{ s.add_client }</button>
+                    </div>
+                    <ValueView view={state.view.clone()} venn={state.venn.clone()}
+                        {now_ms} lang={state.lang} on_action={on_action.clone()} />
+                </main>
+            }
+        }
+    };
+
+    let keys = state.ws.index.borrow().len();
     html! {
         <div class="app">
-            <Header lang={state.lang} {on_lang} />
-            <main class="console">
-                <div class="screen" ref={screen_ref} onclick={on_screen_click}>
-                    <Log entries={state.log.clone()} first_key={state.log_base} lang={state.lang} {on_example} />
-                    <CommandLine
-                        prompt={state.prompt()}
-                        draft={state.draft.clone()}
-                        hint={state.hint()}
-                        label={s.command}
-                        {on_action}
-                        {input_ref}
-                    />
-                </div>
-                <StatusBar lang={state.lang} {db} {keys} />
-            </main>
+            <Header lang={state.lang} theme={state.theme} tab={state.tab}
+                on_lang={on_action.reform(Action::SetLang)}
+                on_theme={on_action.reform(Action::SetTheme)}
+                on_tab={on_action.reform(Action::SetTab)} />
+            { content }
+            <StatusBar lang={state.lang} {db} {keys} />
         </div>
-    }
-}
-
-fn focus(input_ref: &NodeRef) {
-    if let Some(input) = input_ref.cast::<HtmlElement>() {
-        let _ = input.focus();
     }
 }

@@ -88,6 +88,118 @@ pub struct Strings {
     pub key: &'static str,
     /// Status bar: the word after any other key count.
     pub keys: &'static str,
+    /// A client pane's default name, before its number.
+    pub client: &'static str,
+    /// Accessible name of the section navigation.
+    pub nav: &'static str,
+    /// The workbench tab (consoles, browser, views).
+    pub tab_workbench: &'static str,
+    /// Button switching to the light theme.
+    pub theme_light: &'static str,
+    /// Button switching to the dark theme.
+    pub theme_dark: &'static str,
+    /// Button opening another client pane.
+    pub add_client: &'static str,
+    /// Accessible name of a pane's close button.
+    pub close_client: &'static str,
+    /// Accessible name of a pane's name field.
+    pub rename_client: &'static str,
+    /// A blocked pane: waiting for data.
+    pub blocked: &'static str,
+    /// Before the seconds left until a blocked command times out.
+    pub timeout_in: &'static str,
+    /// A blocked command without timeout.
+    pub no_timeout: &'static str,
+    /// A pane in pub/sub mode.
+    pub subscribed: &'static str,
+    /// A pane inside MULTI: the queue.
+    pub queued: &'static str,
+    /// Heading of the keyspace browser.
+    pub keyspace: &'static str,
+    /// Accessible name of the key filter (SCAN MATCH glob).
+    pub filter: &'static str,
+    /// Accessible name of the delimiter field.
+    pub delimiter: &'static str,
+    /// The tree-view toggle.
+    pub tree_view: &'static str,
+    /// The flat-list toggle.
+    pub list_view: &'static str,
+    /// Accessible name of the key tree.
+    pub key_tree: &'static str,
+    /// The browser when no key matches.
+    pub no_keys: &'static str,
+    /// Heading of the value view.
+    pub value: &'static str,
+    /// The value view with no key selected.
+    pub pick_key: &'static str,
+    /// The selected key no longer exists.
+    pub gone: &'static str,
+    /// Label of the TTL.
+    pub ttl: &'static str,
+    /// A key without TTL.
+    pub persistent: &'static str,
+    /// Button: set a TTL (EXPIRE).
+    pub expire: &'static str,
+    /// Button: remove the TTL (PERSIST).
+    pub persist: &'static str,
+    /// Button: delete the key (DEL).
+    pub delete: &'static str,
+    /// Placeholder of the seconds field.
+    pub seconds: &'static str,
+    /// Placeholder: an element/member/value.
+    pub element: &'static str,
+    /// Placeholder: a hash field.
+    pub field: &'static str,
+    /// Placeholder: a score.
+    pub score: &'static str,
+    /// Button: add.
+    pub add: &'static str,
+    /// Accessible name of a remove button.
+    pub remove: &'static str,
+    /// Button: save a string (SET).
+    pub save: &'static str,
+    /// String view mode: raw text.
+    pub raw: &'static str,
+    /// String view mode: pretty JSON.
+    pub json: &'static str,
+    /// String view mode: hex dump.
+    pub hex: &'static str,
+    /// String view mode: grid of bits.
+    pub bits: &'static str,
+    /// Zset view mode: table.
+    pub table: &'static str,
+    /// Zset view mode: map of geo members.
+    pub map: &'static str,
+    /// Marks a list's head.
+    pub head: &'static str,
+    /// Marks a list's tail.
+    pub tail: &'static str,
+    /// Column: rank.
+    pub rank: &'static str,
+    /// Column: member.
+    pub member: &'static str,
+    /// Before the number of elements shown of a large value.
+    pub showing_first: &'static str,
+    /// Between elements shown and the total.
+    pub of: &'static str,
+    /// Before the command that last changed the value.
+    pub changed_by: &'static str,
+    /// Heading of elements removed by the last change.
+    pub removed: &'static str,
+    /// Label of an HLL's cardinality estimate.
+    pub hll_estimate: &'static str,
+    /// Label: an encoding.
+    pub encoding: &'static str,
+    /// Unit: bytes.
+    pub bytes: &'static str,
+    /// Heading of the set-operation diagram.
+    pub set_op: &'static str,
+    /// Label: a set operation's result.
+    pub result: &'static str,
+    /// Accessible name of a close button.
+    pub close: &'static str,
+    /// A type without a view yet.
+    pub no_view: &'static str,
 }
 
 const EN: Strings = Strings {
@@ -106,6 +218,62 @@ const EN: Strings = Strings {
     engine_status: "engine: in this page",
     key: "key",
     keys: "keys",
+    client: "client",
+    nav: "Sections",
+    tab_workbench: "Workbench",
+    theme_light: "Light theme",
+    theme_dark: "Dark theme",
+    add_client: "+ Client",
+    close_client: "Close client",
+    rename_client: "Client name",
+    blocked: "blocked, waiting for data",
+    timeout_in: "timeout in",
+    no_timeout: "no timeout",
+    subscribed: "subscribed: messages appear as they arrive",
+    queued: "MULTI queue",
+    keyspace: "Keys",
+    filter: "Filter keys (glob, e.g. user:*)",
+    delimiter: "Delimiter",
+    tree_view: "Tree",
+    list_view: "List",
+    key_tree: "Keys",
+    no_keys: "No keys. Try: SET user:1:name Ada",
+    value: "Value",
+    pick_key: "Select a key to see its value. Views update live as commands run in any client.",
+    gone: "The key does not exist (any more).",
+    ttl: "TTL",
+    persistent: "no expiry",
+    expire: "Set TTL",
+    persist: "Persist",
+    delete: "Delete key",
+    seconds: "seconds",
+    element: "value",
+    field: "field",
+    score: "score",
+    add: "Add",
+    remove: "Remove",
+    save: "Save",
+    raw: "Text",
+    json: "JSON",
+    hex: "Hex",
+    bits: "Bits",
+    table: "Table",
+    map: "Map",
+    head: "head",
+    tail: "tail",
+    rank: "rank",
+    member: "member",
+    showing_first: "showing the first",
+    of: "of",
+    changed_by: "changed by",
+    removed: "removed by the last change",
+    hll_estimate: "estimated distinct elements",
+    encoding: "encoding",
+    bytes: "bytes",
+    set_op: "Set operation",
+    result: "result",
+    close: "Close",
+    no_view: "No view for this type yet.",
 };
 
 const ZH: Strings = Strings {
@@ -123,4 +291,60 @@ const ZH: Strings = Strings {
     engine_status: "引擎：在本页面中",
     key: "个键",
     keys: "个键",
+    client: "客户端",
+    nav: "页面",
+    tab_workbench: "工作台",
+    theme_light: "浅色主题",
+    theme_dark: "深色主题",
+    add_client: "+ 客户端",
+    close_client: "关闭客户端",
+    rename_client: "客户端名称",
+    blocked: "阻塞中，等待数据",
+    timeout_in: "超时剩余",
+    no_timeout: "无超时",
+    subscribed: "已订阅：消息到达即显示",
+    queued: "MULTI 队列",
+    keyspace: "键空间",
+    filter: "筛选键（通配符，如 user:*）",
+    delimiter: "分隔符",
+    tree_view: "树形",
+    list_view: "列表",
+    key_tree: "键",
+    no_keys: "没有键。试试：SET user:1:name Ada",
+    value: "值",
+    pick_key: "选择一个键查看它的值。任何客户端执行命令时，视图都会实时更新。",
+    gone: "该键不存在（或已被删除）。",
+    ttl: "过期时间",
+    persistent: "永不过期",
+    expire: "设置过期",
+    persist: "持久化",
+    delete: "删除键",
+    seconds: "秒",
+    element: "值",
+    field: "字段",
+    score: "分数",
+    add: "添加",
+    remove: "移除",
+    save: "保存",
+    raw: "文本",
+    json: "JSON",
+    hex: "十六进制",
+    bits: "位图",
+    table: "表格",
+    map: "地图",
+    head: "头",
+    tail: "尾",
+    rank: "排名",
+    member: "成员",
+    showing_first: "仅显示前",
+    of: "个，共",
+    changed_by: "最近修改：",
+    removed: "上次修改移除的元素",
+    hll_estimate: "基数估计",
+    encoding: "编码",
+    bytes: "字节",
+    set_op: "集合运算",
+    result: "结果",
+    close: "关闭",
+    no_view: "暂不支持显示此类型。",
 };

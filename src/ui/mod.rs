@@ -1,18 +1,25 @@
 //! The web app (Yew, client-side rendered), compiled for `wasm32` only.
 //!
-//! The whole engine runs in the page: [`state::State`] owns an [`Engine`](crate::engine::Engine)
-//! on the browser's clock, and a 100 ms timer runs its active-expiry cycle. The first screen
-//! is a console that behaves like `redis-cli`.
+//! The whole engine runs in the page: [`state::State`] holds a workspace with an
+//! [`Engine`](crate::engine::Engine) on the browser's clock, reached only through
+//! [`services::engine::EngineService`], and a 100 ms timer runs its active-expiry cycle.
+//! The workbench shows consoles that behave like `redis-cli` (several clients side by
+//! side), a keyspace browser and live value views.
 //!
 //! # Layout
 //! - [`app`]: the root component; owns the state and wires views to it.
 //! - [`state`]: [`State`](state::State) (a Yew `Reducible`) and its [`Action`](state::Action)s.
 //! - [`components`]: views that take data and callbacks.
+//! - [`console`]: redis-cli's hints, Tab completion and `HELP`, from the command table.
+//! - [`services`]: the engine service (all commands and their effects go through it) and
+//!   browser storage.
 //! - [`i18n`]: every UI string, in English and Chinese.
 
 pub mod app;
 pub mod components;
+pub mod console;
 pub mod i18n;
+pub mod services;
 pub mod state;
 
 /// Mounts the app into `<div id="app">` (or `<body>` if there is none).

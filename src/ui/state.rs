@@ -1,195 +1,96 @@
-//! The console's state and the actions that change it.
+//! The app's state and the actions that change it.
 //!
 //! [`State`] is a Yew [`Reducible`]: every change goes through [`State::reduce`] with an
-//! [`Action`], so the whole behaviour of the console (running a line, history, clearing,
-//! language) can be tested without a DOM.
+//! [`Action`], so the whole behaviour (running lines in panes, history, completion, the
+//! keyspace browser, the value view) can be tested without a DOM.
 //!
-//! The [`Engine`] is not `Clone` and is mutated in place, so it lives behind
-//! `Rc<RefCell<…>>` shared by every version of the state. Yew 0.23 skips re-rendering when a
-//! reducer returns the very `Rc` it was given, so a reducer that changed something visible
-//! returns a **new** `Rc` (see [`Action::Tick`], which deliberately returns the old one when
-//! nothing expired).
+//! The data lives in a [`Workspace`]: one engine (behind its [`EngineService`]), the
+//! console panes connected to it as clients, and the key index the browser shows. The app
+//! has one workspace today; nothing below assumes there is only one engine.
+//!
+//! Big or shared things (the engine, the key index, the tree rows) sit behind `Rc`, so
+//! cloning the state for each action is cheap. Yew 0.23 skips re-rendering when a reducer
+//! returns the very `Rc` it was given: a tick that changed nothing visible does that.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::Reducible;
 
+use super::console;
 use super::i18n::Lang;
-use crate::engine::cli::{format_reply, split_args, INVALID_ARGUMENTS};
-use crate::engine::{table, ClientId, Engine, FnClock, Reply};
+use super::services::engine::{EngineService, Outcome};
+use super::services::storage;
+use crate::engine::cli::{format_reply_for, split_args, INVALID_ARGUMENTS};
+use crate::engine::inspect::{self, KeyIndex, KeyMeta, Row, ValueView};
+use crate::engine::{ClientId, Engine, Reply};
 
-/// Lines kept in the console before the oldest are dropped.
+/// Blocks kept in a pane before the oldest are dropped.
 pub const MAX_LOG: usize = 1000;
 /// Lines kept in the history, as linenoise's default in redis-cli.
 pub const MAX_HISTORY: usize = 100;
+/// Elements a value view copies from a value.
+pub const VIEW_LIMIT: usize = 200;
 
-/// One block of the console's output.
+/// One block of a pane's output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry {
     /// The welcome banner, rendered in the current language.
     Welcome,
-    /// A line the user typed and what came back.
+    /// A line the user typed (or a view issued) and what came back.
     Command {
         /// The prompt in effect when the line was typed (`127.0.0.1:6379[2]> `).
         prompt: String,
         /// The line as typed.
         line: String,
-        /// The reply as redis-cli prints it; `None` for an empty line.
+        /// The reply as redis-cli prints it; `None` for an empty line, or while blocked.
         output: Option<String>,
         /// True if the output is an error (an error reply or an unsplittable line).
         error: bool,
     },
+    /// Output that arrived later: a published message, the late reply of a blocked command.
+    Late {
+        /// As redis-cli prints it.
+        output: String,
+        /// True for an error reply.
+        error: bool,
+    },
 }
 
-/// The console's state.
-#[derive(Clone)]
-pub struct State {
-    engine: Rc<RefCell<Engine>>,
-    client: ClientId,
+/// Identifies a console pane; never reused.
+pub type PaneId = u32;
+
+/// One console pane: a client of the engine with its own output and draft.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pane {
+    /// Stable id (a Yew key).
+    pub id: PaneId,
+    /// The engine client it speaks as.
+    pub client: ClientId,
+    /// Its title once renamed; until then it is called "client N" in the UI language
+    /// ([`Pane::title`]).
+    pub name: Option<String>,
     /// Output blocks, oldest first, at most [`MAX_LOG`].
     pub log: Vec<Rc<Entry>>,
-    /// A stable number for `log[0]`; `log[i]` is `log_base + i`. Views use it as the key
-    /// of each block, so dropping old blocks does not re-render the rest.
+    /// A stable number for `log[0]`, so dropping old blocks does not re-render the rest.
     pub log_base: u64,
-    /// Lines run, oldest first, at most [`MAX_HISTORY`], without consecutive duplicates.
-    pub history: Vec<String>,
-    /// Index into `history` while browsing it with ↑/↓; `None` while editing a new line.
-    history_pos: Option<usize>,
-    /// The line being edited when history browsing started, restored by ↓ past the end.
-    stash: String,
     /// The text in the command box.
     pub draft: String,
-    /// The UI language.
-    pub lang: Lang,
-    /// Keys removed by active expiry so far (changes when a tick removed something).
-    pub expired: u64,
+    /// Index into the history while browsing it with ↑/↓.
+    history_pos: Option<usize>,
+    /// The line being edited when history browsing started.
+    stash: String,
+    /// Tab cycling: the line before the word, the candidates, the one shown.
+    completion: Option<(String, Vec<String>, usize)>,
 }
 
-impl PartialEq for State {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.engine, &other.engine)
-            && self.client == other.client
-            && self.log == other.log
-            && self.log_base == other.log_base
-            && self.history == other.history
-            && self.history_pos == other.history_pos
-            && self.draft == other.draft
-            && self.lang == other.lang
-            && self.expired == other.expired
-    }
-}
-
-/// What can happen to the console.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
-    /// The command box's text changed.
-    Input(String),
-    /// Enter: run the command box's line.
-    Submit,
-    /// ↑: the previous history line.
-    HistoryPrev,
-    /// ↓: the next history line, or back to the line being edited.
-    HistoryNext,
-    /// Ctrl+L or `clear`: empty the screen.
-    Clear,
-    /// Switch the UI language.
-    SetLang(Lang),
-    /// The 100 ms timer: one active-expiry cycle.
-    Tick,
-}
-
-impl State {
-    /// A console over `engine` with one connected client, showing the welcome banner.
-    pub fn new(mut engine: Engine, lang: Lang) -> State {
-        let client = engine.connect();
-        State {
-            engine: Rc::new(RefCell::new(engine)),
-            client,
-            log: vec![Rc::new(Entry::Welcome)],
-            log_base: 0,
-            history: Vec::new(),
-            history_pos: None,
-            stash: String::new(),
-            draft: String::new(),
-            lang,
-            expired: 0,
+impl Pane {
+    /// The title shown: the name given, or "client N" in `lang`.
+    pub fn title(&self, lang: Lang) -> String {
+        match &self.name {
+            Some(n) => n.clone(),
+            None => format!("{} {}", lang.strings().client, self.id),
         }
-    }
-
-    /// The state the page starts with: an engine on the browser's clock (`Date.now()`),
-    /// seeded from `Math.random()`, in the browser's language.
-    pub fn boot() -> State {
-        let clock = FnClock(js_sys::Date::now);
-        let seed = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
-        State::new(Engine::new(Box::new(clock), seed), Lang::detect())
-    }
-
-    /// The shared engine, for read access by views (and tests).
-    pub fn engine(&self) -> &Rc<RefCell<Engine>> {
-        &self.engine
-    }
-
-    /// The console's client id in the engine.
-    pub fn client(&self) -> ClientId {
-        self.client
-    }
-
-    /// The prompt redis-cli would show now: `127.0.0.1:6379> `, or `127.0.0.1:6379[n]> `
-    /// when database `n` ≠ 0 is selected.
-    pub fn prompt(&self) -> String {
-        let db = self.engine.borrow().client(self.client).map_or(0, |c| c.db);
-        prompt_for(db)
-    }
-
-    /// redis-cli's hint for the draft: the command's argument syntax, shown while only the
-    /// command name has been typed. `None` when there is nothing to hint.
-    pub fn hint(&self) -> Option<String> {
-        let argv = split_args(&self.draft)?;
-        let [name] = argv.as_slice() else {
-            return None;
-        };
-        let cmd = table::lookup(name)?;
-        if cmd.syntax.is_empty() {
-            return None;
-        }
-        let sep = if self.draft.ends_with(' ') { "" } else { " " };
-        Some(format!("{sep}{}", cmd.syntax))
-    }
-
-    /// Runs `line` as redis-cli would and appends the result to the log.
-    fn run(&mut self, line: String) {
-        let prompt = self.prompt();
-        let trimmed = line.trim();
-        if !trimmed.is_empty() && self.history.last().map(String::as_str) != Some(line.as_str()) {
-            self.history.push(line.clone());
-            if self.history.len() > MAX_HISTORY {
-                self.history.remove(0);
-            }
-        }
-        // `clear` is a redis-cli built-in, not a server command.
-        if trimmed.eq_ignore_ascii_case("clear") {
-            self.clear();
-            return;
-        }
-        let (output, error) = match split_args(&line) {
-            None => (Some(INVALID_ARGUMENTS.to_string()), true),
-            Some(argv) if argv.is_empty() => (None, false),
-            Some(argv) => {
-                let mut engine = self.engine.borrow_mut();
-                let reply = engine.execute(self.client, argv);
-                // Effects feed persistence and live views, which the console does not have
-                // yet; drop them so they do not pile up.
-                engine.take_effects();
-                (Some(format_reply(&reply)), matches!(reply, Reply::Error(_)))
-            }
-        };
-        self.push(Entry::Command {
-            prompt,
-            line,
-            output,
-            error,
-        });
     }
 
     fn push(&mut self, entry: Entry) {
@@ -207,6 +108,664 @@ impl State {
     }
 }
 
+/// What the value view shows: the selected key's value, and what it was before the last
+/// change (to mark what came and went).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewData {
+    /// The key.
+    pub key: Vec<u8>,
+    /// Its type and deadline; `None` once the key is gone.
+    pub meta: Option<KeyMeta>,
+    /// Its value, bounded by [`VIEW_LIMIT`].
+    pub value: Option<ValueView>,
+    /// The value before the last change, if it changed since it was selected.
+    pub prev: Option<ValueView>,
+    /// The command of the last change (`LPUSH`).
+    pub changed_by: Option<String>,
+}
+
+/// A set operation to draw as overlapping circles: the sets, and the result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Venn {
+    /// `SINTER`, `SUNION` or `SDIFF`.
+    pub op: String,
+    /// The sets (two or three), with their members (bounded).
+    pub sets: Vec<(Vec<u8>, Vec<Vec<u8>>)>,
+    /// The members of the result.
+    pub result: Vec<Vec<u8>>,
+}
+
+/// A list shared by `Rc` that compares by identity: cheap to pass as a prop.
+#[derive(Debug, Clone, Default)]
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The engine and what is attached to it: client panes and the key index of the
+/// database the browser shows.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    /// The engine service: every command goes through it.
+    pub engine: EngineService,
+    /// Console panes, left to right.
+    pub panes: Vec<Pane>,
+    /// The pane that last had focus: views issue their commands there.
+    pub active: PaneId,
+    next_pane: PaneId,
+    /// The sorted keys of the database the active pane selected.
+    pub index: Rc<RefCell<KeyIndex>>,
+    /// Which database `index` holds.
+    pub index_db: usize,
+}
+
+/// The page's top-level sections. Walkthroughs will add theirs here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    /// Consoles, keyspace browser and value views.
+    Workbench,
+}
+
+impl Tab {
+    /// Every tab, in the order of the navigation bar.
+    pub const ALL: &'static [Tab] = &[Tab::Workbench];
+}
+
+/// The colour theme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Theme {
+    /// Light background.
+    Light,
+    /// Dark background.
+    Dark,
+}
+
+impl Theme {
+    /// The `data-theme` value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+/// The app's state.
+#[derive(Debug, Clone)]
+pub struct State {
+    /// The engine, panes and key index.
+    pub ws: Workspace,
+    /// Lines run in any pane, oldest first, at most [`MAX_HISTORY`], without consecutive
+    /// duplicates; kept in `localStorage`.
+    pub history: Vec<String>,
+    /// The UI language.
+    pub lang: Lang,
+    /// The colour theme.
+    pub theme: Theme,
+    /// The section shown.
+    pub tab: Tab,
+    /// Browser: the delimiter grouping keys into folders.
+    pub delim: String,
+    /// Browser: the glob filter.
+    pub filter: String,
+    /// Browser: a flat list instead of the tree.
+    pub flat: bool,
+    /// Browser: the rows shown.
+    pub rows: Shared<Vec<Row>>,
+    /// Changes whenever the keys or rows change.
+    pub keys_version: u64,
+    /// The selected key and its value.
+    pub view: Option<Rc<ViewData>>,
+    /// The last set operation, drawn as a diagram.
+    pub venn: Option<Rc<Venn>>,
+    /// The clock, updated by ticks (whole seconds change the TTL and timeout countdowns).
+    pub now_ms: i64,
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &Self) -> bool {
+        self.ws.engine == other.ws.engine
+            && self.ws.panes == other.ws.panes
+            && self.ws.active == other.ws.active
+            && self.history == other.history
+            && self.lang == other.lang
+            && self.theme == other.theme
+            && self.tab == other.tab
+            && self.keys_version == other.keys_version
+            && self.view == other.view
+            && self.venn == other.venn
+            && self.now_ms == other.now_ms
+            && self.filter == other.filter
+            && self.delim == other.delim
+            && self.flat == other.flat
+    }
+}
+
+/// What a pane's command line asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineAction {
+    /// The command box's text changed.
+    Input(String),
+    /// Enter: run the line.
+    Submit,
+    /// ↑: the previous history line.
+    HistoryPrev,
+    /// ↓: the next history line, or back to the line being edited.
+    HistoryNext,
+    /// Ctrl+L or `clear`: empty the pane.
+    Clear,
+    /// Tab: complete the word under the cursor, or cycle to the next candidate.
+    Complete,
+    /// Several lines pasted: run them in order.
+    Paste(String),
+}
+
+/// What can happen to the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Something in a pane's command line.
+    Line(PaneId, LineAction),
+    /// Run a command in the active pane, as if typed (value views use it).
+    Run(String),
+    /// Open another client pane.
+    AddPane,
+    /// Close a pane (the last one stays).
+    ClosePane(PaneId),
+    /// Rename a pane.
+    RenamePane(PaneId, String),
+    /// A pane got focus: views send their commands there.
+    Focus(PaneId),
+    /// Switch the UI language.
+    SetLang(Lang),
+    /// Switch the theme.
+    SetTheme(Theme),
+    /// Show a section.
+    SetTab(Tab),
+    /// Browser: the filter changed.
+    SetFilter(String),
+    /// Browser: the delimiter changed.
+    SetDelim(String),
+    /// Browser: tree or flat list.
+    SetFlat(bool),
+    /// Browser: open or close a folder.
+    ToggleFolder(Vec<u8>),
+    /// Browser: show a key's value.
+    Select(Vec<u8>),
+    /// Close the set-operation diagram.
+    CloseVenn,
+    /// The 100 ms timer: active expiry, blocked-client timeouts, countdowns.
+    Tick,
+}
+
+impl State {
+    /// An app over `engine` with one console pane, in `lang`, with no saved history.
+    pub fn new(engine: Engine, lang: Lang) -> State {
+        State::with_service(EngineService::new(engine), lang, Vec::new(), Theme::Dark)
+    }
+
+    /// An app over an engine service, with the history and theme given.
+    pub fn with_service(
+        engine: EngineService,
+        lang: Lang,
+        history: Vec<String>,
+        theme: Theme,
+    ) -> State {
+        let now_ms = engine.read(|e| e.server().clock.now_ms());
+        let mut s = State {
+            ws: Workspace {
+                engine,
+                panes: Vec::new(),
+                active: 1,
+                next_pane: 1,
+                index: Rc::new(RefCell::new(KeyIndex::default())),
+                index_db: 0,
+            },
+            history,
+            lang,
+            theme,
+            tab: Tab::Workbench,
+            delim: ":".to_string(),
+            filter: String::new(),
+            flat: false,
+            rows: Shared::default(),
+            keys_version: 0,
+            view: None,
+            venn: None,
+            now_ms,
+        };
+        s.add_pane();
+        if let Some(p) = s.ws.panes.first_mut() {
+            p.push(Entry::Welcome);
+        }
+        s.rebuild_index();
+        s
+    }
+
+    /// The state the page starts with: a fresh engine on the browser's clock, the
+    /// browser's language (or the one chosen before), the saved history and theme.
+    pub fn boot() -> State {
+        let lang = match storage::get("lang").as_deref() {
+            Some("en") => Lang::En,
+            Some("zh-CN") => Lang::Zh,
+            _ => Lang::detect(),
+        };
+        let history = storage::get("history")
+            .map(|h| h.lines().map(str::to_string).collect())
+            .unwrap_or_default();
+        let theme = match storage::get("theme").as_deref() {
+            Some("light") => Theme::Light,
+            Some("dark") => Theme::Dark,
+            _ => {
+                let light = web_sys::window()
+                    .and_then(|w| {
+                        w.match_media("(prefers-color-scheme: light)")
+                            .ok()
+                            .flatten()
+                    })
+                    .is_some_and(|m| m.matches());
+                if light {
+                    Theme::Light
+                } else {
+                    Theme::Dark
+                }
+            }
+        };
+        State::with_service(EngineService::boot(), lang, history, theme)
+    }
+
+    /// The engine service.
+    pub fn engine(&self) -> &EngineService {
+        &self.ws.engine
+    }
+
+    /// The pane with `id`.
+    pub fn pane(&self, id: PaneId) -> Option<&Pane> {
+        self.ws.panes.iter().find(|p| p.id == id)
+    }
+
+    /// The first pane (there is always one).
+    pub fn first_pane(&self) -> &Pane {
+        &self.ws.panes[0]
+    }
+
+    /// The database a client has selected.
+    pub fn db_of(&self, client: ClientId) -> usize {
+        self.ws
+            .engine
+            .read(|e| e.client(client).map_or(0, |c| c.db))
+    }
+
+    /// The prompt redis-cli would show for a pane's client.
+    pub fn prompt(&self, client: ClientId) -> String {
+        prompt_for(self.db_of(client))
+    }
+
+    /// redis-cli's hint for a pane's draft.
+    pub fn hint(&self, pane: PaneId) -> Option<String> {
+        self.pane(pane).and_then(|p| console::hint(&p.draft))
+    }
+
+    fn add_pane(&mut self) {
+        let client = self.ws.engine.connect();
+        let id = self.ws.next_pane;
+        self.ws.next_pane += 1;
+        self.ws.panes.push(Pane {
+            id,
+            client,
+            name: None,
+            log: Vec::new(),
+            log_base: 0,
+            draft: String::new(),
+            history_pos: None,
+            stash: String::new(),
+            completion: None,
+        });
+        self.ws.active = id;
+    }
+
+    fn pane_mut(&mut self, id: PaneId) -> Option<&mut Pane> {
+        self.ws.panes.iter_mut().find(|p| p.id == id)
+    }
+
+    fn remember(&mut self, line: &str) {
+        if line.trim().is_empty() || self.history.last().map(String::as_str) == Some(line) {
+            return;
+        }
+        self.history.push(line.to_string());
+        if self.history.len() > MAX_HISTORY {
+            self.history.remove(0);
+        }
+        storage_set("history", &self.history.join("\n"));
+    }
+
+    /// Runs `line` in pane `id` as redis-cli would and shows the result there.
+    fn run(&mut self, id: PaneId, line: String) {
+        let Some(client) = self.pane(id).map(|p| p.client) else {
+            return;
+        };
+        self.ws.active = id;
+        self.remember(&line);
+        let prompt = self.prompt(client);
+        let trimmed = line.trim();
+        // `clear` and `help` are redis-cli built-ins, not server commands.
+        if trimmed.eq_ignore_ascii_case("clear") {
+            if let Some(p) = self.pane_mut(id) {
+                p.clear();
+            }
+            return;
+        }
+        let argv = split_args(&line);
+        if let Some(words) = argv
+            .as_ref()
+            .filter(|a| a.first().is_some_and(|w| w.eq_ignore_ascii_case(b"help")))
+        {
+            let output = console::help(words.get(1..).unwrap_or(&[]), self.lang);
+            if let Some(p) = self.pane_mut(id) {
+                p.push(Entry::Command {
+                    prompt,
+                    line,
+                    output: Some(output),
+                    error: false,
+                });
+            }
+            return;
+        }
+        let (output, error, outcome) = match argv {
+            None => (Some(INVALID_ARGUMENTS.to_string()), true, None),
+            Some(argv) if argv.is_empty() => (None, false, None),
+            Some(argv) => {
+                let venn_keys = venn_request(&argv);
+                let outcome = self.ws.engine.submit(client, argv);
+                let proto = self
+                    .ws
+                    .engine
+                    .read(|e| e.client(client).map_or(2, |c| c.proto));
+                let replies: Vec<&Reply> = outcome.output_of(client).collect();
+                let error = matches!(replies.first(), Some(Reply::Error(_)));
+                let text = (!replies.is_empty()).then(|| {
+                    replies
+                        .iter()
+                        .map(|r| format_reply_for(r, proto))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                });
+                if let (Some((op, keys)), Some(Reply::Array(items) | Reply::Set(items))) =
+                    (venn_keys, replies.first())
+                {
+                    self.venn = self.make_venn(client, op, keys, items);
+                }
+                (text, error, Some(outcome))
+            }
+        };
+        if let Some(p) = self.pane_mut(id) {
+            p.push(Entry::Command {
+                prompt,
+                line,
+                output,
+                error,
+            });
+        }
+        if let Some(outcome) = outcome {
+            self.absorb(outcome, Some(client));
+        }
+        self.sync_db();
+    }
+
+    /// Shows what other clients were sent, and brings the key index and value view up to
+    /// date with the effects.
+    fn absorb(&mut self, outcome: Outcome, except: Option<ClientId>) {
+        for (client, replies) in &outcome.output {
+            if Some(*client) == except {
+                continue;
+            }
+            let proto = self
+                .ws
+                .engine
+                .read(|e| e.client(*client).map_or(2, |c| c.proto));
+            if let Some(p) = self.ws.panes.iter_mut().find(|p| p.client == *client) {
+                for r in replies {
+                    p.push(Entry::Late {
+                        output: format_reply_for(r, proto),
+                        error: matches!(r, Reply::Error(_)),
+                    });
+                }
+            }
+        }
+        if outcome.effects.is_empty() {
+            return;
+        }
+        let db = self.ws.index_db;
+        // Keys changed in the shown database, and the command that changed the viewed key.
+        let mut full = false;
+        let mut touched: Vec<&[u8]> = Vec::new();
+        let mut touched_view = None;
+        for effect in &outcome.effects {
+            match inspect::touched_keys(effect) {
+                None => full = true,
+                Some(keys) if effect.db == db => {
+                    for k in keys {
+                        if self.view.as_ref().is_some_and(|v| v.key == k) {
+                            touched_view = effect
+                                .argv
+                                .first()
+                                .map(|n| String::from_utf8_lossy(n).to_ascii_uppercase());
+                        }
+                        touched.push(k);
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        // Past a few thousand keys (a big MSET), one re-read beats as many insertions.
+        full |= touched.len() > 4096;
+        if !full {
+            let mut index = self.ws.index.borrow_mut();
+            self.ws.engine.read(|e| {
+                if let Some(d) = e.server().dbs.get(db) {
+                    for k in &touched {
+                        index.update(d, k);
+                    }
+                }
+            });
+        }
+        if full {
+            self.rebuild_index();
+            touched_view = Some(String::new());
+        } else {
+            self.refresh_rows();
+        }
+        if let Some(cmd) = touched_view {
+            self.refresh_view((!cmd.is_empty()).then_some(cmd));
+        }
+    }
+
+    /// Follows the active pane's database.
+    fn sync_db(&mut self) {
+        let Some(client) = self.pane(self.ws.active).map(|p| p.client) else {
+            return;
+        };
+        if self.db_of(client) != self.ws.index_db {
+            self.rebuild_index();
+            self.view = None;
+        }
+    }
+
+    fn rebuild_index(&mut self) {
+        let db = self
+            .pane(self.ws.active)
+            .map_or(0, |p| self.db_of(p.client));
+        self.ws.index_db = db;
+        self.ws.engine.read(|e| {
+            if let Some(d) = e.server().dbs.get(db) {
+                let mut index = self.ws.index.borrow_mut();
+                index.rebuild(d);
+                index.set_filter(self.filter.as_bytes());
+            }
+        });
+        self.refresh_rows();
+    }
+
+    fn refresh_rows(&mut self) {
+        let delim = if self.flat { "" } else { self.delim.as_str() };
+        self.rows = Shared(Rc::new(self.ws.index.borrow().rows(delim.as_bytes())));
+        self.keys_version += 1;
+    }
+
+    fn refresh_view(&mut self, changed_by: Option<String>) {
+        let Some(old) = self.view.clone() else {
+            return;
+        };
+        let (meta, value) = self.ws.engine.read(|e| {
+            let d = e.server().dbs.get(self.ws.index_db);
+            (
+                d.and_then(|d| inspect::meta(d, &old.key)),
+                d.and_then(|d| inspect::snapshot(d, &old.key, VIEW_LIMIT)),
+            )
+        });
+        let changed = value != old.value;
+        self.view = Some(Rc::new(ViewData {
+            key: old.key.clone(),
+            meta,
+            prev: if changed {
+                old.value.clone()
+            } else {
+                old.prev.clone()
+            },
+            changed_by: if changed {
+                changed_by.or(old.changed_by.clone())
+            } else {
+                old.changed_by.clone()
+            },
+            value,
+        }));
+    }
+
+    fn make_venn(
+        &self,
+        client: ClientId,
+        op: &'static str,
+        keys: Vec<Vec<u8>>,
+        result: &[Reply],
+    ) -> Option<Rc<Venn>> {
+        let db = self.db_of(client);
+        let sets = self.ws.engine.read(|e| {
+            let d = e.server().dbs.get(db)?;
+            keys.into_iter()
+                .map(|k| match inspect::snapshot(d, &k, VIEW_LIMIT) {
+                    Some(ValueView::Set(m, _)) => Some((k, m)),
+                    None => Some((k, Vec::new())),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+        })?;
+        let result = result
+            .iter()
+            .filter_map(|r| match r {
+                Reply::Bulk(b) => Some(b.clone()),
+                _ => None,
+            })
+            .collect();
+        Some(Rc::new(Venn {
+            op: op.to_string(),
+            sets,
+            result,
+        }))
+    }
+
+    fn line_action(&mut self, id: PaneId, action: LineAction) {
+        let history_len = self.history.len();
+        let keys = self.ws.index.clone();
+        let Some(p) = self.ws.panes.iter_mut().find(|p| p.id == id) else {
+            return;
+        };
+        if action != LineAction::Complete {
+            p.completion = None;
+        }
+        match action {
+            LineAction::Input(text) => {
+                p.draft = text;
+                p.history_pos = None;
+            }
+            LineAction::Submit => {
+                let line = std::mem::take(&mut p.draft);
+                p.history_pos = None;
+                p.stash.clear();
+                self.run(id, line);
+            }
+            LineAction::Paste(text) => {
+                let first = std::mem::take(&mut p.draft);
+                let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+                if let Some(l) = lines.first_mut() {
+                    *l = format!("{first}{l}");
+                }
+                for line in lines.into_iter().filter(|l| !l.trim().is_empty()) {
+                    self.run(id, line);
+                }
+            }
+            LineAction::HistoryPrev => {
+                let pos = match p.history_pos {
+                    None if history_len == 0 => return,
+                    None => {
+                        p.stash = p.draft.clone();
+                        history_len - 1
+                    }
+                    Some(pos) => pos.saturating_sub(1),
+                };
+                p.history_pos = Some(pos);
+                p.draft = self.history.get(pos).cloned().unwrap_or_default();
+            }
+            LineAction::HistoryNext => match p.history_pos {
+                None => {}
+                Some(pos) if pos + 1 < history_len => {
+                    p.history_pos = Some(pos + 1);
+                    p.draft = self.history.get(pos + 1).cloned().unwrap_or_default();
+                }
+                Some(_) => {
+                    p.history_pos = None;
+                    p.draft = std::mem::take(&mut p.stash);
+                }
+            },
+            LineAction::Clear => p.clear(),
+            LineAction::Complete => {
+                if let Some((head, cands, i)) = p.completion.as_mut() {
+                    *i = (*i + 1) % cands.len().max(1);
+                    p.draft = format!("{head}{}", cands.get(*i).map_or("", String::as_str));
+                    return;
+                }
+                let (head, cands) = console::completions(&p.draft, &keys.borrow());
+                match cands.len() {
+                    0 => {}
+                    1 => p.draft = format!("{head}{} ", cands[0]),
+                    _ => {
+                        p.draft = format!("{head}{}", cands[0]);
+                        p.completion = Some((head, cands, 0));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `SINTER`/`SUNION`/`SDIFF` of two or three keys: the operation and the keys.
+fn venn_request(argv: &[Vec<u8>]) -> Option<(&'static str, Vec<Vec<u8>>)> {
+    let name = argv.first()?.to_ascii_lowercase();
+    let op = match name.as_slice() {
+        b"sinter" => "SINTER",
+        b"sunion" => "SUNION",
+        b"sdiff" => "SDIFF",
+        _ => return None,
+    };
+    let keys = argv.get(1..)?.to_vec();
+    (2..=3).contains(&keys.len()).then_some((op, keys))
+}
+
+fn storage_set(name: &str, value: &str) {
+    storage::set(name, value);
+}
+
 /// The redis-cli prompt for database `db` on the default address.
 pub fn prompt_for(db: usize) -> String {
     if db == 0 {
@@ -221,53 +780,92 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         if action == Action::Tick {
-            let removed = self.engine.borrow_mut().tick();
-            if removed == 0 {
+            let outcome = self.ws.engine.tick();
+            let now = self.ws.engine.read(|e| e.server().clock.now_ms());
+            if outcome.is_empty() && now / 1000 == self.now_ms / 1000 {
                 // Nothing visible changed: the same Rc tells Yew to skip rendering.
                 return self;
             }
-            self.engine.borrow_mut().take_effects();
             let mut next = Rc::unwrap_or_clone(self);
-            next.expired += removed as u64;
+            next.now_ms = now;
+            next.absorb(outcome, None);
             return Rc::new(next);
         }
         let mut next = Rc::unwrap_or_clone(self);
         match action {
-            Action::Input(text) => {
-                next.draft = text;
-                next.history_pos = None;
+            Action::Line(id, a) => next.line_action(id, a),
+            Action::Run(line) => {
+                let id = next.ws.active;
+                next.run(id, line);
             }
-            Action::Submit => {
-                let line = std::mem::take(&mut next.draft);
-                next.history_pos = None;
-                next.stash.clear();
-                next.run(line);
-            }
-            Action::HistoryPrev => {
-                let pos = match next.history_pos {
-                    None if next.history.is_empty() => return Rc::new(next),
-                    None => {
-                        next.stash = next.draft.clone();
-                        next.history.len() - 1
+            Action::AddPane => next.add_pane(),
+            Action::ClosePane(id) => {
+                if next.ws.panes.len() > 1 {
+                    if let Some(p) = next.pane(id) {
+                        next.ws.engine.disconnect(p.client);
                     }
-                    Some(p) => p.saturating_sub(1),
-                };
-                next.history_pos = Some(pos);
-                next.draft = next.history.get(pos).cloned().unwrap_or_default();
+                    next.ws.panes.retain(|p| p.id != id);
+                    if next.ws.active == id {
+                        next.ws.active = next.first_pane().id;
+                        next.sync_db();
+                    }
+                }
             }
-            Action::HistoryNext => match next.history_pos {
-                None => {}
-                Some(p) if p + 1 < next.history.len() => {
-                    next.history_pos = Some(p + 1);
-                    next.draft = next.history.get(p + 1).cloned().unwrap_or_default();
+            Action::RenamePane(id, name) => {
+                if let Some(p) = next.pane_mut(id) {
+                    p.name = Some(name).filter(|n| !n.trim().is_empty());
                 }
-                Some(_) => {
-                    next.history_pos = None;
-                    next.draft = std::mem::take(&mut next.stash);
+            }
+            Action::Focus(id) => {
+                if next.ws.active != id && next.pane(id).is_some() {
+                    next.ws.active = id;
+                    next.sync_db();
                 }
-            },
-            Action::Clear => next.clear(),
-            Action::SetLang(lang) => next.lang = lang,
+            }
+            Action::SetLang(lang) => {
+                next.lang = lang;
+                storage_set("lang", lang.tag());
+            }
+            Action::SetTheme(theme) => {
+                next.theme = theme;
+                storage_set("theme", theme.name());
+            }
+            Action::SetTab(tab) => next.tab = tab,
+            Action::SetFilter(f) => {
+                next.ws.index.borrow_mut().set_filter(f.as_bytes());
+                next.filter = f;
+                next.refresh_rows();
+            }
+            Action::SetDelim(d) => {
+                next.delim = d;
+                next.refresh_rows();
+            }
+            Action::SetFlat(flat) => {
+                next.flat = flat;
+                next.refresh_rows();
+            }
+            Action::ToggleFolder(prefix) => {
+                next.ws.index.borrow_mut().toggle(&prefix);
+                next.refresh_rows();
+            }
+            Action::Select(key) => {
+                next.view = Some(Rc::new(ViewData {
+                    key,
+                    meta: None,
+                    value: None,
+                    prev: None,
+                    changed_by: None,
+                }));
+                next.refresh_view(None);
+                // A fresh selection shows no change marks.
+                if let Some(v) = next.view.take() {
+                    let mut v = (*v).clone();
+                    v.prev = None;
+                    v.changed_by = None;
+                    next.view = Some(Rc::new(v));
+                }
+            }
+            Action::CloseVenn => next.venn = None,
             Action::Tick => {}
         }
         Rc::new(next)

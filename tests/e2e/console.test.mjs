@@ -11,79 +11,16 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { open } from './lib.mjs';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const dist = resolve(process.env.KVLAB_DIST ?? join(here, '..', '..', 'dist'));
 const screenshot = process.env.KVLAB_SCREENSHOT ?? '/tmp/kvlab-console.png';
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-};
-
-/** A static file server for dist/ on a free 127.0.0.1 port. */
-function serveDist() {
-  const server = createServer(async (req, res) => {
-    try {
-      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      let file = normalize(join(dist, path));
-      if (file !== dist && !file.startsWith(dist + sep)) throw new Error('outside dist');
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
-    }
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
-}
-
-let server, context, profile, page, url;
+let browser, page, url;
 const pageErrors = [];
 
 before(async () => {
-  if (process.env.KVLAB_URL) {
-    url = process.env.KVLAB_URL;
-  } else {
-    await stat(join(dist, 'index.html')).catch(() => {
-      throw new Error(`${dist}/index.html not found: run \`trunk build --release\` first`);
-    });
-    server = await serveDist();
-    url = `http://127.0.0.1:${server.address().port}/`;
-  }
-  // A fresh profile for each run; playwright passes it to Chromium as --user-data-dir.
-  profile = await mkdtemp(join(tmpdir(), 'kvlab-e2e-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    locale: 'en-US',
-    viewport: { width: 1100, height: 720 },
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await open({ viewport: { width: 1100, height: 720 } });
+  ({ page, url } = browser);
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
   page.on('response', (r) => r.status() >= 400 && pageErrors.push(`${r.status()} ${r.url()}`));
@@ -91,9 +28,7 @@ before(async () => {
 });
 
 after(async () => {
-  await context?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
+  await browser?.close();
 });
 
 /** Types a line into the command box and presses Enter. */

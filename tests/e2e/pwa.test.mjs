@@ -5,7 +5,7 @@
 //   node --test tests/e2e/pwa.test.mjs     (after `trunk build --release`)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch } from './harness.mjs';
+import { serveDist, launch } from './lib.mjs';
 
 let server, browser, page;
 let variant = 1;

@@ -3,7 +3,7 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::ui::state::Action;
+use crate::ui::state::LineAction;
 
 /// Properties of [`CommandLine`].
 #[derive(Properties, PartialEq)]
@@ -17,35 +17,55 @@ pub struct CommandLineProps {
     /// Accessible name of the box ("Command").
     pub label: AttrValue,
     /// Receives the actions the keys and edits produce.
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<LineAction>,
     /// Lets the page focus the box.
     pub input_ref: NodeRef,
 }
 
 /// The command line.
 ///
-/// Keys: Enter runs the line, ↑/↓ walk the history, Ctrl+L clears the screen. Enter while
-/// an input method is composing (Chinese, Japanese…) belongs to the input method.
+/// Keys: Enter runs the line, ↑/↓ walk the history, Ctrl+L clears the pane, Tab completes
+/// command names, subcommands and key names (again: the next candidate; on an empty line
+/// Tab moves focus as usual). Enter while an input method is composing (Chinese,
+/// Japanese…) belongs to the input method. Pasting several lines runs them in order.
 #[component]
 pub fn CommandLine(props: &CommandLineProps) -> Html {
     let oninput = props.on_action.reform(|e: InputEvent| {
-        Action::Input(e.target_unchecked_into::<HtmlInputElement>().value())
+        LineAction::Input(e.target_unchecked_into::<HtmlInputElement>().value())
     });
     let onkeydown = {
         let on_action = props.on_action.clone();
+        let empty = props.draft.is_empty();
         Callback::from(move |e: KeyboardEvent| {
             if e.is_composing() {
                 return;
             }
             let action = match e.key().as_str() {
-                "Enter" => Action::Submit,
-                "ArrowUp" => Action::HistoryPrev,
-                "ArrowDown" => Action::HistoryNext,
-                "l" | "L" if e.ctrl_key() && !e.alt_key() && !e.meta_key() => Action::Clear,
+                "Enter" => LineAction::Submit,
+                "ArrowUp" => LineAction::HistoryPrev,
+                "ArrowDown" => LineAction::HistoryNext,
+                "Tab" if !empty && !e.shift_key() => LineAction::Complete,
+                "l" | "L" if e.ctrl_key() && !e.alt_key() && !e.meta_key() => LineAction::Clear,
                 _ => return,
             };
             e.prevent_default();
             on_action.emit(action);
+        })
+    };
+    let onpaste = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: Event| {
+            let Some(e) = wasm_bindgen::JsCast::dyn_ref::<web_sys::ClipboardEvent>(&e) else {
+                return;
+            };
+            let text = e
+                .clipboard_data()
+                .and_then(|d| d.get_data("text/plain").ok())
+                .unwrap_or_default();
+            if text.contains('\n') {
+                e.prevent_default();
+                on_action.emit(LineAction::Paste(text));
+            }
         })
     };
     html! {
@@ -54,7 +74,7 @@ pub fn CommandLine(props: &CommandLineProps) -> Html {
             <div class="field">
                 <input
                     ref={props.input_ref.clone()}
-                    id="command"
+                    class="command"
                     type="text"
                     aria-label={props.label.clone()}
                     value={props.draft.clone()}
@@ -65,6 +85,7 @@ pub fn CommandLine(props: &CommandLineProps) -> Html {
                     enterkeyhint="send"
                     {oninput}
                     {onkeydown}
+                    {onpaste}
                 />
                 if let Some(hint) = &props.hint {
                     <div class="hint" aria-hidden="true">

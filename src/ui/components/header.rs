@@ -1,16 +1,32 @@
-//! The top bar: logo, tagline and the language switch.
+//! The top bar: logo, the section tabs, the theme and language switches.
 
 use yew::prelude::*;
 
-use crate::ui::i18n::Lang;
+use crate::ui::i18n::{Lang, Strings};
+use crate::ui::state::{Tab, Theme};
 
 /// Properties of [`Header`].
 #[derive(Properties, PartialEq)]
 pub struct HeaderProps {
     /// The current language.
     pub lang: Lang,
+    /// The current theme.
+    pub theme: Theme,
+    /// The section shown.
+    pub tab: Tab,
     /// Called with the language to switch to.
     pub on_lang: Callback<Lang>,
+    /// Called with the theme to switch to.
+    pub on_theme: Callback<Theme>,
+    /// Called with the section to show.
+    pub on_tab: Callback<Tab>,
+}
+
+/// The name of a tab in the navigation.
+pub fn tab_label(tab: Tab, s: &Strings) -> &'static str {
+    match tab {
+        Tab::Workbench => s.tab_workbench,
+    }
 }
 
 /// The top bar.
@@ -19,13 +35,33 @@ pub fn Header(props: &HeaderProps) -> Html {
     let s = props.lang.strings();
     let other = props.lang.other();
     let onclick = props.on_lang.reform(move |_: MouseEvent| other);
+    let (next_theme, theme_label, theme_icon) = match props.theme {
+        Theme::Dark => (Theme::Light, s.theme_light, "☀"),
+        Theme::Light => (Theme::Dark, s.theme_dark, "☾"),
+    };
+    let on_theme = props.on_theme.reform(move |_: MouseEvent| next_theme);
     html! {
         <header class="bar">
             <div class="brand">
                 <span class="logo" aria-hidden="true">{ "kv" }</span>
                 <span class="name">{ "kvlab" }</span>
             </div>
+            <nav class="tabs" aria-label={s.nav}>
+                { for Tab::ALL.iter().map(|&tab| {
+                    let onclick = props.on_tab.reform(move |_: MouseEvent| tab);
+                    let current = (tab == props.tab).then_some("page");
+                    html! {
+                        <button type="button" class="tab" aria-current={current} {onclick}>
+                            { tab_label(tab, s) }
+                        </button>
+                    }
+                }) }
+            </nav>
             <p class="tagline">{ s.tagline }</p>
+            <button class="icon-button theme" type="button" onclick={on_theme}
+                aria-label={theme_label} title={theme_label}>
+                { theme_icon }
+            </button>
             <button class="lang" type="button" {onclick}
                 aria-label={s.switch_language} lang={other.tag()}>
                 { other.strings().name }

@@ -31,9 +31,37 @@ pub fn Log(props: &LogProps) -> Html {
     html! {
         <div class="log" role="log" aria-label={s.output}>
             { for props.entries.iter().zip(props.first_key..).map(|(e, key)| html! {
-                <div class="entry" key={key}>{ entry(e, props.lang, &props.on_example) }</div>
+                <EntryView {key} entry={e.clone()} lang={props.lang} on_example={props.on_example.clone()} />
             }) }
         </div>
+    }
+}
+
+/// Properties of [`EntryView`].
+#[derive(Properties)]
+pub struct EntryProps {
+    /// The block.
+    pub entry: Rc<Entry>,
+    /// The current language.
+    pub lang: Lang,
+    /// Called with an example command the user picked.
+    pub on_example: Callback<String>,
+}
+
+/// Blocks never change once written: a block re-renders only when the language does, so a
+/// new reply costs one block, not the whole log. (The callback is left out of the
+/// comparison: every pane render makes a new one that does the same thing.)
+impl PartialEq for EntryProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.entry, &other.entry) && self.lang == other.lang
+    }
+}
+
+/// One block of the log.
+#[component]
+pub fn EntryView(props: &EntryProps) -> Html {
+    html! {
+        <div class="entry">{ entry(&props.entry, props.lang, &props.on_example) }</div>
     }
 }
 
@@ -55,6 +83,9 @@ fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
                     <pre class={classes!("out", error.then_some("error"))}>{ out.clone() }</pre>
                 }
             </>
+        },
+        Entry::Late { output, error } => html! {
+            <pre class={classes!("out", "late", error.then_some("error"))}>{ output.clone() }</pre>
         },
     }
 }

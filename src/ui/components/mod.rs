@@ -1,6 +1,9 @@
-//! Views. Each takes plain data and [`Callback`](yew::Callback)s; none owns state.
+//! Views. Each takes plain data and [`Callback`](yew::Callback)s; none owns app state.
 
+pub mod browser;
 pub mod command_line;
 pub mod header;
 pub mod log;
+pub mod pane;
 pub mod status_bar;
+pub mod value_view;

@@ -1,7 +1,11 @@
-// Shared by the end-to-end tests: a static server for dist/ and a fresh headless Chromium.
+// Shared by the browser tests and bench/web.mjs: serve dist/ on 127.0.0.1 and start a
+// headless Chromium (system binary, fresh profile) with playwright-core.
 //
+// Environment:
+//   KVLAB_URL   test a running server instead (e.g. http://127.0.0.1:8080 from trunk serve)
 //   KVLAB_DIST  directory to serve (default: <repo>/dist)
 //   CHROMIUM    browser binary (default: /usr/bin/chromium)
+
 import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,7 +23,8 @@ const TYPES = {
   '.wasm': 'application/wasm',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
-  '.toml': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.walk': 'text/plain; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
@@ -27,8 +32,9 @@ const TYPES = {
 };
 
 /**
- * Serves dist/ on a free 127.0.0.1 port. `rewrite(path, body)` may return a replacement
- * body (a string or Buffer) for a request, for tests that need a changed build.
+ * A static file server for dist/ on a free 127.0.0.1 port; its address is `server.url`.
+ * `rewrite(path, body)` may return a replacement body for a request (a test of a changed
+ * build).
  */
 export async function serveDist({ rewrite } = {}) {
   await stat(join(dist, 'index.html')).catch(() => {
@@ -71,10 +77,10 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Launches Chromium with a fresh profile. Returns `{ context, page, errors, close }`;
- * `errors` collects page errors, console errors and failed responses.
+ * Starts Chromium with a fresh profile (no server). Returns { context, page, errors,
+ * profile, close }; `errors` collects page errors, console errors and failed responses.
  */
-export async function launch({ locale = 'en-US', viewport = { width: 1100, height: 720 } } = {}) {
+export async function launch({ viewport = { width: 1280, height: 800 }, locale = 'en-US' } = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'kvlab-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -92,4 +98,29 @@ export async function launch({ locale = 'en-US', viewport = { width: 1100, heigh
     await rm(profile, { recursive: true, force: true });
   };
   return { context, page, errors, profile, close };
+}
+
+/**
+ * Serves dist/ (unless KVLAB_URL is set) and opens Chromium.
+ * Returns { url, context, page, errors, close }.
+ */
+export async function open({ viewport = { width: 1280, height: 800 }, locale = 'en-US' } = {}) {
+  let server, url;
+  if (process.env.KVLAB_URL) {
+    url = process.env.KVLAB_URL;
+  } else {
+    server = await serveDist();
+    url = server.url;
+  }
+  const browser = await launch({ viewport, locale });
+  const { context, page, errors } = browser;
+  // Nothing may come from another origin.
+  page.on('request', (r) => {
+    if (!r.url().startsWith(url) && !r.url().startsWith('data:')) errors.push(`foreign request ${r.url()}`);
+  });
+  const close = async () => {
+    await browser.close();
+    await new Promise((ok) => (server ? server.close(ok) : ok()));
+  };
+  return { url, context, page, errors, close };
 }

@@ -1,0 +1,157 @@
+// Web app benchmark in headless Chromium (system binary, playwright-core from tests/e2e).
+//
+//   trunk build --release && node bench/web.mjs [--keys 100000] [--runs 5]
+//
+// Measures, on the release build in dist/ served from 127.0.0.1:
+//   interactive   navigation start → the command box exists and a PING typed there is answered
+//   load keys     Enter on an MSET of N keys → reply and tree painted (engine + index rebuild)
+//   tree          with N keys: switching tree ↔ flat list → next paint (rows rebuilt, rendered)
+//   filter        with N keys: typing a glob in the filter → next paint
+//   reply         with N keys: Enter on `GET user:1` → the reply painted (keydown → the frame
+//                 after the log changed; median of --runs)
+//   transfer      gzip -9 sizes of dist/ split into wasm, JS, CSS, HTML (what a server with
+//                 gzip sends)
+// Aims (issue #5): interactive < 1 s, tree < 300 ms, reply within one frame (16 ms),
+// transfer < 300 KB gzip.
+
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { open, dist } from '../tests/e2e/lib.mjs';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const N = arg('keys', 100_000);
+const RUNS = arg('runs', 5);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+async function transfer() {
+  const sizes = { wasm: 0, js: 0, css: 0, html: 0, other: 0 };
+  for (const f of await readdir(dist)) {
+    const ext = extname(f).slice(1);
+    const kind = ext in sizes ? ext : 'other';
+    if (f.startsWith('.')) continue;
+    sizes[kind] += gzipSync(await readFile(join(dist, f)), { level: 9 }).length;
+  }
+  sizes.total = Object.values(sizes).reduce((a, b) => a + b, 0);
+  return sizes;
+}
+
+const app = await open({ viewport: { width: 1280, height: 800 } });
+const { page } = app;
+const results = {};
+
+// 1. Time to an interactive console: when the command box is mounted (its handlers are
+// attached in the same step), then checked by running PING.
+await page.addInitScript(() => {
+  new MutationObserver((_, obs) => {
+    if (document.querySelector('input.command')) {
+      window.__kvlabReady = performance.now();
+      obs.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+});
+await page.goto(app.url);
+const box = page.getByRole('textbox', { name: 'Command', exact: true }).first();
+await box.fill('PING');
+await box.press('Enter');
+await page.getByRole('log').getByText('PONG', { exact: true }).waitFor();
+results.interactive = await page.evaluate(() => window.__kvlabReady);
+results.pong = await page.evaluate(() => performance.now());
+
+// A helper in the page: resolve at the first animation frame after the DOM changed.
+await page.evaluate(() => {
+  window.__kvlabWatch = (root, start) =>
+    new Promise((ok) => {
+      const obs = new MutationObserver(() => {
+        obs.disconnect();
+        const dom = performance.now() - start;
+        window.__kvlabDom = dom;
+        requestAnimationFrame(() => setTimeout(() => ok(performance.now() - start), 0));
+      });
+      obs.observe(root, { childList: true, subtree: true, characterData: true, attributes: true });
+    });
+});
+
+// 2. Load N keys with one MSET, typed into the console.
+const words = ['MSET'];
+for (let i = 0; i < N; i++) words.push(`user:${i}`, 'v');
+await box.fill(words.join(' '));
+results.load = await page.evaluate(async () => {
+  const input = document.querySelector('input.command');
+  const tree = document.querySelector('[role=tree]');
+  const start = performance.now();
+  const done = window.__kvlabWatch(tree, start);
+  input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+  return done;
+});
+await box.press('Control+l');
+await page.getByRole('tree').getByRole('treeitem', { name: 'user', exact: true }).waitFor();
+
+// 3. Tree render with N keys: flat list (N rows) and back to the tree; open the folder.
+const click = (selector) =>
+  page.evaluate(async (selector) => {
+    const el = document.evaluate(selector, document, null, 9, null).singleNodeValue;
+    const tree = document.querySelector('[role=tree]');
+    const start = performance.now();
+    const done = window.__kvlabWatch(tree, start);
+    el.click();
+    return done;
+  }, selector);
+results.flat = await click("//button[text()='List']");
+results.tree = await click("//button[text()='Tree']");
+results.open = await click("//div[@role='treeitem' and @aria-label='user']");
+results.close = await click("//div[@role='treeitem' and @aria-label='user']");
+results.open2 = await click("//div[@role='treeitem' and @aria-label='user']");
+
+// 4. Filter: typing a glob.
+results.filter = await page.evaluate(async () => {
+  const input = document.querySelector('input.filter');
+  const tree = document.querySelector('[role=tree]');
+  const start = performance.now();
+  const done = window.__kvlabWatch(tree, start);
+  input.value = 'user:12*';
+  input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+  return done;
+});
+
+// 5. Enter → reply painted, with N keys loaded.
+const replies = [];
+const doms = [];
+for (let i = 0; i < RUNS; i++) {
+  await box.fill(`GET user:${i}`);
+  replies.push(
+    await page.evaluate(async () => {
+      const input = document.querySelector('input.command');
+      const log = document.querySelector('[role=log]');
+      const start = performance.now();
+      const done = window.__kvlabWatch(log, start);
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+      return done;
+    }),
+  );
+  doms.push(await page.evaluate(() => window.__kvlabDom));
+}
+results.reply = median(replies);
+results.replyDom = median(doms);
+const sizes = await transfer();
+await app.close();
+
+console.log(`kvlab web benchmark (${N} keys, headless Chromium, release build)`);
+console.log(`  interactive console        ${ms(results.interactive)} after navigation start (aim < 1000 ms)`);
+console.log(`  first PING answered        ${ms(results.pong)} after navigation start (includes the test driver typing)`);
+console.log(`  MSET ${N} keys → painted  ${ms(results.load)}`);
+console.log(`  tree → flat list (${N})   ${ms(results.flat)}`);
+console.log(`  flat list → tree           ${ms(results.tree)} (aim < 300 ms)`);
+console.log(`  open folder of ${N}       ${ms(results.open)} (close ${ms(results.close)}, open again ${ms(results.open2)})`);
+console.log(`  filter user:12*            ${ms(results.filter)}`);
+console.log(`  GET → reply in the DOM     ${ms(results.replyDom)} median of ${RUNS} (${doms.map((r) => r.toFixed(1)).join(', ')})`);
+console.log(`  GET → reply painted        ${ms(results.reply)} median of ${RUNS} (${replies.map((r) => r.toFixed(1)).join(', ')}; aim one frame, 16 ms)`);
+const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+console.log(
+  `  transfer (gzip -9)         ${kb(sizes.total)}: wasm ${kb(sizes.wasm)}, JS ${kb(sizes.js)}, CSS ${kb(sizes.css)}, HTML ${kb(sizes.html)}, other ${kb(sizes.other)} (aim < 300 KB)`,
+);
+if (app.errors.length) console.log('page errors:', app.errors);

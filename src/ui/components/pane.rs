@@ -1,0 +1,171 @@
+//! One console pane: a client of the engine with its name, output and command line, and
+//! what it is waiting for (a blocked `BLPOP` with its countdown, a `MULTI` queue, pub/sub).
+
+use web_sys::{HtmlElement, HtmlInputElement};
+use yew::prelude::*;
+
+use super::command_line::CommandLine;
+use super::log::Log;
+use crate::ui::i18n::Lang;
+use crate::ui::state::{Action, LineAction, Pane};
+
+/// What a client is waiting for, read from the engine for display.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PaneStatus {
+    /// Blocked: `Some(deadline)` (Unix ms, `None` = no timeout).
+    pub blocked: Option<Option<i64>>,
+    /// Commands queued in `MULTI`, as typed; `None` outside a transaction.
+    pub queued: Option<Vec<String>>,
+    /// In pub/sub mode.
+    pub subscribed: bool,
+}
+
+/// Properties of [`ConsolePane`].
+#[derive(Properties, PartialEq)]
+pub struct ConsolePaneProps {
+    /// The pane.
+    pub pane: Pane,
+    /// Its prompt.
+    pub prompt: String,
+    /// The hint for its draft.
+    pub hint: Option<String>,
+    /// What the client waits for.
+    pub status: PaneStatus,
+    /// The clock, for countdowns.
+    pub now_ms: i64,
+    /// The language.
+    pub lang: Lang,
+    /// True if it can be closed (not the last pane).
+    pub closable: bool,
+    /// True if it is the pane views send commands to.
+    pub active: bool,
+    /// Receives the pane's actions.
+    pub on_action: Callback<Action>,
+}
+
+/// A console pane (a `region` named after the client).
+#[component]
+pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
+    let s = props.lang.strings();
+    let id = props.pane.id;
+    let input_ref = use_node_ref();
+    let screen_ref = use_node_ref();
+
+    // Like a terminal, the newest output stays in view.
+    {
+        let screen_ref = screen_ref.clone();
+        use_effect_with((props.pane.log_base, props.pane.log.len()), move |_| {
+            if let Some(screen) = screen_ref.cast::<HtmlElement>() {
+                screen.set_scroll_top(screen.scroll_height());
+            }
+        });
+    }
+    // A new pane is ready to type in.
+    {
+        let input_ref = input_ref.clone();
+        use_effect_with((), move |_| focus(&input_ref));
+    }
+
+    let on_line = props
+        .on_action
+        .reform(move |a: LineAction| Action::Line(id, a));
+    let on_example = {
+        let on_action = props.on_action.clone();
+        let input_ref = input_ref.clone();
+        Callback::from(move |ex: String| {
+            on_action.emit(Action::Line(id, LineAction::Input(ex)));
+            focus(&input_ref);
+        })
+    };
+    let on_screen_click = {
+        let input_ref = input_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            let selecting = web_sys::window()
+                .and_then(|w| w.get_selection().ok().flatten())
+                .is_some_and(|s| !s.is_collapsed());
+            if !selecting {
+                focus(&input_ref);
+            }
+        })
+    };
+    let onfocusin = {
+        let on_action = props.on_action.clone();
+        let active = props.active;
+        Callback::from(move |_: FocusEvent| {
+            if !active {
+                on_action.emit(Action::Focus(id));
+            }
+        })
+    };
+    let on_rename = props.on_action.reform(move |e: Event| {
+        Action::RenamePane(id, e.target_unchecked_into::<HtmlInputElement>().value())
+    });
+    let on_close = props
+        .on_action
+        .reform(move |_: MouseEvent| Action::ClosePane(id));
+
+    let status = match &props.status {
+        PaneStatus {
+            blocked: Some(deadline),
+            ..
+        } => {
+            let left = match deadline {
+                Some(at) => format!("{} {} s", s.timeout_in, (at - props.now_ms).max(0) / 1000),
+                None => s.no_timeout.to_string(),
+            };
+            html! {
+                <div class="pane-status blocked" role="status">
+                    <span class="spinner" aria-hidden="true"></span>
+                    { format!("{} · {left}", s.blocked) }
+                </div>
+            }
+        }
+        PaneStatus {
+            queued: Some(q), ..
+        } => html! {
+            <div class="pane-status multi" role="status">
+                <strong>{ format!("{} ({})", s.queued, q.len()) }</strong>
+                <ol>{ for q.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ol>
+            </div>
+        },
+        PaneStatus {
+            subscribed: true, ..
+        } => html! {
+            <div class="pane-status subscribed" role="status">{ s.subscribed }</div>
+        },
+        _ => html! {},
+    };
+
+    html! {
+        <section class={classes!("pane", props.active.then_some("active"))}
+            aria-label={props.pane.title(props.lang)} {onfocusin}>
+            <div class="pane-head">
+                <input class="pane-name" type="text" aria-label={s.rename_client}
+                    value={props.pane.title(props.lang)} onchange={on_rename} spellcheck="false" />
+                if props.closable {
+                    <button type="button" class="icon-button" aria-label={s.close_client}
+                        title={s.close_client} onclick={on_close}>{ "×" }</button>
+                }
+            </div>
+            <div class="screen" ref={screen_ref} onclick={on_screen_click}>
+                <Log entries={props.pane.log.clone()} first_key={props.pane.log_base}
+                    lang={props.lang} {on_example} />
+                <CommandLine
+                    prompt={props.prompt.clone()}
+                    draft={props.pane.draft.clone()}
+                    hint={props.hint.clone()}
+                    label={s.command}
+                    on_action={on_line}
+                    {input_ref}
+                />
+            </div>
+            { status }
+        </section>
+    }
+}
+
+fn focus(input_ref: &NodeRef) {
+    if let Some(input) = input_ref.cast::<HtmlElement>() {
+        let _ = input.focus();
+    }
+}
