@@ -1,0 +1,3 @@
+//! `kvlab-sql`: the SQL side of walkthroughs, a web worker (placeholder).
+
+fn main() {}
