@@ -15,38 +15,12 @@ mod exec;
 
 use std::path::{Path, PathBuf};
 
-use kvlab::engine::cli::{format_reply_for, split_args};
-use kvlab::engine::{Engine, ManualClock, Reply};
+use kvlab::walk::kv::{new_engine, run_kv};
 use kvlab::walk::{parse, parse_index, Walkthrough};
 use rusqlite::Connection;
 
-/// The engine's clock at the start of every walkthrough: 2024-01-01T00:00:00Z.
-const START_MS: i64 = 1_704_067_200_000;
-
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("www/walkthroughs")
-}
-
-/// Runs one command line on `engine` and renders what the client was sent.
-fn run_kv(engine: &mut Engine, id: u64, line: &str) -> String {
-    let Some(argv) = split_args(line) else {
-        return "Invalid argument(s)".to_string();
-    };
-    if argv.is_empty() {
-        return String::new();
-    }
-    engine.submit(id, argv);
-    let replies: Vec<Reply> = engine.take_pushes(id);
-    let proto = engine.client(id).map_or(2, |c| c.proto);
-    replies
-        .iter()
-        .map(|r| format_reply_for(r, proto))
-        .collect::<Vec<_>>()
-        .join("\n")
-        .lines()
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// One expected block to rewrite when blessing: line range and new text.
@@ -62,8 +36,7 @@ fn run(name: &str, w: &Walkthrough) -> (Vec<String>, Vec<Edit>) {
         failures.push(format!("{name}: [schema]: {e}"));
         return (failures, edits);
     }
-    let mut engine = Engine::new(Box::new(ManualClock::at_ms(START_MS)), 1);
-    let id = engine.connect();
+    let (mut engine, id) = new_engine();
     for s in &w.seed {
         let got = run_kv(&mut engine, id, &s.command);
         if got.starts_with("(error)") || got == "Invalid argument(s)" {

@@ -9,6 +9,7 @@ use super::components::header::Header;
 use super::components::log::Log;
 use super::components::status_bar::StatusBar;
 use super::state::{Action, State};
+use super::walkthrough::{use_walk_route, WalkthroughPage};
 
 /// Active-expiry period: Redis's default `hz 10`.
 pub const TICK_MS: u32 = 100;
@@ -19,6 +20,8 @@ pub fn App() -> Html {
     let state = use_reducer(State::boot);
     let input_ref = use_node_ref();
     let screen_ref = use_node_ref();
+    // Walkthroughs hook: `#/walk…` shows them instead of the console.
+    let walk_route = use_walk_route();
 
     // The engine's clock keeps running: expire keys actively, as redis-server does.
     {
@@ -87,6 +90,14 @@ pub fn App() -> Html {
     };
     let s = state.lang.strings();
 
+    if let Some(route) = walk_route {
+        return html! {
+            <div class="app">
+                <Header lang={state.lang} on_lang={on_lang.clone()} />
+                <WalkthroughPage {route} lang={state.lang} {on_lang} />
+            </div>
+        };
+    }
     html! {
         <div class="app">
             <Header lang={state.lang} {on_lang} />

@@ -9,11 +9,13 @@
 //! - [`state`]: [`State`](state::State) (a Yew `Reducible`) and its [`Action`](state::Action)s.
 //! - [`components`]: views that take data and callbacks.
 //! - [`i18n`]: every UI string, in English and Chinese.
+//! - [`walkthrough`]: SQL and KV side by side (`#/walk…`), with the SQL worker's client.
 
 pub mod app;
 pub mod components;
 pub mod i18n;
 pub mod state;
+pub mod walkthrough;
 
 /// Mounts the app into `<div id="app">` (or `<body>` if there is none).
 pub fn start() {

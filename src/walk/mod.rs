@@ -22,6 +22,7 @@
 //! ```
 
 pub mod cost;
+pub mod kv;
 
 use std::fmt;
 

@@ -26,6 +26,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                 <span class="name">{ "kvlab" }</span>
             </div>
             <p class="tagline">{ s.tagline }</p>
+            <a class="nav-walk" href="#/walk">{ if props.lang == Lang::Zh { "演练" } else { "Walkthroughs" } }</a>
             <button class="lang" type="button" {onclick}
                 aria-label={s.switch_language} lang={other.tag()}>
                 { other.strings().name }
