@@ -34,6 +34,10 @@ struct Inner {
     worker: Worker,
     next_id: u32,
     pending: HashMap<u32, Function>,
+    /// False until the worker says `ready`: a message posted before its wasm has loaded
+    /// and installed the handler would be dropped, so requests wait here until then.
+    ready: bool,
+    queued: Vec<Object>,
     _onmessage: Closure<dyn FnMut(MessageEvent)>,
 }
 
@@ -66,10 +70,18 @@ impl SqlWorker {
         let weak_slot = cell.clone();
         let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let data = e.data();
-            let Some(id) = get(&data, "id").as_f64() else {
+            let Some(inner) = weak_slot.borrow().as_ref().and_then(|w| w.upgrade()) else {
                 return;
             };
-            let Some(inner) = weak_slot.borrow().as_ref().and_then(|w| w.upgrade()) else {
+            if get(&data, "type").as_string().as_deref() == Some("ready") {
+                let mut inner = inner.borrow_mut();
+                inner.ready = true;
+                for msg in std::mem::take(&mut inner.queued) {
+                    let _ = inner.worker.post_message(&msg);
+                }
+                return;
+            }
+            let Some(id) = get(&data, "id").as_f64() else {
                 return;
             };
             let resolve = inner.borrow_mut().pending.remove(&(id as u32));
@@ -82,6 +94,8 @@ impl SqlWorker {
             worker,
             next_id: 1,
             pending: HashMap::new(),
+            ready: false,
+            queued: Vec::new(),
             _onmessage: onmessage,
         }));
         *cell.borrow_mut() = Some(Rc::downgrade(&inner));
@@ -100,7 +114,11 @@ impl SqlWorker {
             if let Some(f) = resolve_fn {
                 inner.pending.insert(id, f);
             }
-            let _ = inner.worker.post_message(&msg);
+            if inner.ready {
+                let _ = inner.worker.post_message(&msg);
+            } else {
+                inner.queued.push(msg);
+            }
             promise
         };
         JsFuture::from(promise).await.unwrap_or(JsValue::UNDEFINED)
