@@ -190,6 +190,24 @@ test('a file with a mistake is rejected with its name and step', async () => {
   assert.equal(await err.innerText(), 'mistakes.walk:25: step 2: needs narration in en: and zh:');
 });
 
+test('every walkthrough runs to the end in the app and matches its file', async () => {
+  const index = await readFile(join(dist, 'walkthroughs', 'index.txt'), 'utf8');
+  const files = index.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  for (const file of files) {
+    const text = await readFile(join(dist, 'walkthroughs', file), 'utf8');
+    const id = text.match(/^id:\s*(\S+)/m)[1];
+    const steps = (text.match(/^\[step\]/gm) ?? []).length;
+    await page.goto(`${url}#/walk/${id}/1`);
+    await page.reload();
+    await page.locator('.walk[data-done="0"][data-busy="false"]').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Run all' }).click();
+    await page.locator(`.walk[data-done="${steps}"][data-busy="false"]`).waitFor({ timeout: 30_000 });
+    const bad = await page.locator('.mismatch').allInnerTexts();
+    assert.deepEqual(bad, [], `${file}: results differ from the file`);
+    assert.equal(await page.locator('.walk-error').count(), 0, `${file}: error shown`);
+  }
+});
+
 test('no errors in the page', () => {
   assert.deepEqual(pageErrors, []);
 });
