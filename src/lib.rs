@@ -9,8 +9,11 @@
 //! - [`server`] (native only): the RESP server that `redis-cli`, `redis-benchmark` and client
 //!   libraries talk to.
 //! - [`share`]: share links and the app's URL routes (embed mode, walkthrough deep links).
+//! - [`walk`]: walkthroughs as data — the same problem in SQL and in KV; parsing and
+//!   validation shared by the host check, the SQL worker and the app.
 //! - `ui` (wasm only): the Yew web app: a redis-cli style console over an in-page engine.
-//! - `src/bin/`: thin binaries (`kvlab-server`, `kvlab-web`).
+//! - `src/bin/`: thin binaries (`kvlab-server`, `kvlab-web`, and `kvlab-sql`, the SQLite
+//!   worker of walkthroughs).
 
 pub mod engine;
 #[cfg(not(target_arch = "wasm32"))]
@@ -18,3 +21,4 @@ pub mod server;
 pub mod share;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod walk;

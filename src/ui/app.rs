@@ -13,6 +13,7 @@ use super::components::pane::{ConsolePane, PaneStatus};
 use super::components::status_bar::StatusBar;
 use super::components::value_view::ValueView;
 use super::state::{Action, State, Tab};
+use super::walkthrough::{use_walk_route, WalkthroughPage};
 
 /// Active-expiry period: Redis's default `hz 10`.
 pub const TICK_MS: u32 = 100;
@@ -21,6 +22,8 @@ pub const TICK_MS: u32 = 100;
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(State::boot);
+    // Walkthroughs: `#/walk…` shows them instead of the workbench.
+    let walk_route = use_walk_route();
 
     // The engine's clock keeps running: expire keys actively, time out blocked clients.
     {
@@ -110,9 +113,20 @@ pub fn App() -> Html {
     };
 
     let keys = state.ws.index.borrow().len();
+    if let Some(route) = walk_route {
+        return html! {
+            <div class="app">
+                <Header lang={state.lang} theme={state.theme} tab={state.tab} walk={true}
+                    on_lang={on_action.reform(Action::SetLang)}
+                    on_theme={on_action.reform(Action::SetTheme)}
+                    on_tab={on_action.reform(Action::SetTab)} />
+                <WalkthroughPage {route} lang={state.lang} on_lang={on_action.reform(Action::SetLang)} />
+            </div>
+        };
+    }
     html! {
         <div class="app">
-            <Header lang={state.lang} theme={state.theme} tab={state.tab}
+            <Header lang={state.lang} theme={state.theme} tab={state.tab} walk={false}
                 on_lang={on_action.reform(Action::SetLang)}
                 on_theme={on_action.reform(Action::SetTheme)}
                 on_tab={on_action.reform(Action::SetTab)} />

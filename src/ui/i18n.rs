@@ -94,6 +94,8 @@ pub struct Strings {
     pub nav: &'static str,
     /// The workbench tab (consoles, browser, views).
     pub tab_workbench: &'static str,
+    /// The walkthroughs section (SQL versus KV).
+    pub tab_walkthroughs: &'static str,
     /// Button switching to the light theme.
     pub theme_light: &'static str,
     /// Button switching to the dark theme.
@@ -221,6 +223,7 @@ const EN: Strings = Strings {
     client: "client",
     nav: "Sections",
     tab_workbench: "Workbench",
+    tab_walkthroughs: "Walkthroughs",
     theme_light: "Light theme",
     theme_dark: "Dark theme",
     add_client: "+ Client",
@@ -294,6 +297,7 @@ const ZH: Strings = Strings {
     client: "客户端",
     nav: "页面",
     tab_workbench: "工作台",
+    tab_walkthroughs: "演练",
     theme_light: "浅色主题",
     theme_dark: "深色主题",
     add_client: "+ 客户端",

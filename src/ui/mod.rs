@@ -14,6 +14,7 @@
 //! - [`services`]: the engine service (all commands and their effects go through it) and
 //!   browser storage.
 //! - [`i18n`]: every UI string, in English and Chinese.
+//! - [`walkthrough`]: SQL and KV side by side (`#/walk…`), with the SQL worker's client.
 
 pub mod app;
 pub mod components;
@@ -21,6 +22,7 @@ pub mod console;
 pub mod i18n;
 pub mod services;
 pub mod state;
+pub mod walkthrough;
 
 /// Mounts the app into `<div id="app">` (or `<body>` if there is none).
 pub fn start() {

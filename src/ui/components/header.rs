@@ -20,6 +20,9 @@ pub struct HeaderProps {
     pub on_theme: Callback<Theme>,
     /// Called with the section to show.
     pub on_tab: Callback<Tab>,
+    /// True while a walkthrough page (`#/walk…`) is shown instead of a tab.
+    #[prop_or_default]
+    pub walk: bool,
 }
 
 /// The name of a tab in the navigation.
@@ -48,14 +51,20 @@ pub fn Header(props: &HeaderProps) -> Html {
             </div>
             <nav class="tabs" aria-label={s.nav}>
                 { for Tab::ALL.iter().map(|&tab| {
-                    let onclick = props.on_tab.reform(move |_: MouseEvent| tab);
-                    let current = (tab == props.tab).then_some("page");
+                    let onclick = props.on_tab.reform(move |_: MouseEvent| {
+                        leave_walkthroughs();
+                        tab
+                    });
+                    let current = (tab == props.tab && !props.walk).then_some("page");
                     html! {
                         <button type="button" class="tab" aria-current={current} {onclick}>
                             { tab_label(tab, s) }
                         </button>
                     }
                 }) }
+                <a class="tab nav-walk" href="#/walk" aria-current={props.walk.then_some("page")}>
+                    { s.tab_walkthroughs }
+                </a>
             </nav>
             <p class="tagline">{ s.tagline }</p>
             <button class="icon-button theme" type="button" onclick={on_theme}
@@ -67,5 +76,15 @@ pub fn Header(props: &HeaderProps) -> Html {
                 { other.strings().name }
             </button>
         </header>
+    }
+}
+
+/// Leaves a walkthrough page (`#/walk…`) for the tabs: the fragment goes back to `#/`.
+fn leave_walkthroughs() {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return;
+    };
+    if location.hash().is_ok_and(|h| h.starts_with("#/walk")) {
+        let _ = location.set_hash("/");
     }
 }

@@ -1,0 +1,944 @@
+//! Walkthroughs in the app: the list (search, language, load from a file or a URL) and the
+//! side-by-side page where each step runs on SQLite (in the SQL worker, [`sql`]) and on a
+//! kvlab engine of its own (a separate workspace from the console).
+//!
+//! # Hook for the app
+//! [`use_walk_route`] reads the location hash; when it is `#/walk…` the app renders
+//! [`WalkthroughPage`] instead of the console. Links: `#/walk` (the list), `#/walk/<id>`,
+//! `#/walk/<id>/<step>` (deep link: the steps before `<step>` are run first).
+
+pub mod sql;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use self::sql::{SqlReply, SqlWorker};
+use crate::engine::cli::split_args;
+use crate::engine::{ClientId, Engine};
+use crate::ui::i18n::Lang;
+use crate::walk::cost::{kv_cost, KvCost};
+use crate::walk::kv::{new_engine, run_kv};
+use crate::walk::{parse, parse_index, parse_sql_text, Walkthrough};
+
+/// Where the walkthrough files are served from (trunk copies `www/walkthroughs/` there).
+pub const BASE: &str = "walkthroughs/";
+
+/// A parsed `#/walk…` location.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WalkRoute {
+    /// The walkthrough's id; `None` for the list.
+    pub id: Option<String>,
+    /// The 1-based step shown.
+    pub step: usize,
+}
+
+impl WalkRoute {
+    /// Parses a location hash; `None` when it is not a walkthrough link.
+    pub fn parse(hash: &str) -> Option<WalkRoute> {
+        let rest = hash.trim_start_matches('#').strip_prefix("/walk")?;
+        if !(rest.is_empty() || rest.starts_with('/')) {
+            return None;
+        }
+        let mut parts = rest.split('/').filter(|p| !p.is_empty());
+        let id = parts.next().map(str::to_string);
+        let step = parts
+            .next()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1)
+            .max(1);
+        Some(WalkRoute { id, step })
+    }
+
+    /// The hash that leads here.
+    pub fn hash(&self) -> String {
+        match &self.id {
+            Some(id) => format!("#/walk/{id}/{}", self.step),
+            None => "#/walk".to_string(),
+        }
+    }
+}
+
+fn current_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+fn go(route: &WalkRoute) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().set_hash(&route.hash());
+    }
+}
+
+/// The walkthrough route in the location hash, kept up to date on `hashchange`; `None` when
+/// the hash is not a walkthrough link (the app then shows the console).
+#[hook]
+pub fn use_walk_route() -> Option<WalkRoute> {
+    let route = use_state(|| WalkRoute::parse(&current_hash()));
+    {
+        let route = route.clone();
+        use_effect_with((), move |_| {
+            let cb =
+                Closure::<dyn FnMut()>::new(move || route.set(WalkRoute::parse(&current_hash())));
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ =
+                    w.add_event_listener_with_callback("hashchange", cb.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "hashchange",
+                        cb.as_ref().unchecked_ref(),
+                    );
+                }
+            }
+        });
+    }
+    (*route).clone()
+}
+
+/// English or Chinese, for the few strings of this page.
+fn t(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+    }
+}
+
+fn tag(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "en",
+        Lang::Zh => "zh",
+    }
+}
+
+/// One SQL statement run.
+#[derive(Clone)]
+struct SqlRun {
+    sql: String,
+    reply: SqlReply,
+    expect: Option<String>,
+}
+
+/// One KV command run.
+#[derive(Clone)]
+struct KvRun {
+    command: String,
+    reply: String,
+    expect: Option<String>,
+    cost: KvCost,
+}
+
+/// The results of one step (or one free-play run).
+#[derive(Clone, Default)]
+struct StepRun {
+    /// 1-based step number; 0 for free play.
+    step: usize,
+    sql: Vec<SqlRun>,
+    kv: Vec<KvRun>,
+}
+
+/// An open walkthrough.
+struct Open {
+    walk: Rc<Walkthrough>,
+    engine: Engine,
+    client: ClientId,
+    runs: Vec<StepRun>,
+    /// Steps run so far.
+    done: usize,
+    error: Option<String>,
+    /// Bumped on every reset, so an older run still in flight stops.
+    generation: u64,
+}
+
+/// Everything the page keeps between renders.
+#[derive(Default)]
+struct Session {
+    catalog: Vec<Rc<Walkthrough>>,
+    load_errors: Vec<String>,
+    loaded: bool,
+    worker: Option<SqlWorker>,
+    worker_error: Option<String>,
+    open: Option<Open>,
+    busy: bool,
+    generation: u64,
+}
+
+type Shared = Rc<RefCell<Session>>;
+
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let resp = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| format!("{url}: {e:?}"))?;
+    let resp: web_sys::Response = resp
+        .dyn_into()
+        .map_err(|_| format!("{url}: not a response"))?;
+    if !resp.ok() {
+        return Err(format!("{url}: HTTP {}", resp.status()));
+    }
+    let text = JsFuture::from(resp.text().map_err(|e| format!("{e:?}"))?)
+        .await
+        .map_err(|e| format!("{e:?}"))?;
+    Ok(text.as_string().unwrap_or_default())
+}
+
+/// Parses and validates a file's text; the error names the file and step.
+fn load(name: &str, text: &str) -> Result<Walkthrough, String> {
+    let w = parse(name, text).map_err(|e| e.to_string())?;
+    w.validate(name).map_err(|e| e.to_string())?;
+    Ok(w)
+}
+
+async fn load_catalog(s: Shared, redraw: Callback<()>) {
+    let mut catalog = Vec::new();
+    let mut errors = Vec::new();
+    match fetch_text(&format!("{BASE}index.txt")).await {
+        Ok(index) => {
+            for file in parse_index(&index) {
+                match fetch_text(&format!("{BASE}{file}")).await {
+                    Ok(text) => match load(&file, &text) {
+                        Ok(w) => catalog.push(Rc::new(w)),
+                        Err(e) => errors.push(e),
+                    },
+                    Err(e) => errors.push(e),
+                }
+            }
+        }
+        Err(e) => errors.push(e),
+    }
+    {
+        let mut s = s.borrow_mut();
+        for w in catalog {
+            if !s.catalog.iter().any(|c| c.id == w.id) {
+                s.catalog.push(w);
+            }
+        }
+        s.load_errors.extend(errors);
+        s.loaded = true;
+    }
+    redraw.emit(());
+}
+
+fn worker(s: &Shared) -> Option<SqlWorker> {
+    let mut s = s.borrow_mut();
+    if s.worker.is_none() && s.worker_error.is_none() {
+        match SqlWorker::start() {
+            Ok(w) => s.worker = Some(w),
+            Err(e) => s.worker_error = Some(e),
+        }
+    }
+    s.worker.clone()
+}
+
+/// Opens `walk` afresh (new engine, new database) and runs its first `upto` steps.
+async fn open(s: Shared, walk: Rc<Walkthrough>, upto: usize, redraw: Callback<()>) {
+    let generation = {
+        let mut st = s.borrow_mut();
+        st.generation += 1;
+        st.busy = true;
+        let (mut engine, client) = new_engine();
+        let mut error = None;
+        for c in &walk.seed {
+            let reply = run_kv(&mut engine, client, &c.command);
+            if reply.starts_with("(error)") {
+                error = Some(format!("[seed] {}: {reply}", c.command));
+            }
+        }
+        st.open = Some(Open {
+            walk: walk.clone(),
+            engine,
+            client,
+            runs: Vec::new(),
+            done: 0,
+            error,
+            generation: st.generation,
+        });
+        st.generation
+    };
+    redraw.emit(());
+    if let Some(w) = worker(&s) {
+        if let Err(e) = w.open(&walk.schema).await {
+            if let Some(o) = s.borrow_mut().open.as_mut() {
+                o.error = Some(format!("[schema] {e}"));
+            }
+        }
+    }
+    run_to(s.clone(), generation, upto, redraw.clone()).await;
+    s.borrow_mut().busy = false;
+    redraw.emit(());
+}
+
+/// Runs steps until `upto` steps are done.
+async fn run_to(s: Shared, generation: u64, upto: usize, redraw: Callback<()>) {
+    loop {
+        let (walk, n) = {
+            let st = s.borrow();
+            let Some(o) = st.open.as_ref().filter(|o| o.generation == generation) else {
+                return;
+            };
+            if o.done >= upto || o.done >= o.walk.steps.len() {
+                return;
+            }
+            (o.walk.clone(), o.done)
+        };
+        let Some(step) = walk.steps.get(n) else {
+            return;
+        };
+        let sql: Vec<(String, Option<String>)> = step
+            .sql
+            .iter()
+            .map(|c| (c.sql.clone(), Some(c.expect.clone())))
+            .collect();
+        let kv: Vec<(String, Option<String>)> = step
+            .kv
+            .iter()
+            .map(|c| (c.command.clone(), Some(c.expect.clone())))
+            .collect();
+        let run = execute(&s, generation, n + 1, sql, kv).await;
+        let mut st = s.borrow_mut();
+        let Some(o) = st.open.as_mut().filter(|o| o.generation == generation) else {
+            return;
+        };
+        if let Some(run) = run {
+            o.runs.push(run);
+        }
+        o.done += 1;
+        drop(st);
+        redraw.emit(());
+    }
+}
+
+/// Runs SQL statements in the worker and KV commands on the walkthrough's engine.
+async fn execute(
+    s: &Shared,
+    generation: u64,
+    step: usize,
+    sql: Vec<(String, Option<String>)>,
+    kv: Vec<(String, Option<String>)>,
+) -> Option<StepRun> {
+    let mut run = StepRun {
+        step,
+        ..StepRun::default()
+    };
+    let w = worker(s);
+    for (statement, expect) in sql {
+        let reply = match &w {
+            Some(w) => w.exec(&statement).await,
+            None => SqlReply {
+                text: format!(
+                    "error: {}",
+                    s.borrow().worker_error.clone().unwrap_or_default()
+                ),
+                ..SqlReply::default()
+            },
+        };
+        run.sql.push(SqlRun {
+            sql: statement,
+            reply,
+            expect,
+        });
+    }
+    let mut st = s.borrow_mut();
+    let o = st.open.as_mut().filter(|o| o.generation == generation)?;
+    for (command, expect) in kv {
+        let reply = run_kv(&mut o.engine, o.client, &command);
+        let cost = kv_cost(&split_args(&command).unwrap_or_default());
+        run.kv.push(KvRun {
+            command,
+            reply,
+            expect,
+            cost,
+        });
+    }
+    Some(run)
+}
+
+/// Splits free-play SQL into statements at each `;` that ends a line.
+fn split_sql(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for line in text.lines() {
+        if line.trim().is_empty() && cur.is_empty() {
+            continue;
+        }
+        if !cur.is_empty() {
+            cur.push('\n');
+        }
+        cur.push_str(line.trim_end());
+        if line.trim_end().ends_with(';') {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Properties of [`WalkthroughPage`].
+#[derive(Properties, PartialEq)]
+pub struct WalkthroughPageProps {
+    /// Where we are.
+    pub route: WalkRoute,
+    /// The UI language.
+    pub lang: Lang,
+    /// Called to switch the language.
+    pub on_lang: Callback<Lang>,
+}
+
+/// The walkthroughs: the list, or one walkthrough side by side.
+#[component]
+pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
+    let session: Shared = use_mut_ref(Session::default);
+    let update = use_force_update();
+    let redraw = Callback::from(move |()| update.force_update());
+    let query = use_state(String::new);
+    let free = use_state(|| false);
+    let sql_ref = use_node_ref();
+    let kv_ref = use_node_ref();
+    let lang = props.lang;
+
+    // Load the list once.
+    {
+        let session = session.clone();
+        let redraw = redraw.clone();
+        use_effect_with((), move |_| {
+            spawn_local(load_catalog(session, redraw));
+        });
+    }
+
+    // Follow the route: open the walkthrough it names and run the steps before its step.
+    {
+        let session = session.clone();
+        let redraw = redraw.clone();
+        let loaded = session.borrow().loaded;
+        use_effect_with((props.route.clone(), loaded), move |(route, _)| {
+            let Some(id) = &route.id else {
+                return;
+            };
+            let (walk, open_id, done) = {
+                let s = session.borrow();
+                let walk = s.catalog.iter().find(|w| &w.id == id).cloned();
+                let open = s.open.as_ref();
+                (
+                    walk,
+                    open.map(|o| o.walk.id.clone()),
+                    open.map_or(0, |o| o.done),
+                )
+            };
+            let Some(walk) = walk else {
+                return;
+            };
+            let want = route.step.saturating_sub(1).min(walk.steps.len());
+            // A new walkthrough opens afresh; going back keeps the results already shown.
+            if open_id.as_deref() != Some(id.as_str()) {
+                spawn_local(open(session, walk, want, redraw));
+            } else if done < want {
+                let generation = session.borrow().generation;
+                spawn_local(async move {
+                    session.borrow_mut().busy = true;
+                    run_to(session.clone(), generation, want, redraw.clone()).await;
+                    session.borrow_mut().busy = false;
+                    redraw.emit(());
+                });
+            }
+        });
+    }
+
+    let s = session.borrow();
+    let lang_switch = {
+        let on_lang = props.on_lang.clone();
+        let other = lang.other();
+        html! {
+            <button class="walk-lang" type="button" onclick={move |_| on_lang.emit(other)}>
+                { other.strings().name }
+            </button>
+        }
+    };
+
+    let Some(id) = props.route.id.clone() else {
+        return list_view(&s, lang, &query, lang_switch, session.clone(), redraw);
+    };
+    let Some(o) = s.open.as_ref().filter(|o| o.walk.id == id) else {
+        let msg = if s.loaded && !s.catalog.iter().any(|w| w.id == id) {
+            t(lang, "No walkthrough with this id.", "没有这个 id 的演练。")
+        } else {
+            t(lang, "Loading…", "加载中…")
+        };
+        return html! {
+            <div class="walk">
+                <nav class="walk-top"><a href="#/walk">{ t(lang, "← All walkthroughs", "← 全部演练") }</a>{ lang_switch }</nav>
+                <p class="walk-msg">{ msg }</p>
+            </div>
+        };
+    };
+    let w = o.walk.clone();
+    let total = w.steps.len();
+    let cur = props.route.step.min(total.max(1));
+    let step = w.steps.get(cur - 1);
+    let l = tag(lang);
+
+    let nav = |n: usize| {
+        let id = id.clone();
+        Callback::from(move |_: MouseEvent| {
+            go(&WalkRoute {
+                id: Some(id.clone()),
+                step: n,
+            })
+        })
+    };
+    let run_step = {
+        let session = session.clone();
+        let redraw = redraw.clone();
+        Callback::from(move |_: MouseEvent| {
+            let session = session.clone();
+            let redraw = redraw.clone();
+            let generation = session.borrow().generation;
+            spawn_local(async move {
+                session.borrow_mut().busy = true;
+                run_to(session.clone(), generation, cur, redraw.clone()).await;
+                session.borrow_mut().busy = false;
+                redraw.emit(());
+            });
+        })
+    };
+    let run_all = {
+        let session = session.clone();
+        let redraw = redraw.clone();
+        let id = id.clone();
+        Callback::from(move |_: MouseEvent| {
+            let session = session.clone();
+            let redraw = redraw.clone();
+            let generation = session.borrow().generation;
+            let id = id.clone();
+            spawn_local(async move {
+                session.borrow_mut().busy = true;
+                run_to(session.clone(), generation, total, redraw.clone()).await;
+                session.borrow_mut().busy = false;
+                redraw.emit(());
+                go(&WalkRoute {
+                    id: Some(id),
+                    step: total,
+                });
+            });
+        })
+    };
+    let reset = {
+        let session = session.clone();
+        let redraw = redraw.clone();
+        let w = w.clone();
+        let id = id.clone();
+        Callback::from(move |_: MouseEvent| {
+            spawn_local(open(session.clone(), w.clone(), 0, redraw.clone()));
+            go(&WalkRoute {
+                id: Some(id.clone()),
+                step: 1,
+            });
+        })
+    };
+    let toggle_free = {
+        let free = free.clone();
+        Callback::from(move |_: MouseEvent| free.set(!*free))
+    };
+    let run_free = {
+        let session = session.clone();
+        let redraw = redraw.clone();
+        let sql_ref = sql_ref.clone();
+        let kv_ref = kv_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            let sql_text = sql_ref
+                .cast::<HtmlTextAreaElement>()
+                .map(|e| e.value())
+                .unwrap_or_default();
+            let kv_text = kv_ref
+                .cast::<HtmlTextAreaElement>()
+                .map(|e| e.value())
+                .unwrap_or_default();
+            let session = session.clone();
+            let redraw = redraw.clone();
+            spawn_local(async move {
+                let generation = session.borrow().generation;
+                let sql = split_sql(&sql_text)
+                    .into_iter()
+                    .map(|q| (q, None))
+                    .collect();
+                let kv = kv_text
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(|l| (l.trim().to_string(), None))
+                    .collect();
+                let run = execute(&session, generation, 0, sql, kv).await;
+                if let (Some(run), Some(o)) = (run, session.borrow_mut().open.as_mut()) {
+                    o.runs.push(run);
+                }
+                redraw.emit(());
+            });
+        })
+    };
+
+    let step_dots = (1..=total).map(|n| {
+        let class = classes!(
+            "walk-dot",
+            (n == cur).then_some("current"),
+            (n <= o.done).then_some("done")
+        );
+        html! { <button type="button" {class} onclick={nav(n)} title={w.steps[n - 1].title.get(l).to_string()}>{ n }</button> }
+    });
+
+    let narration = step.map(|st| {
+        html! {
+            <section class="walk-step" aria-live="polite">
+                <h2>{ format!("{cur}. {}", st.title.get(l)) }</h2>
+                { for st.say.get(l).split("\n\n").map(|p| html! { <p>{ p }</p> }) }
+            </section>
+        }
+    });
+
+    let free_html = if *free {
+        let sql_text: String = step
+            .map(|st| {
+                st.sql
+                    .iter()
+                    .map(|c| c.sql.clone())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .unwrap_or_default();
+        let kv_text: String = step
+            .map(|st| {
+                st.kv
+                    .iter()
+                    .map(|c| c.command.clone())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .unwrap_or_default();
+        html! {
+            <section class="walk-free">
+                <div class="walk-sides">
+                    <label>{ "SQL" }<textarea ref={sql_ref} class="walk-edit-sql" rows="5" spellcheck="false" value={sql_text} /></label>
+                    <label>{ "KV" }<textarea ref={kv_ref} class="walk-edit-kv" rows="5" spellcheck="false" value={kv_text} /></label>
+                </div>
+                <button type="button" class="walk-run-free" onclick={run_free}>{ t(lang, "Run both sides", "两边都运行") }</button>
+            </section>
+        }
+    } else {
+        html! {}
+    };
+
+    let sql_side = o.runs.iter().map(|r| sql_run_view(r, lang));
+    let kv_side = o.runs.iter().map(|r| kv_run_view(r, lang));
+    let busy = s.busy;
+    let error = o.error.clone().or_else(|| s.worker_error.clone());
+
+    html! {
+        <div class="walk" data-done={o.done.to_string()} data-busy={busy.to_string()}>
+            <nav class="walk-top">
+                <a href="#/walk">{ t(lang, "← All walkthroughs", "← 全部演练") }</a>
+                <h1>{ w.title.get(l) }</h1>
+                { lang_switch }
+            </nav>
+            if cur == 1 { <p class="walk-intro">{ w.intro.get(l) }</p> }
+            <div class="walk-steps">{ for step_dots }</div>
+            { for narration }
+            <div class="walk-controls">
+                <button type="button" disabled={cur <= 1} onclick={nav(cur.saturating_sub(1).max(1))}>{ t(lang, "← Previous", "← 上一步") }</button>
+                <button type="button" class="walk-run-step" disabled={busy || o.done >= cur} onclick={run_step}>{ t(lang, "Run step", "运行本步") }</button>
+                <button type="button" disabled={cur >= total} class="walk-next" onclick={nav((cur + 1).min(total))}>{ t(lang, "Next →", "下一步 →") }</button>
+                <button type="button" class="walk-run-all" disabled={busy} onclick={run_all}>{ t(lang, "Run all", "全部运行") }</button>
+                <button type="button" class="walk-reset" onclick={reset}>{ t(lang, "Reset", "重置") }</button>
+                <button type="button" class="walk-free-toggle" aria-pressed={free.to_string()} onclick={toggle_free}>{ t(lang, "Free play", "自由练习") }</button>
+            </div>
+            if let Some(e) = error { <p class="walk-error" role="alert">{ e }</p> }
+            { free_html }
+            <div class="walk-sides">
+                <section class="walk-sql" aria-label="SQL">
+                    <h3>{ t(lang, "SQL (SQLite)", "SQL（SQLite）") }</h3>
+                    { for sql_side }
+                </section>
+                <section class="walk-kv" aria-label="KV">
+                    <h3>{ t(lang, "Key-value (kvlab)", "键值（kvlab）") }</h3>
+                    { for kv_side }
+                    { keyspace_tree(&o.engine, lang) }
+                </section>
+            </div>
+        </div>
+    }
+}
+
+fn step_label(step: usize, lang: Lang) -> String {
+    if step == 0 {
+        t(lang, "free play", "自由练习").to_string()
+    } else {
+        format!("{} {step}", t(lang, "step", "步骤"))
+    }
+}
+
+fn sql_run_view(r: &StepRun, lang: Lang) -> Html {
+    if r.sql.is_empty() {
+        return html! {};
+    }
+    let items = r.sql.iter().map(|q| {
+        let o = parse_sql_text(&q.reply.text);
+        let ok = q.expect.as_ref().is_none_or(|e| *e == q.reply.text);
+        let error = q.reply.text.strip_prefix("error: ");
+        let grid = if o.columns.is_empty() {
+            html! {}
+        } else {
+            html! {
+                <table class="walk-grid">
+                    <thead><tr>{ for o.columns.iter().map(|c| html! { <th>{ c }</th> }) }</tr></thead>
+                    <tbody>{ for o.rows.iter().map(|row| html! { <tr>{ for row.iter().map(|c| html! { <td>{ c }</td> }) }</tr> }) }</tbody>
+                </table>
+            }
+        };
+        let plan = if o.plan.is_empty() {
+            html! {}
+        } else {
+            html! {
+                <pre class="walk-plan">{ "QUERY PLAN\n" }{ for o.plan.iter().map(|p| format!("{}{}\n", "   ".repeat(p.depth), p.detail)) }</pre>
+            }
+        };
+        html! {
+            <div class={classes!("walk-sql-run", (!ok).then_some("mismatch"))}>
+                <pre class="walk-stmt">{ format!("sql> {}", q.sql) }</pre>
+                if let Some(e) = error { <pre class="walk-reply error">{ e }</pre> }
+                { grid }
+                if let Some(n) = o.changes { <p class="walk-changes">{ format!("{n} {}", t(lang, "rows changed", "行被修改")) }</p> }
+                { plan }
+                <p class="walk-cost">
+                    { format!("{}: {} · {}: {} · {}: {}", t(lang, "full-scan steps", "全表扫描步数"), q.reply.fullscan, t(lang, "sorts", "排序"), q.reply.sort, t(lang, "VM steps", "虚拟机步数"), q.reply.vm) }
+                </p>
+                if !ok { <pre class="walk-expected">{ t(lang, "The file expected:\n", "文件中的预期：\n") }{ q.expect.clone().unwrap_or_default() }</pre> }
+            </div>
+        }
+    });
+    html! {
+        <div class="walk-run" data-step={r.step.to_string()}>
+            <h4>{ step_label(r.step, lang) }</h4>
+            { for items }
+        </div>
+    }
+}
+
+fn kv_run_view(r: &StepRun, lang: Lang) -> Html {
+    if r.kv.is_empty() {
+        return html! {};
+    }
+    let mut keys: Vec<&Vec<u8>> = r.kv.iter().flat_map(|k| k.cost.keys.iter()).collect();
+    keys.sort();
+    keys.dedup();
+    let items = r.kv.iter().map(|k| {
+        let ok = k.expect.as_ref().is_none_or(|e| *e == k.reply);
+        let error = k.reply.starts_with("(error)");
+        html! {
+            <div class={classes!("walk-kv-run", (!ok).then_some("mismatch"))}>
+                <pre class="walk-cmd"><span class="prompt">{ "127.0.0.1:6379> " }</span>{ &k.command }</pre>
+                <pre class={classes!("walk-reply", error.then_some("error"))}>{ &k.reply }</pre>
+                <p class="walk-cost">{ format!("{} · {}", k.cost.name, if k.cost.complexity.is_empty() { "?" } else { k.cost.complexity }) }</p>
+                if !ok { <pre class="walk-expected">{ t(lang, "The file expected:\n", "文件中的预期：\n") }{ k.expect.clone().unwrap_or_default() }</pre> }
+            </div>
+        }
+    });
+    html! {
+        <div class="walk-run walk-console" data-step={r.step.to_string()}>
+            <h4>{ step_label(r.step, lang) }</h4>
+            { for items }
+            <p class="walk-cost walk-total">
+                { format!("{}: {} · {}: {}", t(lang, "commands", "命令数"), r.kv.len(), t(lang, "keys touched", "涉及的键"), keys.len()) }
+            </p>
+        </div>
+    }
+}
+
+/// The walkthrough engine's keys grouped by `:` into a tree.
+fn keyspace_tree(engine: &Engine, lang: Lang) -> Html {
+    let mut keys: Vec<(String, &'static str)> = engine
+        .server()
+        .dbs
+        .first()
+        .map(|db| {
+            db.iter()
+                .take(500)
+                .map(|(k, e)| (String::from_utf8_lossy(k).into_owned(), e.value.type_name()))
+                .collect()
+        })
+        .unwrap_or_default();
+    keys.sort();
+    fn node(keys: &[(String, &'static str)], depth: usize) -> Html {
+        // Group by the segment at `depth`.
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < keys.len() {
+            let parts: Vec<&str> = keys[i].0.split(':').collect();
+            if parts.len() <= depth + 1 {
+                out.push(html! { <li class="leaf"><span class="key">{ &keys[i].0 }</span>{ " " }<span class="type">{ keys[i].1 }</span></li> });
+                i += 1;
+                continue;
+            }
+            let seg = parts[depth].to_string();
+            let mut j = i;
+            while j < keys.len() {
+                let p: Vec<&str> = keys[j].0.split(':').collect();
+                if p.len() > depth + 1 && p[depth] == seg {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            out.push(html! {
+                <li><details open={depth < 2}><summary>{ format!("{seg}: ({})", j - i) }</summary><ul>{ node(&keys[i..j], depth + 1) }</ul></details></li>
+            });
+            i = j;
+        }
+        out.into_iter().collect::<Html>()
+    }
+    html! {
+        <section class="walk-tree" aria-label={t(lang, "Keyspace", "键空间")}>
+            <h4>{ t(lang, "Keyspace (grouped by ':')", "键空间（按 ':' 分组）") }</h4>
+            <ul>{ node(&keys, 0) }</ul>
+        </section>
+    }
+}
+
+fn list_view(
+    s: &Session,
+    lang: Lang,
+    query: &UseStateHandle<String>,
+    lang_switch: Html,
+    session: Shared,
+    redraw: Callback<()>,
+) -> Html {
+    let l = tag(lang);
+    let on_search = {
+        let query = query.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) = e.target_dyn_into::<HtmlInputElement>() {
+                query.set(input.value());
+            }
+        })
+    };
+    let add = {
+        let session = session.clone();
+        let redraw = redraw.clone();
+        move |name: String, text: String| {
+            let result = load(&name, &text);
+            let mut s = session.borrow_mut();
+            match result {
+                Ok(w) => {
+                    let id = w.id.clone();
+                    s.catalog.retain(|c| c.id != id);
+                    s.catalog.push(Rc::new(w));
+                    drop(s);
+                    go(&WalkRoute {
+                        id: Some(id),
+                        step: 1,
+                    });
+                }
+                Err(e) => s.load_errors.push(e),
+            }
+            redraw.emit(());
+        }
+    };
+    let on_file = {
+        let add = add.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<HtmlInputElement>() else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            let add = add.clone();
+            spawn_local(async move {
+                let text = JsFuture::from(file.text())
+                    .await
+                    .ok()
+                    .and_then(|t| t.as_string());
+                add(file.name(), text.unwrap_or_default());
+            });
+        })
+    };
+    let url_ref = use_node_ref_static();
+    let on_url = {
+        let url_ref = url_ref.clone();
+        let session = session.clone();
+        let redraw = redraw.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(url) = url_ref.cast::<HtmlInputElement>().map(|i| i.value()) else {
+                return;
+            };
+            let add = add.clone();
+            let session = session.clone();
+            let redraw = redraw.clone();
+            spawn_local(async move {
+                match fetch_text(&url).await {
+                    Ok(text) => {
+                        let name = url.rsplit('/').next().unwrap_or(&url).to_string();
+                        add(name, text);
+                    }
+                    Err(e) => {
+                        session.borrow_mut().load_errors.push(e);
+                        redraw.emit(());
+                    }
+                }
+            });
+        })
+    };
+    let items = s.catalog.iter().filter(|w| w.matches(query)).map(|w| {
+        html! {
+            <li class="walk-card">
+                <a href={format!("#/walk/{}/1", w.id)}>
+                    <strong>{ w.title.get(l) }</strong>
+                    <span class="walk-count">{ format!(" · {} {}", w.steps.len(), t(lang, "steps", "步")) }</span>
+                </a>
+                <p>{ w.intro.get(l).split("\n\n").next().unwrap_or("") }</p>
+            </li>
+        }
+    });
+    html! {
+        <div class="walk walk-list">
+            <nav class="walk-top">
+                <a href="#/">{ t(lang, "← Console", "← 控制台") }</a>
+                <h1>{ t(lang, "Walkthroughs: SQL and KV side by side", "演练：SQL 与键值并排对照") }</h1>
+                { lang_switch }
+            </nav>
+            <input class="walk-search" type="search" placeholder={t(lang, "Search walkthroughs", "搜索演练")}
+                aria-label={t(lang, "Search walkthroughs", "搜索演练")} value={(**query).clone()} oninput={on_search} />
+            if !s.loaded { <p class="walk-msg">{ t(lang, "Loading…", "加载中…") }</p> }
+            <ul class="walk-cards">{ for items }</ul>
+            <details class="walk-load">
+                <summary>{ t(lang, "Load a walkthrough file", "加载演练文件") }</summary>
+                <p><input type="file" accept=".walk,.txt" onchange={on_file} /></p>
+                <p>
+                    <input ref={url_ref} type="url" placeholder="https://…/my.walk" aria-label="URL" />
+                    <button type="button" onclick={on_url}>{ t(lang, "Load from URL", "从 URL 加载") }</button>
+                </p>
+                <p class="walk-hint">{ t(lang, "Format: docs/walkthroughs.md", "格式说明：docs/walkthroughs.md") }</p>
+            </details>
+            { for s.load_errors.iter().map(|e| html! { <p class="walk-error" role="alert">{ e }</p> }) }
+        </div>
+    }
+}
+
+/// A node ref for a plain function (not a hook): list_view is called from the component
+/// after all its hooks ran, so it may not call hooks itself.
+fn use_node_ref_static() -> NodeRef {
+    NodeRef::default()
+}
+
+/// Focus helper kept for keyboard users (the run button after a step).
+#[allow(dead_code)]
+fn focus(r: &NodeRef) {
+    if let Some(e) = r.cast::<HtmlElement>() {
+        let _ = e.focus();
+    }
+}
