@@ -5,6 +5,7 @@ pub mod geohash;
 pub mod hash;
 pub mod hll;
 pub mod list;
+pub mod ostree;
 pub mod set;
 pub mod string;
 pub mod zset;
