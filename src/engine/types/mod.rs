@@ -7,6 +7,7 @@ pub mod hll;
 pub mod list;
 pub mod ostree;
 pub mod set;
+pub mod small;
 pub mod string;
 pub mod zset;
 
