@@ -717,7 +717,7 @@ impl<'a> ZInput<'a> {
     pub fn iter(&self) -> Box<dyn Iterator<Item = (&'a [u8], f64)> + 'a> {
         match *self {
             ZInput::ZSet(z) => Box::new(z.iter_from_rank(z.len().saturating_sub(1), true, z.len())),
-            ZInput::Set(s) => Box::new(s.iter().map(|m| (m.as_slice(), 1.0))),
+            ZInput::Set(s) => Box::new(s.iter().map(|m| (m, 1.0))),
         }
     }
 }
@@ -789,7 +789,12 @@ impl SortSource<'_> {
                     .filter_map(|i| l.get(i).map(<[u8]>::to_vec))
                     .collect()
             }
-            SortSource::Set(s) => s.iter().skip(start).take(count).cloned().collect(),
+            SortSource::Set(s) => s
+                .iter()
+                .skip(start)
+                .take(count)
+                .map(<[u8]>::to_vec)
+                .collect(),
         }
     }
 
@@ -798,7 +803,7 @@ impl SortSource<'_> {
         match self {
             SortSource::ZSet(z) => z.iter().map(|(m, _)| m.to_vec()).collect(),
             SortSource::List(l) => l.range(0, -1).cloned().collect(),
-            SortSource::Set(s) => s.iter().cloned().collect(),
+            SortSource::Set(s) => s.iter().map(<[u8]>::to_vec).collect(),
         }
     }
 }
