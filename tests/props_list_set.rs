@@ -963,7 +963,7 @@ proptest! {
                         // Redis lists an intset in ascending numeric order.
                         let order: Vec<i64> = s
                             .iter()
-                            .filter_map(|m| kvlab::engine::args::parse_i64(m))
+                            .filter_map(kvlab::engine::args::parse_i64)
                             .collect();
                         prop_assert!(order.windows(2).all(|w| w[0] < w[1]));
                         prop_assert_eq!(order.len(), s.len());

@@ -400,12 +400,15 @@ impl G {
         }
     }
 
-    /// A bit offset: mostly small, sometimes at the edges (negative, 2^32, junk).
+    /// A bit offset: mostly small, sometimes at the edges (negative, 2^32, junk). The largest
+    /// legal offset, 2^32-1, is left to the transcripts: it makes a 512 MB string that every
+    /// later command on the key (BITOP, GET, APPEND) then copies, which in a debug build on a
+    /// busy machine outlasts the harness's read timeout without testing anything more.
     pub fn bit_offset(&mut self) -> Vec<u8> {
         if self.chance(0.9) {
             self.rng.u32(..200).to_string().into_bytes()
         } else {
-            self.pick(&["-1", "4294967295", "4294967296", "x", ""])
+            self.pick(&["-1", "100000", "4294967296", "x", ""])
                 .as_bytes()
                 .to_vec()
         }

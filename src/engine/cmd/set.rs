@@ -281,7 +281,7 @@ fn store(ctx: &mut Ctx<'_>, dst: Vec<u8>, result: SetValue, event: &str) -> CmdR
 /// The members common to all `sets`, in the order of the smallest set, stopping after
 /// `limit` (0 = no limit). Walks the smallest set and probes the others, smallest first:
 /// O(N·M) for N the smallest size and M the number of sets.
-fn intersection<'s>(sets: &[Option<&'s SetValue>], limit: usize) -> Vec<&'s Vec<u8>> {
+fn intersection<'s>(sets: &[Option<&'s SetValue>], limit: usize) -> Vec<&'s [u8]> {
     let Some(mut sets) = sets.iter().copied().collect::<Option<Vec<&SetValue>>>() else {
         return Vec::new();
     };
@@ -307,7 +307,7 @@ fn union(sets: &[Option<&SetValue>]) -> SetValue {
     for s in sets.iter().flatten() {
         for m in s.iter() {
             if !out.contains(m) {
-                out.insert(m.clone());
+                out.insert_bytes(m);
             }
         }
     }
@@ -334,10 +334,9 @@ fn difference(sets: &[Option<&SetValue>]) -> SetValue {
         first
             .iter()
             .filter(|m| !others.iter().any(|s| s.contains(m)))
-            .cloned()
             .collect()
     } else {
-        let mut out: SetValue = first.iter().cloned().collect();
+        let mut out: SetValue = first.iter().collect();
         for s in others {
             for m in s.iter() {
                 out.remove(m);
@@ -625,9 +624,7 @@ fn srandmember(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         };
         let i = ctx_rng_below(&mut ctx.srv.rng, size);
         let set = peek_set(ctx, &key);
-        return Ok(Reply::bulk_or_nil(
-            set.and_then(|s| s.get_index(i)).map(Vec::as_slice),
-        ));
+        return Ok(Reply::bulk_or_nil(set.and_then(|s| s.get_index(i))));
     }
     let count = parse_i64(args.next_bytes()?).ok_or(Error::NotInteger)?;
     if count == i64::MIN {
@@ -681,7 +678,7 @@ fn sscan(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let Some(set) = peek_set(ctx, &key) else {
         return empty();
     };
-    let (members, next): (Vec<&Vec<u8>>, u64) = if set.is_intset() {
+    let (members, next): (Vec<&[u8]>, u64) = if set.is_intset() {
         (set.iter().collect(), 0)
     } else {
         let (positions, next) = scan::step(set.len(), cursor, opts.count);
@@ -690,7 +687,7 @@ fn sscan(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let items = members
         .into_iter()
         .filter(|m| scan::pattern_ok(&opts, m))
-        .map(|m| Reply::bulk(m))
+        .map(Reply::bulk)
         .collect();
     Ok(Reply::Array(vec![
         Reply::Bulk(next.to_string().into_bytes()),
@@ -718,7 +715,7 @@ fn sinterstore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let keys = rest_keys(args);
     let result: SetValue = {
         let sets = gather(ctx, &keys, true)?;
-        intersection(&sets, 0).into_iter().cloned().collect()
+        intersection(&sets, 0).into_iter().collect()
     };
     store(ctx, dst, result, "sinterstore")
 }

@@ -1,0 +1,689 @@
+//! An order-statistics B+ tree: a sequence kept in order, with rank queries.
+//!
+//! # Why it exists
+//! A sorted set must answer "how many members precede this one?" (`ZRANK`, `ZCOUNT`) and
+//! "which member is at rank r?" (`ZRANGE`) in O(log N). Redis uses a skiplist whose links
+//! record how many elements they jump. We used one too, and measured it: at a million
+//! members every step of a skiplist descent is a dependent read from main memory, about
+//! twenty of them per `ZRANK`, so `ZRANK` cost 15× more at N = 1,000,000 than at N = 1,000
+//! although log N only doubles. A B+ tree with 32–64 entries per node is three or four
+//! levels deep at a million entries, and each level is one contiguous array, so a descent
+//! costs a handful of cache misses (see `benches/zset.rs`, which times both sizes).
+//!
+//! Crates were checked first: `wabi_tree` (an order-statistic B-tree map) ranks only keys
+//! that are present and orders by `Ord` on whole keys, but a sorted set must also descend
+//! by partial keys ("first member whose score is ≥ min", "first member ≥ `[abc` by bytes",
+//! including Redis's defined-by-the-search answers when scores differ), so we need a
+//! descent driven by a caller's predicate; `indexset` rebuilds a flat index on splits (O(N)
+//! inserts). So the tree is written here, generic over its element and knowing nothing of
+//! scores: every question about order is a predicate `before(x)` that holds for a prefix
+//! of the sequence, and every answer is a rank.
+//!
+//! # Representation
+//! A node is a leaf (a `Vec` of up to [`LEAF_MAX`] elements, in order) or an inner node
+//! holding up to [`INNER_MAX`] children, the number of elements under each child
+//! (`counts`), and between consecutive children a *separator*: a copy of an element that
+//! sorts after everything in the left child and at or before everything in the right one.
+//! A descent by predicate compares against separators only, so it reads one node per level;
+//! a descent by rank reads the counts only.
+//!
+//! # Invariants
+//! 1. All leaves are at the same depth. `len` is the number of elements.
+//! 2. An inner node with `k` children has `k - 1` separators and `k` counts; `counts[i]` is
+//!    the number of elements under child `i`.
+//! 3. Every node other than the root has at least half of its maximum (leaves
+//!    `LEAF_MAX / 2` elements, inner nodes `INNER_MAX / 2` children); an inner root has at
+//!    least two children. No node exceeds its maximum.
+//! 4. With `max(c)`/`min(c)` the last/first element under child `c`:
+//!    `max(kid i) < sep[i] ≤ min(kid i+1)` in the caller's order. A separator may be a copy
+//!    of an element since removed (it still separates); it is dropped when its children
+//!    merge.
+//! 5. The elements, read leaf by leaf from the left, are the sequence, in order.
+//!
+//! [`OsTree::check`] verifies them all; the property tests call it after every step.
+//!
+//! # Costs
+//! With d the depth (⌈log₃₂ N⌉ at worst: 4 levels hold over a million elements), a search
+//! by predicate or by rank reads d nodes, O(log N); insert and remove at a position are
+//! O(log N) (a split or merge touches one node per level); iteration is amortized O(1)
+//! per element. Removing M consecutive elements drains a run of one leaf per descent, at
+//! least half a leaf after the first, so it costs O(log N + M·d/32): O(log N + M) for any
+//! depth a real set reaches (d ≤ 5 up to a billion elements).
+
+/// Most elements in a leaf.
+pub const LEAF_MAX: usize = 64;
+/// Most children of an inner node.
+pub const INNER_MAX: usize = 64;
+const LEAF_MIN: usize = LEAF_MAX / 2;
+const INNER_MIN: usize = INNER_MAX / 2;
+
+#[derive(Debug, Clone)]
+struct Inner<T> {
+    seps: Vec<T>,
+    kids: Vec<Node<T>>,
+    counts: Vec<usize>,
+}
+
+#[derive(Debug, Clone)]
+enum Node<T> {
+    Leaf(Vec<T>),
+    Inner(Inner<T>),
+}
+
+impl<T> Node<T> {
+    fn count(&self) -> usize {
+        match self {
+            Node::Leaf(v) => v.len(),
+            Node::Inner(n) => n.counts.iter().sum(),
+        }
+    }
+
+    /// True when this (non-root) node is below its minimum.
+    fn underfull(&self) -> bool {
+        match self {
+            Node::Leaf(v) => v.len() < LEAF_MIN,
+            Node::Inner(n) => n.kids.len() < INNER_MIN,
+        }
+    }
+
+    /// Number of slots it uses: elements for a leaf, children for an inner node.
+    fn width(&self) -> usize {
+        match self {
+            Node::Leaf(v) => v.len(),
+            Node::Inner(n) => n.kids.len(),
+        }
+    }
+}
+
+/// A sequence in order with O(log N) rank queries. See the module documentation.
+#[derive(Debug, Clone)]
+pub struct OsTree<T> {
+    root: Node<T>,
+    len: usize,
+}
+
+impl<T: Clone> Default for OsTree<T> {
+    fn default() -> Self {
+        OsTree::new()
+    }
+}
+
+/// Index of the child of `n` holding rank `r`, and the rank left inside it.
+fn child_at_rank<T>(n: &Inner<T>, mut r: usize) -> (usize, usize) {
+    let last = n.counts.len().saturating_sub(1);
+    for (i, &c) in n.counts.iter().enumerate() {
+        if r < c || i == last {
+            return (i, r);
+        }
+        r -= c;
+    }
+    (0, r)
+}
+
+impl<T: Clone> OsTree<T> {
+    /// An empty tree. **O(1).**
+    pub fn new() -> OsTree<T> {
+        OsTree {
+            root: Node::Leaf(Vec::new()),
+            len: 0,
+        }
+    }
+
+    /// Number of elements. **O(1).**
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The number of elements for which `before` holds; `before` must hold for a prefix of
+    /// the sequence (then this is the rank of the first element where it fails).
+    /// **O(log N).**
+    pub fn rank_where(&self, mut before: impl FnMut(&T) -> bool) -> usize {
+        let mut node = &self.root;
+        let mut rank = 0;
+        loop {
+            match node {
+                Node::Leaf(v) => return rank + v.partition_point(&mut before),
+                Node::Inner(n) => {
+                    let j = n.seps.partition_point(&mut before);
+                    rank += n.counts[..j].iter().sum::<usize>();
+                    node = &n.kids[j];
+                }
+            }
+        }
+    }
+
+    /// The element at 0-based `rank`. **O(log N).**
+    pub fn get(&self, rank: usize) -> Option<&T> {
+        if rank >= self.len {
+            return None;
+        }
+        let mut node = &self.root;
+        let mut r = rank;
+        loop {
+            match node {
+                Node::Leaf(v) => return v.get(r),
+                Node::Inner(n) => {
+                    let (i, rest) = child_at_rank(n, r);
+                    r = rest;
+                    node = &n.kids[i];
+                }
+            }
+        }
+    }
+
+    /// Inserts `x` after every element for which `not_after` holds: it must hold for a
+    /// prefix, for the elements that sort at or before `x` (`y <= x`, not `y < x`: an
+    /// element equal to `x` may survive as a separator after its removal, and `x` must go
+    /// to the right of it). **O(log N).**
+    pub fn insert_where(&mut self, x: T, mut not_after: impl FnMut(&T) -> bool) {
+        let before = &mut not_after;
+        self.len += 1;
+        if let Some((sep, right)) = insert_rec(&mut self.root, x, before) {
+            let left = std::mem::replace(&mut self.root, Node::Leaf(Vec::new()));
+            let mut counts = Vec::with_capacity(INNER_MAX + 1);
+            counts.extend([left.count(), right.count()]);
+            let mut kids = Vec::with_capacity(INNER_MAX + 1);
+            kids.push(left);
+            kids.push(right);
+            let mut seps = Vec::with_capacity(INNER_MAX + 1);
+            seps.push(sep);
+            self.root = Node::Inner(Inner { seps, kids, counts });
+        }
+    }
+
+    /// Removes and returns the element at 0-based `rank`. **O(log N).**
+    pub fn remove_at(&mut self, rank: usize) -> Option<T> {
+        if rank >= self.len {
+            return None;
+        }
+        let mut out = None;
+        remove_rec(&mut self.root, rank, 1, &mut |x| out = Some(x));
+        self.len -= 1;
+        self.collapse_root();
+        out
+    }
+
+    /// Removes the `count` elements from 0-based rank `start` on (clamped to the end),
+    /// passing each to `gone` in order; returns how many went. Each round drains a run of
+    /// one leaf. **O(log N + M)** for M removed.
+    pub fn remove_range(&mut self, start: usize, count: usize, mut gone: impl FnMut(T)) -> usize {
+        let count = count.min(self.len.saturating_sub(start));
+        let mut left = count;
+        while left > 0 {
+            let n = remove_rec(&mut self.root, start, left, &mut gone);
+            self.len -= n;
+            left -= n;
+            self.collapse_root();
+            if n == 0 {
+                break;
+            }
+        }
+        count - left
+    }
+
+    fn collapse_root(&mut self) {
+        while let Node::Inner(n) = &mut self.root {
+            if n.kids.len() != 1 {
+                break;
+            }
+            let Some(kid) = n.kids.pop() else { break };
+            self.root = kid;
+        }
+    }
+
+    /// Calls `f` on every element in order, allowing changes that keep the order (and
+    /// keep every separator valid). **O(N).**
+    pub fn for_each_mut(&mut self, mut f: impl FnMut(&mut T)) {
+        fn walk<T>(node: &mut Node<T>, f: &mut impl FnMut(&mut T)) {
+            match node {
+                Node::Leaf(v) => v.iter_mut().for_each(f),
+                Node::Inner(n) => n.kids.iter_mut().for_each(|k| walk(k, f)),
+            }
+        }
+        walk(&mut self.root, &mut f);
+    }
+
+    /// Iterates from 0-based `rank`, ascending, or descending with `rev`. Empty when
+    /// `rank >= len`. **O(log N)** to start, amortized O(1) per step.
+    pub fn iter_from(&self, rank: usize, rev: bool) -> Iter<'_, T> {
+        let mut it = Iter {
+            stack: Vec::new(),
+            leaf: &[],
+            pos: 0,
+            rev,
+        };
+        if rank >= self.len {
+            return it;
+        }
+        let mut node = &self.root;
+        let mut r = rank;
+        loop {
+            match node {
+                Node::Leaf(v) => {
+                    it.leaf = v;
+                    it.pos = if rev { r + 1 } else { r };
+                    return it;
+                }
+                Node::Inner(n) => {
+                    let (i, rest) = child_at_rank(n, r);
+                    it.stack.push((n, i));
+                    r = rest;
+                    node = &n.kids[i];
+                }
+            }
+        }
+    }
+
+    /// Checks every invariant in the module documentation, with `lt` the strict order.
+    /// **O(N).** For tests.
+    pub fn check(&self, lt: impl Fn(&T, &T) -> bool) -> Result<(), String> {
+        let mut leaf_depth = None;
+        let n = check_rec(&self.root, 0, true, &lt, &mut leaf_depth)?;
+        if n != self.len {
+            return Err(format!("len {} but {n} elements", self.len));
+        }
+        let all: Vec<&T> = self.iter_from(0, false).collect();
+        if all.len() != self.len {
+            return Err("iteration length differs".into());
+        }
+        if all.windows(2).any(|w| !lt(w[0], w[1])) {
+            return Err("elements out of order".into());
+        }
+        let back: Vec<&T> = match self.len {
+            0 => Vec::new(),
+            n => self.iter_from(n - 1, true).collect(),
+        };
+        if back.len() != self.len
+            || back
+                .iter()
+                .rev()
+                .zip(&all)
+                .any(|(a, b)| lt(a, b) || lt(b, a))
+        {
+            return Err("reverse iteration differs".into());
+        }
+        Ok(())
+    }
+}
+
+/// Returns the number of elements under `node`, checking invariants 1–4 below it.
+fn check_rec<T>(
+    node: &Node<T>,
+    depth: usize,
+    root: bool,
+    lt: &impl Fn(&T, &T) -> bool,
+    leaf_depth: &mut Option<usize>,
+) -> Result<usize, String> {
+    if !root && node.underfull() {
+        return Err(format!("underfull node at depth {depth}"));
+    }
+    match node {
+        Node::Leaf(v) => {
+            if v.len() > LEAF_MAX {
+                return Err("leaf over its maximum".into());
+            }
+            match *leaf_depth {
+                None => *leaf_depth = Some(depth),
+                Some(d) if d != depth => return Err("leaves at different depths".into()),
+                Some(_) => {}
+            }
+            Ok(v.len())
+        }
+        Node::Inner(n) => {
+            let k = n.kids.len();
+            if !(2..=INNER_MAX).contains(&k) || n.seps.len() + 1 != k || n.counts.len() != k {
+                return Err(format!("inner node shape: {k} kids, {} seps", n.seps.len()));
+            }
+            let mut total = 0;
+            for (i, kid) in n.kids.iter().enumerate() {
+                let c = check_rec(kid, depth + 1, false, lt, leaf_depth)?;
+                if c != n.counts[i] {
+                    return Err(format!("count {} but {c} elements", n.counts[i]));
+                }
+                total += c;
+            }
+            for (i, sep) in n.seps.iter().enumerate() {
+                let below = last(&n.kids[i]);
+                let above = first(&n.kids[i + 1]);
+                if below.is_some_and(|b| !lt(b, sep)) || above.is_some_and(|a| lt(a, sep)) {
+                    return Err(format!("separator {i} at depth {depth} does not separate"));
+                }
+            }
+            Ok(total)
+        }
+    }
+}
+
+fn first<T>(node: &Node<T>) -> Option<&T> {
+    match node {
+        Node::Leaf(v) => v.first(),
+        Node::Inner(n) => n.kids.first().and_then(first),
+    }
+}
+
+fn last<T>(node: &Node<T>) -> Option<&T> {
+    match node {
+        Node::Leaf(v) => v.last(),
+        Node::Inner(n) => n.kids.last().and_then(last),
+    }
+}
+
+/// Inserts into the subtree; when `node` overflows it splits, keeping the left half, and
+/// returns the separator and the right half for the parent to link.
+fn insert_rec<T: Clone>(
+    node: &mut Node<T>,
+    x: T,
+    before: &mut impl FnMut(&T) -> bool,
+) -> Option<(T, Node<T>)> {
+    match node {
+        Node::Leaf(v) => {
+            let i = v.partition_point(&mut *before);
+            v.insert(i, x);
+            if v.len() <= LEAF_MAX {
+                return None;
+            }
+            let mut right = Vec::with_capacity(LEAF_MAX + 1);
+            right.extend(v.drain(v.len() / 2..));
+            v.shrink_to(LEAF_MAX + 1);
+            let sep = right[0].clone();
+            Some((sep, Node::Leaf(right)))
+        }
+        Node::Inner(n) => {
+            let j = n.seps.partition_point(&mut *before);
+            n.counts[j] += 1;
+            let (sep, right) = insert_rec(&mut n.kids[j], x, before)?;
+            let moved = right.count();
+            n.counts[j] -= moved;
+            n.kids.insert(j + 1, right);
+            n.counts.insert(j + 1, moved);
+            n.seps.insert(j, sep);
+            if n.kids.len() <= INNER_MAX {
+                return None;
+            }
+            let mid = n.kids.len() / 2;
+            let mut kids = Vec::with_capacity(INNER_MAX + 1);
+            kids.extend(n.kids.drain(mid..));
+            let mut counts = Vec::with_capacity(INNER_MAX + 1);
+            counts.extend(n.counts.drain(mid..));
+            let mut seps = Vec::with_capacity(INNER_MAX + 1);
+            seps.extend(n.seps.drain(mid..));
+            let up = n.seps.pop()?;
+            Some((up, Node::Inner(Inner { seps, kids, counts })))
+        }
+    }
+}
+
+/// Removes up to `max` consecutive elements from `rank` on, all from one leaf, passing
+/// them to `gone`; returns how many. Children left underfull are merged or refilled.
+fn remove_rec<T: Clone>(
+    node: &mut Node<T>,
+    rank: usize,
+    max: usize,
+    gone: &mut impl FnMut(T),
+) -> usize {
+    match node {
+        Node::Leaf(v) => {
+            let end = v.len().min(rank.saturating_add(max));
+            if rank >= end {
+                return 0;
+            }
+            let n = end - rank;
+            v.drain(rank..end).for_each(gone);
+            n
+        }
+        Node::Inner(n) => {
+            let (i, r) = child_at_rank(n, rank);
+            let removed = remove_rec(&mut n.kids[i], r, max, gone);
+            n.counts[i] -= removed;
+            if n.kids[i].underfull() {
+                rebalance(n, i);
+            }
+            removed
+        }
+    }
+}
+
+/// Child `i` of `n` is underfull: merge it with a sibling, or move entries over from one.
+fn rebalance<T: Clone>(n: &mut Inner<T>, i: usize) {
+    if n.kids.len() < 2 {
+        return;
+    }
+    // The pair (a, a + 1) to fix.
+    let a = if i + 1 < n.kids.len() { i } else { i - 1 };
+    let (lo, hi) = n.kids.split_at_mut(a + 1);
+    let (left, right) = (&mut lo[a], &mut hi[0]);
+    let max = match left {
+        Node::Leaf(_) => LEAF_MAX,
+        Node::Inner(_) => INNER_MAX,
+    };
+    let total = left.width() + right.width();
+    if total <= max {
+        // Merge right into left.
+        let right = n.kids.remove(a + 1);
+        let sep = n.seps.remove(a);
+        let moved = n.counts.remove(a + 1);
+        n.counts[a] += moved;
+        match (&mut n.kids[a], right) {
+            (Node::Leaf(l), Node::Leaf(r)) => l.extend(r),
+            (Node::Inner(l), Node::Inner(r)) => {
+                l.seps.push(sep);
+                l.seps.extend(r.seps);
+                l.kids.extend(r.kids);
+                l.counts.extend(r.counts);
+            }
+            _ => {}
+        }
+        return;
+    }
+    // Redistribute so that the left node gets half (rounded down).
+    let want = total / 2;
+    let sep = &mut n.seps[a];
+    let moved: isize = match (left, right) {
+        (Node::Leaf(l), Node::Leaf(r)) => {
+            if l.len() < want {
+                let k = want - l.len();
+                l.extend(r.drain(..k));
+                *sep = r[0].clone();
+                k as isize
+            } else {
+                let k = l.len() - want;
+                let tail: Vec<T> = l.drain(l.len() - k..).collect();
+                r.splice(0..0, tail);
+                *sep = r[0].clone();
+                -(k as isize)
+            }
+        }
+        (Node::Inner(l), Node::Inner(r)) => {
+            if l.kids.len() < want {
+                let k = want - l.kids.len();
+                let moved: usize = r.counts[..k].iter().sum();
+                l.seps.push(sep.clone());
+                l.seps.extend(r.seps.drain(..k - 1));
+                *sep = r.seps.remove(0);
+                l.kids.extend(r.kids.drain(..k));
+                l.counts.extend(r.counts.drain(..k));
+                moved as isize
+            } else {
+                let k = l.kids.len() - want;
+                let from = l.kids.len() - k;
+                let moved: usize = l.counts[from..].iter().sum();
+                let mut seps: Vec<T> = l.seps.drain(from - 1..).collect();
+                // `seps` now holds the separators before each moved kid; the first goes up.
+                let up = seps.remove(0);
+                seps.push(std::mem::replace(sep, up));
+                r.seps.splice(0..0, seps);
+                let kids: Vec<Node<T>> = l.kids.drain(from..).collect();
+                r.kids.splice(0..0, kids);
+                let counts: Vec<usize> = l.counts.drain(from..).collect();
+                r.counts.splice(0..0, counts);
+                -(moved as isize)
+            }
+        }
+        _ => 0,
+    };
+    n.counts[a] = n.counts[a].wrapping_add_signed(moved);
+    n.counts[a + 1] = n.counts[a + 1].wrapping_add_signed(-moved);
+}
+
+/// Iterator over a tree's elements from some rank, in either direction.
+pub struct Iter<'a, T> {
+    /// The inner nodes above the current leaf, with the index of the child taken.
+    stack: Vec<(&'a Inner<T>, usize)>,
+    leaf: &'a [T],
+    /// Forward: index of the next element. Backward: one past it.
+    pos: usize,
+    rev: bool,
+}
+
+impl<'a, T> Iter<'a, T> {
+    /// Moves to the next leaf in the iteration direction; false at the end.
+    fn step_leaf(&mut self) -> bool {
+        // Climb to the lowest ancestor with a sibling on the wanted side.
+        loop {
+            let Some((n, i)) = self.stack.pop() else {
+                self.leaf = &[];
+                return false;
+            };
+            let next = if self.rev {
+                i.checked_sub(1)
+            } else {
+                Some(i + 1).filter(|&j| j < n.kids.len())
+            };
+            let Some(j) = next else { continue };
+            self.stack.push((n, j));
+            let mut node = &n.kids[j];
+            loop {
+                match node {
+                    Node::Leaf(v) => {
+                        self.leaf = v;
+                        self.pos = if self.rev { v.len() } else { 0 };
+                        return true;
+                    }
+                    Node::Inner(m) => {
+                        let k = if self.rev { m.kids.len() - 1 } else { 0 };
+                        self.stack.push((m, k));
+                        node = &m.kids[k];
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<'a, T> Iterator for Iter<'a, T> {
+    type Item = &'a T;
+
+    fn next(&mut self) -> Option<&'a T> {
+        loop {
+            if self.rev {
+                if self.pos > 0 {
+                    self.pos -= 1;
+                    return self.leaf.get(self.pos);
+                }
+            } else if self.pos < self.leaf.len() {
+                self.pos += 1;
+                return self.leaf.get(self.pos - 1);
+            }
+            if self.leaf.is_empty() && self.stack.is_empty() {
+                return None;
+            }
+            if !self.step_leaf() {
+                return None;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(t: &OsTree<u64>) {
+        t.check(|a, b| a < b).unwrap();
+    }
+
+    #[test]
+    fn grows_and_shrinks_through_several_levels() {
+        let mut t = OsTree::new();
+        let mut rng = fastrand::Rng::with_seed(1);
+        let mut model: Vec<u64> = Vec::new();
+        for _ in 0..20_000 {
+            let x = rng.u64(..1 << 40);
+            if model.binary_search(&x).is_ok() {
+                continue;
+            }
+            t.insert_where(x, |y| *y <= x);
+            let at = model.partition_point(|y| *y < x);
+            model.insert(at, x);
+        }
+        check(&t);
+        assert!(matches!(t.root, Node::Inner(_)));
+        for (i, x) in model.iter().enumerate().step_by(97) {
+            assert_eq!(t.rank_where(|y| y < x), i);
+            assert_eq!(t.get(i), Some(x));
+        }
+        let from: Vec<u64> = t.iter_from(5000, false).take(300).copied().collect();
+        assert_eq!(from, model[5000..5300]);
+        let back: Vec<u64> = t.iter_from(5000, true).take(300).copied().collect();
+        let want: Vec<u64> = model[4701..=5000].iter().rev().copied().collect();
+        assert_eq!(back, want);
+        let mut gone = Vec::new();
+        assert_eq!(t.remove_range(100, 7000, |x| gone.push(x)), 7000);
+        assert_eq!(gone, model[100..7100]);
+        model.drain(100..7100);
+        check(&t);
+        while !model.is_empty() {
+            let i = rng.usize(..model.len());
+            assert_eq!(t.remove_at(i), Some(model.remove(i)));
+            if model.len() % 1000 == 0 {
+                check(&t);
+            }
+        }
+        check(&t);
+        assert!(t.is_empty());
+        assert_eq!(t.iter_from(0, false).next(), None);
+    }
+}
+
+#[cfg(test)]
+mod churn {
+    use super::*;
+
+    #[test]
+    fn churn_keeps_invariants() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for round in 0..40 {
+            let mut t: OsTree<u64> = OsTree::new();
+            let mut model: Vec<u64> = Vec::new();
+            for step in 0..600 {
+                let x = rng.u64(..300);
+                let found = model.binary_search(&x);
+                if rng.u8(..50) == 0 && !model.is_empty() {
+                    let a = rng.usize(..model.len());
+                    let n = rng.usize(..40);
+                    let mut gone = Vec::new();
+                    let went = t.remove_range(a, n, |x| gone.push(x));
+                    let want: Vec<u64> = model.drain(a..(a + n).min(model.len())).collect();
+                    assert_eq!((went, gone), (want.len(), want));
+                } else if rng.u8(..4) == 0 {
+                    if let Ok(i) = found {
+                        model.remove(i);
+                        let r = t.rank_where(|y| *y < x);
+                        assert_eq!(t.remove_at(r), Some(x));
+                    }
+                } else if let Err(i) = found {
+                    model.insert(i, x);
+                    t.insert_where(x, |y| *y <= x);
+                }
+                if let Err(e) = t.check(|a, b| a < b) {
+                    panic!("round {round} step {step}: {e}\n{:?}", t.root);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! Member bytes stored inline when short, shared when long.
+//!
+//! # Why
+//! A sorted-set member lives in two places, the dict (member → score) and the ordered
+//! tree, and both must compare it: the dict when it finds a member (after the hash
+//! matches, the bytes are compared), the tree when two scores tie. As an `Rc<[u8]>` every
+//! such comparison first reads a separate heap block; at a million members that block is
+//! not in cache, so it costs a main-memory read on each `ZSCORE`, `ZRANK` or `ZADD`.
+//! Most members are short (ids, names, geohash members), so [`SmallBytes`] keeps up to
+//! [`INLINE`] bytes inside itself, in the same 24 bytes a `Vec<u8>` header takes, and
+//! only longer members go to a shared `Rc<[u8]>` (cloned by reference count, so the dict
+//! and the tree still share one copy). Short members also save the block itself: no
+//! allocation header, no rounding up.
+//!
+//! Crates were considered: `smallvec` and `compact_bytes`-style types store short bytes
+//! inline but deep-copy long ones on clone, which would store a long member twice; string
+//! types (`compact_str`, `smol_str`) require UTF-8, and members are arbitrary bytes.
+//!
+//! # Invariants
+//! * `Inline(len, buf)`: `len <= INLINE`; the bytes are `buf[..len]`.
+//! * A value is `Inline` exactly when its bytes fit, so equal bytes have equal variants
+//!   (not needed for correctness, since equality and hashing look at the bytes only).
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::rc::Rc;
+
+/// Longest byte string kept inline.
+pub const INLINE: usize = 22;
+
+/// An immutable byte string: inline up to [`INLINE`] bytes, else a shared heap block.
+#[derive(Clone)]
+pub enum SmallBytes {
+    /// Length and bytes (the first `len` of the buffer).
+    Inline(u8, [u8; INLINE]),
+    /// A longer string, shared.
+    Shared(Rc<[u8]>),
+}
+
+impl SmallBytes {
+    /// The bytes.
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            SmallBytes::Inline(len, buf) => buf.get(..usize::from(*len)).unwrap_or(&[]),
+            SmallBytes::Shared(rc) => rc,
+        }
+    }
+
+    /// True when both are the same shared block, or both inline (for invariant checks:
+    /// the dict and the tree must share long members rather than copy them).
+    pub fn shares_with(&self, other: &SmallBytes) -> bool {
+        match (self, other) {
+            (SmallBytes::Shared(a), SmallBytes::Shared(b)) => Rc::ptr_eq(a, b),
+            (SmallBytes::Inline(..), SmallBytes::Inline(..)) => self.as_bytes() == other.as_bytes(),
+            _ => false,
+        }
+    }
+}
+
+impl From<&[u8]> for SmallBytes {
+    fn from(b: &[u8]) -> SmallBytes {
+        if b.len() <= INLINE {
+            let mut buf = [0u8; INLINE];
+            buf[..b.len()].copy_from_slice(b);
+            SmallBytes::Inline(b.len() as u8, buf)
+        } else {
+            SmallBytes::Shared(Rc::from(b))
+        }
+    }
+}
+
+impl Deref for SmallBytes {
+    type Target = [u8];
+
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl Borrow<[u8]> for SmallBytes {
+    fn borrow(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl Hash for SmallBytes {
+    /// Hashes as the byte slice does, so maps keyed by `SmallBytes` can be searched with
+    /// a `&[u8]`.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
+    }
+}
+
+impl PartialEq for SmallBytes {
+    fn eq(&self, other: &SmallBytes) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for SmallBytes {}
+
+impl fmt::Debug for SmallBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", String::from_utf8_lossy(self.as_bytes()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn short_inline_long_shared_and_both_look_like_slices() {
+        assert_eq!(std::mem::size_of::<SmallBytes>(), 24);
+        for len in [0, 1, INLINE, INLINE + 1, 100] {
+            let bytes: Vec<u8> = (0..len as u8).collect();
+            let s = SmallBytes::from(&bytes[..]);
+            assert_eq!(&*s, &bytes[..]);
+            assert_eq!(matches!(s, SmallBytes::Inline(..)), len <= INLINE);
+            let t = s.clone();
+            assert!(s.shares_with(&t));
+            let mut m = HashMap::new();
+            m.insert(s, len);
+            assert_eq!(m.get(&bytes[..]), Some(&len));
+        }
+    }
+}
