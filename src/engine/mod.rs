@@ -79,6 +79,7 @@ pub mod outbox;
 pub mod pubsub;
 pub mod reply;
 pub mod scan;
+pub mod snapshot;
 pub mod table;
 pub mod types;
 pub mod watch;
