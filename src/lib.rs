@@ -8,11 +8,14 @@
 //!   for the host and for `wasm32-unknown-unknown`.
 //! - [`server`] (native only): the RESP server that `redis-cli`, `redis-benchmark` and client
 //!   libraries talk to.
+//! - `persist` (wasm only): the effect log and snapshots in IndexedDB, workspaces, fallbacks.
 //! - `ui` (wasm only): the Yew web app: a redis-cli style console over an in-page engine.
 //! - `src/bin/`: thin binaries (`kvlab-server`, `kvlab-web`).
 
 pub mod engine;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
+#[cfg(target_arch = "wasm32")]
+pub mod persist;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -502,3 +502,35 @@ fn crc32_matches_zlib() {
     assert_eq!(crc32(b""), 0);
     assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
 }
+
+#[test]
+fn recover_replays_up_to_the_first_damaged_record_and_reports_it() {
+    let set = |k: &str, v: &str| TimedEffect {
+        at_ms: T0,
+        effect: kvlab::engine::Effect {
+            db: 0,
+            argv: argv(&["SET", k, v]),
+        },
+    };
+    let r1 = encode_log_record(1, &[set("a", "1")]);
+    let mut r2 = encode_log_record(2, &[set("b", "2")]);
+    let r3 = encode_log_record(3, &[set("c", "3")]);
+    let n = r2.len();
+    r2[n - 6] ^= 0xff;
+    let log: Vec<(u64, &[u8])> = vec![(3, &r3), (1, &r1), (2, &r2)];
+    let rec = kvlab::engine::snapshot::recover(None, &log, T0).unwrap();
+    assert_eq!(rec.replayed, 1);
+    assert_eq!(rec.skipped, vec![2, 3]);
+    assert_eq!(rec.last_seq, 3);
+    assert_eq!(rec.damage.len(), 1);
+    assert_eq!(rec.damage[0].to_string(), "log record 2 is corrupt (checksum mismatch)");
+    assert_eq!(rec.dbs[0].len(), 1);
+    // A newer record anywhere refuses the lot.
+    let mut r4 = encode_log_record(4, &[set("d", "4")]);
+    r4[2] = 200;
+    let log: Vec<(u64, &[u8])> = vec![(1, &r1), (4, &r4)];
+    assert!(matches!(
+        kvlab::engine::snapshot::recover(None, &log, T0),
+        Err(FormatError::Newer { found: 200, .. })
+    ));
+}

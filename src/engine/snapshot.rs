@@ -859,3 +859,101 @@ impl Engine {
         self.srv.clock.now_ms()
     }
 }
+
+/// What loading stored data found: the dataset to install and what went wrong on the way.
+pub struct Recovery {
+    /// The rebuilt databases (pass to [`install`]).
+    pub dbs: Vec<Db>,
+    /// The highest sequence number seen (snapshot or log, good or bad): new records must
+    /// be numbered after it.
+    pub last_seq: u64,
+    /// Damage found (a corrupt snapshot chunk, a corrupt log record): reported to the user;
+    /// everything before the damage was recovered.
+    pub damage: Vec<FormatError>,
+    /// Sequence numbers of the log records that were not replayed (the first damaged one
+    /// and every one after it), to be set aside.
+    pub skipped: Vec<u64>,
+    /// Log records replayed.
+    pub replayed: usize,
+    /// Effects replayed.
+    pub effects: u64,
+}
+
+/// Loads stored data: the snapshot (if any), then the log records after it in ascending
+/// sequence order, stopping at the first damaged record (those after it depend on it).
+/// Records the snapshot already includes are ignored. Version 0 log records are stamped
+/// with `now_ms`.
+///
+/// # Errors
+/// [`FormatError::Newer`] (or a bad snapshot header) if the data must not be touched: the
+/// host keeps it as it is and runs in memory.
+pub fn recover(
+    snapshot: Option<&[u8]>,
+    log: &[(u64, &[u8])],
+    now_ms: i64,
+) -> Result<Recovery, FormatError> {
+    let mut damage = Vec::new();
+    let (dbs, snap_seq) = match snapshot {
+        Some(bytes) => {
+            let d = decode_snapshot(bytes)?;
+            damage.extend(d.error);
+            (Some(d.value.dbs), d.value.last_seq)
+        }
+        None => (None, 0),
+    };
+    // Refuse before replaying anything if any record is from a newer version.
+    for (_, bytes) in log {
+        if let Err(e @ FormatError::Newer { .. }) = decode_log_record(bytes, now_ms) {
+            return Err(e);
+        }
+    }
+    let mut sorted: Vec<&(u64, &[u8])> = log.iter().collect();
+    sorted.sort_by_key(|(seq, _)| *seq);
+    let mut rp = Replayer::new(dbs);
+    let mut last_seq = snap_seq;
+    let mut skipped = Vec::new();
+    let mut replayed = 0;
+    for &&(seq, bytes) in &sorted {
+        last_seq = last_seq.max(seq);
+        if !skipped.is_empty() {
+            skipped.push(seq);
+            continue;
+        }
+        if seq <= snap_seq {
+            continue;
+        }
+        match decode_log_record(bytes, now_ms) {
+            Ok(rec) if rec.seq == seq => {
+                rp.apply_record(&rec);
+                replayed += 1;
+            }
+            Ok(rec) => {
+                damage.push(FormatError::Invalid {
+                    what: format!("log record {seq} says it is record {}", rec.seq),
+                });
+                skipped.push(seq);
+            }
+            Err(e) => {
+                damage.push(match e {
+                    FormatError::Checksum { .. } => FormatError::Checksum {
+                        what: format!("log record {seq}"),
+                    },
+                    FormatError::Truncated { .. } => FormatError::Truncated {
+                        what: format!("log record {seq}"),
+                    },
+                    other => other,
+                });
+                skipped.push(seq);
+            }
+        }
+    }
+    let effects = rp.applied;
+    Ok(Recovery {
+        dbs: rp.finish(),
+        last_seq,
+        damage,
+        skipped,
+        replayed,
+        effects,
+    })
+}

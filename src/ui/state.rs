@@ -122,7 +122,9 @@ impl State {
     pub fn boot() -> State {
         let clock = FnClock(js_sys::Date::now);
         let seed = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
-        State::new(Engine::new(Box::new(clock), seed), Lang::detect())
+        let state = State::new(Engine::new(Box::new(clock), seed), Lang::detect());
+        super::persist_hook::install(&state.engine);
+        state
     }
 
     /// The shared engine, for read access by views (and tests).
@@ -178,9 +180,7 @@ impl State {
             Some(argv) => {
                 let mut engine = self.engine.borrow_mut();
                 let reply = engine.execute(self.client, argv);
-                // Effects feed persistence and live views, which the console does not have
-                // yet; drop them so they do not pile up.
-                engine.take_effects();
+                super::persist_hook::record(engine.take_effects(), engine.now_ms());
                 (Some(format_reply(&reply)), matches!(reply, Reply::Error(_)))
             }
         };
@@ -226,7 +226,10 @@ impl Reducible for State {
                 // Nothing visible changed: the same Rc tells Yew to skip rendering.
                 return self;
             }
-            self.engine.borrow_mut().take_effects();
+            {
+                let mut engine = self.engine.borrow_mut();
+                super::persist_hook::record(engine.take_effects(), engine.now_ms());
+            }
             let mut next = Rc::unwrap_or_clone(self);
             next.expired += removed as u64;
             return Rc::new(next);
