@@ -13,9 +13,9 @@
 //! - `src/bin/`: thin binaries (`kvlab-server`, `kvlab-web`).
 
 pub mod engine;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod server;
 #[cfg(target_arch = "wasm32")]
 pub mod persist;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod server;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

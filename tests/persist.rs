@@ -523,7 +523,10 @@ fn recover_replays_up_to_the_first_damaged_record_and_reports_it() {
     assert_eq!(rec.skipped, vec![2, 3]);
     assert_eq!(rec.last_seq, 3);
     assert_eq!(rec.damage.len(), 1);
-    assert_eq!(rec.damage[0].to_string(), "log record 2 is corrupt (checksum mismatch)");
+    assert_eq!(
+        rec.damage[0].to_string(),
+        "log record 2 is corrupt (checksum mismatch)"
+    );
     assert_eq!(rec.dbs[0].len(), 1);
     // A newer record anywhere refuses the lot.
     let mut r4 = encode_log_record(4, &[set("d", "4")]);

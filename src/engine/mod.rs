@@ -72,6 +72,7 @@ pub mod clock;
 pub mod cmd;
 pub mod config;
 pub mod error;
+pub mod export;
 pub mod glob;
 pub mod keyspace;
 pub mod longdouble;

@@ -796,7 +796,8 @@ pub fn canonical_dump(dbs: &[Db]) -> String {
 /// deadlines, as seen by commands that do not depend on the encoding (members of sets and
 /// fields of hashes compare as sets). This is what replaying a log guarantees: like
 /// Redis's append-only file, effects carry data, not encodings, so a sorted set that was
-/// converted to a skiplist by `SORT` comes back as a listpack. Snapshots keep encodings.
+/// converted to a skiplist by `SORT` comes back as a listpack (and a score of -0 in it as
+/// 0). Snapshots keep encodings.
 pub fn data_dump(dbs: &[Db]) -> String {
     dump(dbs, false)
 }
@@ -825,9 +826,14 @@ fn dump(dbs: &[Db], with_encoding: bool) -> String {
                 Value::Str(s) => vec![esc(&s.bytes)],
                 Value::List(l) => l.items.iter().map(|x| esc(x)).collect(),
                 Value::Set(s) => s.iter().map(|x| esc(x)).collect(),
+                // A score of -0 is 0 once a listpack holds it (see `ZSet::add`), so
+                // without encodings the two compare equal.
                 Value::ZSet(z) => z
                     .iter()
-                    .map(|(m, s)| format!("{}={:?}", esc(m), s))
+                    .map(|(m, s)| {
+                        let s = if with_encoding || s != 0.0 { s } else { 0.0 };
+                        format!("{}={:?}", esc(m), s)
+                    })
                     .collect(),
                 Value::Hash(h) => h
                     .iter()

@@ -60,7 +60,12 @@ extern "C" {
     #[wasm_bindgen(catch)]
     async fn kv_append(db: &JsValue, seq: f64, bytes: &[u8]) -> Result<(), JsValue>;
     #[wasm_bindgen(catch)]
-    async fn kv_compact(db: &JsValue, snapshot: &[u8], upto: f64, bad: Array) -> Result<(), JsValue>;
+    async fn kv_compact(
+        db: &JsValue,
+        snapshot: &[u8],
+        upto: f64,
+        bad: Array,
+    ) -> Result<(), JsValue>;
     #[wasm_bindgen(catch)]
     async fn kv_size(db: &JsValue) -> Result<JsValue, JsValue>;
     async fn kv_lock(workspace: &str) -> JsValue;
@@ -152,6 +157,10 @@ pub struct Status {
     pub snapshot_encode_ms: f64,
     /// Milliseconds from the last append's start to its commit.
     pub last_commit_ms: f64,
+    /// True while a recorded write is not yet committed. A host that shows replies before
+    /// their commit (the console does) can hold back the newest reply while this is true,
+    /// so that nothing it shows can be lost by a crash.
+    pub pending: bool,
 }
 
 /// Persistence of one workspace. Cheap to clone (shared state).
@@ -211,6 +220,7 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
         restore_ms: 0.0,
         snapshot_encode_ms: 0.0,
         last_commit_ms: 0.0,
+        pending: false,
     };
     let mut inner = Inner {
         db: None,
@@ -301,8 +311,7 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
     }
     status.restore_ms = perf_now() - t0;
     inner.db = Some(db);
-    inner.compact_due =
-        inner.log_records > COMPACT_RECORDS || status.log_bytes > COMPACT_BYTES;
+    inner.compact_due = inner.log_records > COMPACT_RECORDS || status.log_bytes > COMPACT_BYTES;
     inner.status = status;
     (Persister::from(inner), recovery.dbs)
 }
@@ -330,6 +339,7 @@ impl Persister {
             restore_ms: 0.0,
             snapshot_encode_ms: 0.0,
             last_commit_ms: 0.0,
+            pending: false,
         };
         Persister::from(Inner {
             db: None,
@@ -380,7 +390,8 @@ impl Persister {
 
     fn notify(&self) {
         let (f, s) = {
-            let i = self.inner.borrow();
+            let mut i = self.inner.borrow_mut();
+            i.status.pending = i.flushing || !i.pending.is_empty();
             (i.on_status.clone(), i.status.clone())
         };
         if let Some(f) = f {
@@ -397,12 +408,16 @@ impl Persister {
         }
         let start = {
             let mut i = self.inner.borrow_mut();
-            i.pending
-                .extend(effects.into_iter().map(|effect| TimedEffect { at_ms, effect }));
+            i.pending.extend(
+                effects
+                    .into_iter()
+                    .map(|effect| TimedEffect { at_ms, effect }),
+            );
             i.last_write_ms = now();
             !std::mem::replace(&mut i.flushing, true)
         };
         if start {
+            self.notify();
             let me = self.clone();
             wasm_bindgen_futures::spawn_local(async move { me.flush().await });
         }
@@ -414,6 +429,8 @@ impl Persister {
                 let mut i = self.inner.borrow_mut();
                 if i.pending.is_empty() || i.status.mode != Mode::Saved {
                     i.flushing = false;
+                    drop(i);
+                    self.notify();
                     break;
                 }
                 let effects = std::mem::take(&mut i.pending);
@@ -435,8 +452,7 @@ impl Persister {
                         i.status.log_bytes += bytes.len();
                         i.status.last_commit_ms = perf_now() - t0;
                         i.log_records += 1;
-                        if i.log_records > COMPACT_RECORDS || i.status.log_bytes > COMPACT_BYTES
-                        {
+                        if i.log_records > COMPACT_RECORDS || i.status.log_bytes > COMPACT_BYTES {
                             i.compact_due = true;
                         }
                     }
@@ -448,8 +464,8 @@ impl Persister {
                     }
                 }
             }
-            self.notify();
             if self.inner.borrow().status.mode != Mode::Saved {
+                self.notify();
                 return;
             }
         }

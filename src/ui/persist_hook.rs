@@ -7,6 +7,11 @@
 //!    the persister snapshot it later.
 //! 3. [`record`] (after every command and every expiry cycle): saves the effects.
 //!
+//! A reply is shown once its write is committed: while a write is pending, `<html>` has
+//! `data-persist-pending` and the newest output is hidden (a rule in `www/style.css`); the
+//! commit takes a few milliseconds. The rewritten UI should instead wait for
+//! [`crate::persist::Status::pending`] to clear before showing a write's reply.
+//!
 //! The status (saving, or why not) is shown in a banner (`#persist-status`, `role=status`)
 //! outside the Yew tree, and mirrored in `data-persist*` attributes of `<html>` for tests
 //! and benchmarks.
@@ -82,13 +87,23 @@ fn show_status(s: &Status) {
         let _ = root.set_attribute("data-persist-workspace", &s.workspace);
         let _ = root.set_attribute("data-persist-appended", &s.appended.to_string());
         let _ = root.set_attribute("data-persist-restore-ms", &format!("{:.1}", s.restore_ms));
-        let _ = root.set_attribute("data-persist-commit-ms", &format!("{:.1}", s.last_commit_ms));
+        let _ = root.set_attribute(
+            "data-persist-commit-ms",
+            &format!("{:.1}", s.last_commit_ms),
+        );
         let _ = root.set_attribute(
             "data-persist-snapshot-ms",
             &format!("{:.1}", s.snapshot_encode_ms),
         );
         let _ = root.set_attribute("data-persist-snapshot-bytes", &s.snapshot_bytes.to_string());
         let _ = root.set_attribute("data-persist-log-bytes", &s.log_bytes.to_string());
+        // While a write is uncommitted its reply stays hidden (www/style.css), so that a
+        // reply on screen is a reply on disk.
+        if s.pending {
+            let _ = root.set_attribute("data-persist-pending", "");
+        } else {
+            let _ = root.remove_attribute("data-persist-pending");
+        }
     }
     let mut lines: Vec<String> = s.mode.message().into_iter().collect();
     lines.extend(
