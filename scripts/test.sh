@@ -41,7 +41,7 @@ step "clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknow
 step "cargo test (host)" cargo test
 step "redis-py integration (pytest)" "$ROOT/.tools/venv/bin/python" -m pytest -q tests/py
 step "Redis 7.0's own test suite (tests/redis-suite)" env KVLAB_SUITE_STRICT=1 bash tests/redis-suite/run.sh
-step "browser tests (wasm-bindgen-test)" env TMPDIR="$BROWSER_TMP" cargo test --target wasm32-unknown-unknown --test wasm
+step "browser tests (wasm-bindgen-test)" env TMPDIR="$BROWSER_TMP" cargo test --target wasm32-unknown-unknown --test wasm --test wasm_persist
 step "trunk build --release" trunk build --release
 step "e2e (playwright-core + chromium)" env TMPDIR="$BROWSER_TMP" node --test tests/e2e/
 

@@ -86,18 +86,33 @@ export async function kv_size(db) {
   return n;
 }
 
-/** Takes the workspace's lock if no other tab holds it: resolves true (held until the page
- * goes) or false. Without the Web Locks API, true. */
+/** Takes the workspace's lock if no other tab holds it. Resolves to a function that
+ * releases it and returns a Promise of the release (call it when leaving the workspace),
+ * or null when another tab holds it. Without the Web Locks API: a function that does
+ * nothing. */
 export function kv_lock(workspace) {
-  if (typeof navigator === 'undefined' || !navigator.locks) return Promise.resolve(true);
+  if (typeof navigator === 'undefined' || !navigator.locks) return Promise.resolve(() => Promise.resolve());
   return new Promise((ok) => {
-    navigator.locks
+    const request = navigator.locks
       .request(PREFIX + workspace, { ifAvailable: true }, (lock) => {
-        ok(lock !== null);
-        return lock === null ? undefined : new Promise(() => {});
+        if (lock === null) {
+          ok(null);
+          return undefined;
+        }
+        // Held until released; releasing resolves once the lock is free for others.
+        return new Promise((release) => ok(() => (release(), request)));
       })
-      .catch(() => ok(true));
+      .catch(() => ok(() => Promise.resolve()));
   });
+}
+
+/** Closes a database connection. */
+export function kv_close(db) {
+  try {
+    db.close();
+  } catch {
+    // already closed
+  }
 }
 
 /** Names of the stored workspaces (where the browser can list databases). */

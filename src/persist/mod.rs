@@ -69,6 +69,7 @@ extern "C" {
     #[wasm_bindgen(catch)]
     async fn kv_size(db: &JsValue) -> Result<JsValue, JsValue>;
     async fn kv_lock(workspace: &str) -> JsValue;
+    fn kv_close(db: &JsValue);
     #[wasm_bindgen(catch)]
     async fn kv_list() -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch)]
@@ -174,6 +175,8 @@ type StatusFn = Rc<dyn Fn(&Status)>;
 
 struct Inner {
     db: Option<JsValue>,
+    /// Releases the workspace's Web Lock (a JS function), while this tab holds it.
+    release: Option<js_sys::Function>,
     next_seq: u64,
     pending: Vec<TimedEffect>,
     flushing: bool,
@@ -224,6 +227,7 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
     };
     let mut inner = Inner {
         db: None,
+        release: None,
         next_seq: 1,
         pending: Vec::new(),
         flushing: false,
@@ -234,7 +238,9 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
         status: status.clone(),
         on_status: None,
     };
-    let owner = kv_lock(workspace).await.as_bool().unwrap_or(true);
+    let lock = kv_lock(workspace).await;
+    let owner = !lock.is_null();
+    inner.release = lock.dyn_into::<js_sys::Function>().ok();
     let db = match kv_open(workspace).await {
         Ok(db) => db,
         Err(e) => {
@@ -343,6 +349,7 @@ impl Persister {
         };
         Persister::from(Inner {
             db: None,
+            release: None,
             next_seq: 1,
             pending: Vec::new(),
             flushing: false,
@@ -533,6 +540,30 @@ impl Persister {
         }
         self.notify();
         Some(())
+    }
+
+    /// Resolves once every recorded write is committed (or has failed). Await it before
+    /// switching workspaces or closing the persister.
+    pub async fn flushed(&self) {
+        while !self.is_idle() {
+            sleep(1).await;
+        }
+    }
+
+    /// Leaves the workspace: waits for pending writes, releases the tab's lock (another tab
+    /// may then take the workspace over) and closes the database. Later records are ignored.
+    pub async fn close(&self) {
+        self.flushed().await;
+        let (release, db) = {
+            let mut i = self.inner.borrow_mut();
+            (i.release.take(), i.db.take())
+        };
+        if let Some(db) = db {
+            kv_close(&db);
+        }
+        if let Some(released) = release.and_then(|r| r.call0(&JsValue::NULL).ok()) {
+            let _ = JsFuture::from(js_sys::Promise::resolve(&released)).await;
+        }
     }
 
     /// Bytes stored for this workspace (snapshot plus log), read from IndexedDB.
