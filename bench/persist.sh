@@ -9,5 +9,5 @@ source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$ROOT"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/kvlab-bench.XXXXXX")"
 trap 'rm -rf -- "$tmp"' EXIT
-TMPDIR="$tmp" cargo test --release --target wasm32-unknown-unknown --test wasm_persist \
-  bench_persist_100k_mixed_keys -- --include-ignored 2>&1 | grep -E "persist bench:|test result|FAIL|panicked"
+WASM_BINDGEN_TEST_TIMEOUT=600 TMPDIR="$tmp" cargo test --release --target wasm32-unknown-unknown --test wasm_persist \
+  bench_persist_100k_mixed_keys -- --include-ignored --nocapture 2>&1 | grep -E "persist bench:|test result|FAIL|panicked"

@@ -154,6 +154,7 @@ async fn bench_persist_100k_mixed_keys() {
         }
         en.take_effects();
     }
+    console_log!("persist bench: dataset built");
     let t0 = perf_now();
     assert!(p.compact().await.is_some());
     let snapshot_total_ms = perf_now() - t0;
@@ -161,10 +162,11 @@ async fn bench_persist_100k_mixed_keys() {
     let snapshot_bytes = s.snapshot_bytes;
     let encode_ms = s.snapshot_encode_ms;
 
+    console_log!("persist bench: snapshot {snapshot_total_ms:.0} ms");
     // Write latency: one SET at a time, from the command to its commit.
     let mut commit = Vec::new();
     let mut exec = Vec::new();
-    for i in 0..200 {
+    for i in 0..100 {
         let t = perf_now();
         run(&e, &p, &format!("SET lat:{i} v{i}"));
         exec.push(perf_now() - t);
