@@ -56,7 +56,9 @@ export async function kv_load(db) {
 export function kv_append(db, seq, bytes) {
   try {
     const tx = db.transaction('log', 'readwrite', { durability: 'strict' });
-    tx.objectStore('log').put(bytes, seq);
+    // `bytes` is a view into the wasm memory: store a copy of just these bytes (structured
+    // clone of a view would copy its whole buffer, i.e. all of the wasm memory).
+    tx.objectStore('log').put(bytes.slice(), seq);
     return done(tx);
   } catch (e) {
     return Promise.reject(e);
@@ -69,8 +71,8 @@ export function kv_append(db, seq, bytes) {
 export function kv_compact(db, snapshot, upto, bad) {
   try {
     const tx = db.transaction(['meta', 'log', 'quarantine'], 'readwrite', { durability: 'strict' });
-    tx.objectStore('meta').put(snapshot, 'snapshot');
-    for (const [seq, bytes] of bad) tx.objectStore('quarantine').put(bytes, seq);
+    tx.objectStore('meta').put(snapshot.slice(), 'snapshot');
+    for (const [seq, bytes] of bad) tx.objectStore('quarantine').put(bytes.slice(), seq);
     tx.objectStore('log').delete(IDBKeyRange.upperBound(upto));
     return done(tx);
   } catch (e) {
