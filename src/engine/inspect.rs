@@ -367,7 +367,9 @@ pub fn snapshot(db: &Db, key: &[u8], limit: usize) -> Option<ValueView> {
             ValueView::String(shown.to_vec(), s.bytes.len())
         }
         Value::List(l) => ValueView::List(l.range(0, limit as i64 - 1).cloned().collect(), l.len()),
-        Value::Set(s) => ValueView::Set(s.iter().take(limit).map(<[u8]>::to_vec).collect(), s.len()),
+        Value::Set(s) => {
+            ValueView::Set(s.iter().take(limit).map(<[u8]>::to_vec).collect(), s.len())
+        }
         Value::ZSet(z) => ValueView::ZSet(
             z.iter().take(limit).map(|(m, s)| (m.to_vec(), s)).collect(),
             z.len(),

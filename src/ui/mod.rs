@@ -20,12 +20,21 @@ pub mod app;
 pub mod components;
 pub mod console;
 pub mod i18n;
+pub mod persist_hook;
 pub mod services;
 pub mod state;
 pub mod walkthrough;
 
-/// Mounts the app into `<div id="app">` (or `<body>` if there is none).
+/// Opens the saved workspace (see [`persist_hook`]), then mounts the app into
+/// `<div id="app">` (or `<body>` if there is none).
 pub fn start() {
+    wasm_bindgen_futures::spawn_local(async {
+        persist_hook::prepare().await;
+        mount();
+    });
+}
+
+fn mount() {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));

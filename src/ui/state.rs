@@ -373,7 +373,9 @@ impl State {
                 }
             }
         };
-        State::with_service(EngineService::boot(), lang, history, theme)
+        let engine = EngineService::boot();
+        super::persist_hook::connect(&engine);
+        State::with_service(engine, lang, history, theme)
     }
 
     /// The engine service.

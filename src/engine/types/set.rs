@@ -70,6 +70,18 @@ impl SetValue {
         }
     }
 
+    /// A set already in the `hashtable` encoding holding `members` in this storage order
+    /// (duplicates collapse). Used to restore a snapshot exactly. **O(N).**
+    pub fn hashtable(members: impl IntoIterator<Item = Vec<u8>>) -> SetValue {
+        SetValue {
+            members: members
+                .into_iter()
+                .map(|m| SmallBytes::from(&m[..]))
+                .collect(),
+            intset: false,
+        }
+    }
+
     /// The `OBJECT ENCODING` name: `intset` or `hashtable`.
     pub fn encoding(&self) -> &'static str {
         if self.intset {

@@ -52,7 +52,7 @@ impl Outcome {
 }
 
 struct Inner {
-    engine: RefCell<Engine>,
+    engine: Rc<RefCell<Engine>>,
     observers: RefCell<Vec<(ObserverId, Observer)>>,
     next_observer: Cell<u64>,
     /// Bumped after each batch of effects: anything derived from the data is stale.
@@ -81,7 +81,7 @@ impl EngineService {
     /// A service over `engine`, with no observers.
     pub fn new(engine: Engine) -> EngineService {
         EngineService(Rc::new(Inner {
-            engine: RefCell::new(engine),
+            engine: Rc::new(RefCell::new(engine)),
             observers: RefCell::new(Vec::new()),
             next_observer: Cell::new(1),
             version: Cell::new(0),
@@ -93,6 +93,13 @@ impl EngineService {
         let clock = FnClock(js_sys::Date::now);
         let seed = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
         EngineService::new(Engine::new(Box::new(clock), seed))
+    }
+
+    /// The engine itself, for a component that must hold it beyond one call: persistence
+    /// snapshots it in the background (see `persist_hook`). Everything else goes through
+    /// the service's methods.
+    pub fn shared(&self) -> Rc<RefCell<Engine>> {
+        self.0.engine.clone()
     }
 
     /// Registers `observer`, called after every command or tick that wrote something.

@@ -1,0 +1,381 @@
+//! Export and import of a dataset, in forms a real Redis and people can read.
+//!
+//! * **Commands** ([`to_commands`], rendered by [`to_cli_text`] or [`to_resp`]): the
+//!   commands that rebuild the dataset in an empty Redis — `SELECT`, then per key `SET` (with
+//!   `PXAT` for a deadline), `RPUSH`, `SADD`, `ZADD`, `HSET` (long collections in several
+//!   commands of at most [`BATCH`] elements) and `PEXPIREAT`. Deadlines are absolute Unix
+//!   milliseconds, so a key expires at the same instant wherever the file is loaded.
+//!   - [`to_cli_text`]: one command per line, every argument quoted as redis-cli quotes
+//!     (`"…"` with `\xHH` escapes), so `redis-cli < file` loads it, binary keys included.
+//!   - [`to_resp`]: the RESP encoding, for `redis-cli --pipe < file`.
+//! * **JSON** ([`to_json`]): `{"format":"kvlab-export","version":1,"exported_ms":…,"keys":[…]}`
+//!   with one object per key: `db`, `key`, `type`, `value`, and `expire_at_ms` when
+//!   volatile. A byte string is a JSON string when it is valid UTF-8, else
+//!   `{"hex":"…"}`. Values: string → byte string; list and set → array; hash → array of
+//!   `[field, value]`; zset → array of `[member, score]` (score a number, or the strings
+//!   `"inf"`/`"-inf"`).
+//!
+//! Import ([`import_cli_text`], [`import_resp`]) runs the commands through the engine as a
+//! client would, so every imported write produces its effects and is persisted like a
+//! typed one. Keys already expired when exported are left out.
+
+use super::cli::{quote, split_args_bytes};
+use super::keyspace::Db;
+use super::types::Value;
+use super::{ClientId, Engine, Reply};
+
+/// Most elements (or field/value pairs) per generated command.
+pub const BATCH: usize = 1000;
+
+fn push_batches(
+    out: &mut Vec<Vec<Vec<u8>>>,
+    head: &[&[u8]],
+    items: impl Iterator<Item = Vec<Vec<u8>>>,
+) {
+    let mut cmd: Vec<Vec<u8>> = Vec::new();
+    let mut n = 0;
+    for item in items {
+        if n == 0 {
+            cmd = head.iter().map(|h| h.to_vec()).collect();
+        }
+        cmd.extend(item);
+        n += 1;
+        if n == BATCH {
+            out.push(std::mem::take(&mut cmd));
+            n = 0;
+        }
+    }
+    if n > 0 {
+        out.push(cmd);
+    }
+}
+
+/// A score as text Redis parses back to the same `f64` (shortest round-trip form).
+pub fn score_text(s: f64) -> String {
+    if s == f64::INFINITY {
+        "inf".into()
+    } else if s == f64::NEG_INFINITY {
+        "-inf".into()
+    } else {
+        format!("{s}")
+    }
+}
+
+/// The commands that rebuild `dbs` (keys still alive at `now_ms`) in an empty Redis.
+/// **O(size of the dataset).**
+pub fn to_commands(dbs: &[Db], now_ms: i64) -> Vec<Vec<Vec<u8>>> {
+    let mut out = Vec::new();
+    for (i, db) in dbs.iter().enumerate() {
+        let mut selected = false;
+        for (key, e) in db.iter() {
+            if e.is_expired_at(now_ms) {
+                continue;
+            }
+            if !selected {
+                out.push(vec![b"SELECT".to_vec(), i.to_string().into_bytes()]);
+                selected = true;
+            }
+            let k = key.as_slice();
+            match &e.value {
+                Value::Str(s) => {
+                    let mut cmd = vec![b"SET".to_vec(), key.clone(), s.bytes.clone()];
+                    if let Some(t) = e.expire_at {
+                        cmd.push(b"PXAT".to_vec());
+                        cmd.push(t.to_string().into_bytes());
+                    }
+                    out.push(cmd);
+                    continue;
+                }
+                Value::List(l) => push_batches(
+                    &mut out,
+                    &[b"RPUSH", k],
+                    l.items.iter().map(|x| vec![x.clone()]),
+                ),
+                Value::Set(s) => {
+                    push_batches(&mut out, &[b"SADD", k], s.iter().map(|x| vec![x.to_vec()]))
+                }
+                Value::ZSet(z) => push_batches(
+                    &mut out,
+                    &[b"ZADD", k],
+                    z.iter()
+                        .map(|(m, s)| vec![score_text(s).into_bytes(), m.to_vec()]),
+                ),
+                Value::Hash(h) => push_batches(
+                    &mut out,
+                    &[b"HSET", k],
+                    h.iter().map(|(f, v)| vec![f.to_vec(), v.to_vec()]),
+                ),
+                Value::Stream(st) => out.extend(st.rewrite(k)),
+            }
+            if let Some(t) = e.expire_at {
+                out.push(vec![
+                    b"PEXPIREAT".to_vec(),
+                    key.clone(),
+                    t.to_string().into_bytes(),
+                ]);
+            }
+        }
+    }
+    out
+}
+
+/// Commands as a redis-cli command file: one per line, each argument quoted.
+pub fn to_cli_text(commands: &[Vec<Vec<u8>>]) -> String {
+    let mut s = String::new();
+    for cmd in commands {
+        for (i, a) in cmd.iter().enumerate() {
+            if i > 0 {
+                s.push(' ');
+            }
+            s.push_str(&quote(a));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Commands in RESP, for `redis-cli --pipe`.
+pub fn to_resp(commands: &[Vec<Vec<u8>>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for cmd in commands {
+        out.extend_from_slice(format!("*{}\r\n", cmd.len()).as_bytes());
+        for a in cmd {
+            out.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
+            out.extend_from_slice(a);
+            out.extend_from_slice(b"\r\n");
+        }
+    }
+    out
+}
+
+fn json_bytes(out: &mut String, b: &[u8]) {
+    match std::str::from_utf8(b) {
+        Ok(s) => {
+            out.push('"');
+            for c in s.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+        }
+        Err(_) => {
+            out.push_str("{\"hex\":\"");
+            for x in b {
+                out.push_str(&format!("{x:02x}"));
+            }
+            out.push_str("\"}");
+        }
+    }
+}
+
+fn json_score(out: &mut String, s: f64) {
+    if s.is_finite() {
+        out.push_str(&format!("{s:?}"));
+    } else {
+        out.push_str(if s > 0.0 { "\"inf\"" } else { "\"-inf\"" });
+    }
+}
+
+/// The dataset (keys alive at `now_ms`) as JSON (see the module docs for the shape).
+pub fn to_json(dbs: &[Db], now_ms: i64) -> String {
+    let mut out =
+        format!("{{\"format\":\"kvlab-export\",\"version\":1,\"exported_ms\":{now_ms},\"keys\":[");
+    let mut first = true;
+    for (i, db) in dbs.iter().enumerate() {
+        for (key, e) in db.iter() {
+            if e.is_expired_at(now_ms) {
+                continue;
+            }
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push_str(&format!("\n{{\"db\":{i},\"key\":"));
+            json_bytes(&mut out, key);
+            out.push_str(&format!(",\"type\":\"{}\"", e.value.type_name()));
+            if let Some(t) = e.expire_at {
+                out.push_str(&format!(",\"expire_at_ms\":{t}"));
+            }
+            out.push_str(",\"value\":");
+            let list = |out: &mut String, items: &mut dyn Iterator<Item = &Vec<u8>>| {
+                out.push('[');
+                for (j, x) in items.enumerate() {
+                    if j > 0 {
+                        out.push(',');
+                    }
+                    json_bytes(out, x);
+                }
+                out.push(']');
+            };
+            match &e.value {
+                Value::Str(s) => json_bytes(&mut out, &s.bytes),
+                Value::List(l) => list(&mut out, &mut l.items.iter()),
+                Value::Set(s) => list(
+                    &mut out,
+                    &mut s.iter().map(<[u8]>::to_vec).collect::<Vec<_>>().iter(),
+                ),
+                Value::ZSet(z) => {
+                    out.push('[');
+                    for (j, (m, s)) in z.iter().enumerate() {
+                        if j > 0 {
+                            out.push(',');
+                        }
+                        out.push('[');
+                        json_bytes(&mut out, m);
+                        out.push(',');
+                        json_score(&mut out, s);
+                        out.push(']');
+                    }
+                    out.push(']');
+                }
+                Value::Stream(st) => {
+                    // The commands that rebuild it (entries, IDs, groups, pending lists).
+                    out.push('[');
+                    for (j, argv) in st.rewrite(key).iter().enumerate() {
+                        if j > 0 {
+                            out.push(',');
+                        }
+                        list(&mut out, &mut argv.iter());
+                    }
+                    out.push(']');
+                }
+                Value::Hash(h) => {
+                    out.push('[');
+                    for (j, (f, v)) in h.iter().enumerate() {
+                        if j > 0 {
+                            out.push(',');
+                        }
+                        out.push('[');
+                        json_bytes(&mut out, f);
+                        out.push(',');
+                        json_bytes(&mut out, v);
+                        out.push(']');
+                    }
+                    out.push(']');
+                }
+            }
+            out.push('}');
+        }
+    }
+    out.push_str("\n]}\n");
+    out
+}
+
+/// What an import did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ImportReport {
+    /// Commands run.
+    pub commands: usize,
+    /// Errors replied, with the 1-based line (or command) number.
+    pub errors: Vec<(usize, String)>,
+}
+
+fn run_all(
+    engine: &mut Engine,
+    client: ClientId,
+    cmds: impl Iterator<Item = (usize, Vec<Vec<u8>>)>,
+) -> ImportReport {
+    let mut report = ImportReport::default();
+    for (n, argv) in cmds {
+        if argv.is_empty() {
+            continue;
+        }
+        report.commands += 1;
+        if let Reply::Error(e) = engine.execute(client, argv) {
+            report.errors.push((n, e));
+        }
+    }
+    report
+}
+
+/// Runs a redis-cli command file (one command per line, as [`to_cli_text`] writes) for
+/// `client`. A line that does not split (unbalanced quotes) is reported and skipped.
+pub fn import_cli_text(engine: &mut Engine, client: ClientId, text: &[u8]) -> ImportReport {
+    let mut bad = Vec::new();
+    let cmds: Vec<(usize, Vec<Vec<u8>>)> = text
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            match split_args_bytes(line) {
+                Some(argv) => Some((i + 1, argv)),
+                None => {
+                    bad.push((i + 1, "Invalid argument(s)".to_string()));
+                    None
+                }
+            }
+        })
+        .collect();
+    let mut report = run_all(engine, client, cmds.into_iter());
+    report.errors.extend(bad);
+    report.errors.sort();
+    report
+}
+
+/// Parses RESP commands (arrays of bulk strings, as [`to_resp`] writes and
+/// `redis-cli --pipe` reads). Returns the commands and, if the input ends in the middle of
+/// one or is not RESP, the byte offset where parsing stopped.
+pub fn parse_resp(bytes: &[u8]) -> (Vec<Vec<Vec<u8>>>, Option<usize>) {
+    fn line(b: &[u8], at: usize) -> Option<(&[u8], usize)> {
+        let rest = b.get(at..)?;
+        let end = rest.windows(2).position(|w| w == b"\r\n")?;
+        Some((&rest[..end], at + end + 2))
+    }
+    fn num(s: &[u8]) -> Option<usize> {
+        std::str::from_utf8(s).ok()?.parse().ok()
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let start = at;
+        let parsed = (|| {
+            let (l, next) = line(bytes, at)?;
+            let n = num(l.strip_prefix(b"*")?)?;
+            let mut pos = next;
+            let mut argv = Vec::with_capacity(n.min(1024));
+            for _ in 0..n {
+                let (l, next) = line(bytes, pos)?;
+                let len = num(l.strip_prefix(b"$")?)?;
+                let data = bytes.get(next..next.checked_add(len)?)?;
+                if bytes.get(next + len..next + len + 2)? != b"\r\n" {
+                    return None;
+                }
+                argv.push(data.to_vec());
+                pos = next + len + 2;
+            }
+            Some((argv, pos))
+        })();
+        match parsed {
+            Some((argv, next)) => {
+                out.push(argv);
+                at = next;
+            }
+            None => return (out, Some(start)),
+        }
+    }
+    (out, None)
+}
+
+/// Runs RESP-encoded commands for `client`; a damaged tail is reported as an error.
+pub fn import_resp(engine: &mut Engine, client: ClientId, bytes: &[u8]) -> ImportReport {
+    let (cmds, stop) = parse_resp(bytes);
+    let n = cmds.len();
+    let mut report = run_all(
+        engine,
+        client,
+        cmds.into_iter().enumerate().map(|(i, c)| (i + 1, c)),
+    );
+    if let Some(at) = stop {
+        report
+            .errors
+            .push((n + 1, format!("Protocol error: not RESP at byte {at}")));
+    }
+    report
+}

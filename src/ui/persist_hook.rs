@@ -1,0 +1,158 @@
+//! The app's link to persistence ([`crate::persist`]): the only UI code that knows
+//! about it. Two calls, in this order:
+//!
+//! 1. [`prepare`] (async, before the app mounts): opens the workspace named by `?ws=` in
+//!    the page address (default `default`) and reads its dataset.
+//! 2. [`connect`] (when the engine service is created): puts the dataset into the engine,
+//!    lets the persister snapshot it later, and registers an observer of the service, so
+//!    the effects of every command and expiry cycle, from any pane or view, are saved
+//!    ([`record`]) in order.
+//!
+//! A reply is shown once its write is committed: while a write is pending, `<html>` has
+//! `data-persist-pending` and the newest output is hidden (a rule in `www/style.css`); the
+//! commit takes a few milliseconds. The rewritten UI should instead wait for
+//! [`crate::persist::Status::pending`] to clear before showing a write's reply.
+//!
+//! The status (saving, or why not) is shown in a banner (`#persist-status`, `role=status`)
+//! outside the Yew tree, and mirrored in `data-persist*` attributes of `<html>` for tests
+//! and benchmarks.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::engine::keyspace::Db;
+use crate::engine::snapshot;
+use crate::engine::{Effect, Engine};
+use crate::persist::{self, Persister, Status};
+
+thread_local! {
+    static PERSISTER: RefCell<Option<Persister>> = const { RefCell::new(None) };
+    static RESTORED: RefCell<Option<Vec<Db>>> = const { RefCell::new(None) };
+}
+
+/// The workspace named in the page address (`?ws=name`), or `default`.
+pub fn workspace_from_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|q| {
+            q.trim_start_matches('?').split('&').find_map(|kv| {
+                let (k, v) = kv.split_once('=')?;
+                (k == "ws" && !v.is_empty()).then(|| {
+                    js_sys::decode_uri_component(v)
+                        .ok()
+                        .and_then(|s| s.as_string())
+                        .unwrap_or_else(|| v.to_string())
+                })
+            })
+        })
+        .unwrap_or_else(|| "default".to_string())
+}
+
+/// Opens the workspace and reads its dataset. Await it before mounting the app.
+pub async fn prepare() {
+    let (p, dbs) = persist::open(&workspace_from_url()).await;
+    p.on_status(show_status);
+    PERSISTER.with(|x| *x.borrow_mut() = Some(p));
+    RESTORED.with(|x| *x.borrow_mut() = Some(dbs));
+}
+
+/// Installs the dataset [`prepare`] read into `engine` (once) and attaches the persister.
+pub fn install(engine: &Rc<RefCell<Engine>>) {
+    if let Some(dbs) = RESTORED.with(|x| x.borrow_mut().take()) {
+        if let Ok(mut e) = engine.try_borrow_mut() {
+            snapshot::install(&mut e, dbs);
+        }
+    }
+    PERSISTER.with(|x| {
+        if let Some(p) = x.borrow().as_ref() {
+            p.attach(engine);
+        }
+    });
+}
+
+/// Installs the restored dataset into the service's engine and saves every later write:
+/// the service's observers see each batch of effects, in order, right after it happens.
+pub fn connect(service: &crate::ui::services::engine::EngineService) {
+    let shared = service.shared();
+    install(&shared);
+    let engine = Rc::downgrade(&shared);
+    service.observe(Rc::new(move |effects: &[Effect]| {
+        let at = engine
+            .upgrade()
+            .and_then(|e| e.try_borrow().ok().map(|e| e.now_ms()))
+            .unwrap_or_else(|| js_sys::Date::now() as i64);
+        record(effects.to_vec(), at);
+    }));
+}
+
+/// Saves the effects of a command (or expiry cycle) that ran at `at_ms`.
+pub fn record(effects: Vec<Effect>, at_ms: i64) {
+    PERSISTER.with(|x| {
+        if let Some(p) = x.borrow().as_ref() {
+            p.record(effects, at_ms);
+        }
+    });
+}
+
+fn show_status(s: &Status) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(root) = doc.document_element() {
+        let _ = root.set_attribute("data-persist", s.mode.tag());
+        let _ = root.set_attribute("data-persist-workspace", &s.workspace);
+        let _ = root.set_attribute("data-persist-appended", &s.appended.to_string());
+        let _ = root.set_attribute("data-persist-restore-ms", &format!("{:.1}", s.restore_ms));
+        let _ = root.set_attribute(
+            "data-persist-commit-ms",
+            &format!("{:.1}", s.last_commit_ms),
+        );
+        let _ = root.set_attribute(
+            "data-persist-snapshot-ms",
+            &format!("{:.1}", s.snapshot_encode_ms),
+        );
+        let _ = root.set_attribute("data-persist-snapshot-bytes", &s.snapshot_bytes.to_string());
+        let _ = root.set_attribute("data-persist-log-bytes", &s.log_bytes.to_string());
+        // While a write is uncommitted its reply stays hidden (www/style.css), so that a
+        // reply on screen is a reply on disk.
+        if s.pending {
+            let _ = root.set_attribute("data-persist-pending", "");
+        } else {
+            let _ = root.remove_attribute("data-persist-pending");
+        }
+    }
+    let mut lines: Vec<String> = s.mode.message().into_iter().collect();
+    lines.extend(
+        s.problems
+            .iter()
+            .map(|p| format!("Damaged data found: {p}. Everything saved before it was recovered.")),
+    );
+    let banner = match doc.get_element_by_id("persist-status") {
+        Some(b) => b,
+        None => {
+            if lines.is_empty() {
+                return;
+            }
+            let Ok(b) = doc.create_element("div") else {
+                return;
+            };
+            b.set_id("persist-status");
+            let _ = b.set_attribute("role", "status");
+            let _ = b.set_attribute("class", "persist-status");
+            if let Some(body) = doc.body() {
+                let _ = body.prepend_with_node_1(&b);
+            }
+            b
+        }
+    };
+    b_set_text(&banner, &lines.join("\n"));
+}
+
+fn b_set_text(el: &web_sys::Element, text: &str) {
+    el.set_text_content(Some(text));
+    if text.is_empty() {
+        let _ = el.set_attribute("hidden", "");
+    } else {
+        let _ = el.remove_attribute("hidden");
+    }
+}
