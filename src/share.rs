@@ -248,6 +248,12 @@ impl Route {
     }
 }
 
+/// A short stable name for a text (8 hex digits of its CRC-32), for naming the fresh
+/// workspace a share link opens in.
+pub fn crc_name(text: &str) -> String {
+    format!("{:08x}", crate::engine::snapshot::crc32(text.as_bytes()))
+}
+
 /// Walkthrough and workspace ids: short, and only `[A-Za-z0-9_-]`.
 fn valid_id(id: &str) -> bool {
     !id.is_empty()

@@ -12,8 +12,10 @@ use super::components::header::Header;
 use super::components::pane::{ConsolePane, PaneStatus};
 use super::components::status_bar::StatusBar;
 use super::components::value_view::ValueView;
+use super::share_view::{ShareBox, SharePage};
 use super::state::{Action, State, Tab};
-use super::walkthrough::{use_walk_route, WalkthroughPage};
+use super::walkthrough::{use_walk_route, WalkRoute, WalkthroughPage};
+use crate::share::{Embed, Route};
 
 /// Active-expiry period: Redis's default `hz 10`.
 pub const TICK_MS: u32 = 100;
@@ -24,6 +26,18 @@ pub fn App() -> Html {
     let state = use_reducer(State::boot);
     // Walkthroughs: `#/walk…` shows them instead of the workbench.
     let walk_route = use_walk_route();
+    // Embed mode (`#/embed?…`, inside a tutorial's iframe) is fixed for the page's life.
+    let embed = use_memo((), |_| embed_route());
+    // A share link (`#/share?s=…`) shows what it would run until run or cancelled.
+    let share_route = use_state(|| {
+        let hash = web_sys::window()
+            .and_then(|w| w.location().hash().ok())
+            .unwrap_or_default();
+        match Route::parse(&hash) {
+            Route::Share(r) => Some(r),
+            _ => None,
+        }
+    });
 
     // The engine's clock keeps running: expire keys actively, time out blocked clients.
     {
@@ -54,6 +68,26 @@ pub fn App() -> Html {
     // Countdowns (TTLs, blocked clients) count whole seconds: the time of this render,
     // down to the second, so views that show no countdown skip re-rendering within it.
     let now_ms = engine.read(|e| e.server().clock.now_ms()).div_euclid(1000) * 1000;
+
+    if let Some(e) = embed.as_ref() {
+        return html! { <EmbedApp embed={e.clone()} state={state.clone()} /> };
+    }
+
+    if let Some(shared) = (*share_route).clone() {
+        let on_done = {
+            let share_route = share_route.clone();
+            Callback::from(move |()| share_route.set(None))
+        };
+        return html! {
+            <div class="app">
+                <Header lang={state.lang} theme={state.theme} tab={state.tab} walk={false}
+                    on_lang={on_action.reform(Action::SetLang)}
+                    on_theme={on_action.reform(Action::SetTheme)}
+                    on_tab={on_action.reform(Action::SetTab)} />
+                <SharePage {shared} state={state.clone()} {on_done} />
+            </div>
+        };
+    }
 
     let content = match state.tab {
         Tab::Workbench => {
@@ -103,7 +137,10 @@ pub fn App() -> Html {
                         on_action={on_action.clone()} />
                     <div class="consoles">
                         <div class="panes">{ for panes }</div>
-                        <button type="button" class="add-pane" onclick={add}>{ s.add_client }</button>
+                        <div class="pane-actions">
+                            <button type="button" class="add-pane" onclick={add}>{ s.add_client }</button>
+                            <ShareBox state={state.clone()} />
+                        </div>
                     </div>
                     <ValueView view={state.view.clone()} venn={state.venn.clone()}
                         {now_ms} lang={state.lang} on_action={on_action.clone()} />
@@ -134,4 +171,151 @@ pub fn App() -> Html {
             <StatusBar lang={state.lang} {db} {keys} />
         </div>
     }
+}
+
+/// The embed options when the page was opened as `#/embed?…`.
+pub fn embed_route() -> Option<Embed> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    match Route::parse(&hash) {
+        Route::Embed(e) => Some(e),
+        _ => None,
+    }
+}
+
+/// Properties of [`EmbedApp`].
+#[derive(Properties, PartialEq)]
+pub struct EmbedProps {
+    /// What the tutorial page asked for.
+    pub embed: Embed,
+    /// The app state (one workspace of its own, see `persist_hook`).
+    pub state: UseReducerHandle<State>,
+}
+
+/// Embed mode: one console with minimal chrome for a tutorial's iframe. The setup commands
+/// are listed read-only above it and run, as typed commands, when the workspace is empty;
+/// Reset runs `FLUSHALL` and the setup again. The content height is posted to the parent
+/// page (`{type: 'kvlab:height', height}`) after every render, for `www/embed.js`.
+#[component]
+pub fn EmbedApp(props: &EmbedProps) -> Html {
+    let state = props.state.clone();
+    let embed = props.embed.clone();
+    let dispatcher = state.dispatcher();
+    let on_action = Callback::from(move |a: Action| dispatcher.dispatch(a));
+    // Language asked for by the page, then the setup on an empty workspace.
+    {
+        let on_action = on_action.clone();
+        let embed = embed.clone();
+        let engine = state.engine().clone();
+        use_effect_with((), move |_| {
+            match embed.lang.as_deref() {
+                Some("zh-CN") => on_action.emit(Action::SetLang(super::i18n::Lang::Zh)),
+                Some("en") => on_action.emit(Action::SetLang(super::i18n::Lang::En)),
+                _ => {}
+            }
+            let empty = engine.read(|e| e.server().dbs.iter().all(|d| d.is_empty()));
+            if empty {
+                for line in &embed.setup {
+                    on_action.emit(Action::Run(line.clone()));
+                }
+            }
+        });
+    }
+    use_effect(post_height);
+    let lang = state.lang;
+    let zh = lang == super::i18n::Lang::Zh;
+    if let Some((id, step)) = &embed.walk {
+        let route = WalkRoute {
+            id: Some(id.clone()),
+            step: *step,
+        };
+        return html! {
+            <div class="app embed">
+                <WalkthroughPage {route} {lang} on_lang={on_action.reform(Action::SetLang)} />
+            </div>
+        };
+    }
+    let on_reset = {
+        let on_action = on_action.clone();
+        let setup = embed.setup.clone();
+        Callback::from(move |_: MouseEvent| {
+            on_action.emit(Action::Run("FLUSHALL".to_string()));
+            for line in &setup {
+                on_action.emit(Action::Run(line.clone()));
+            }
+        })
+    };
+    let engine = state.engine().clone();
+    let now_ms = engine.read(|e| e.server().clock.now_ms()).div_euclid(1000) * 1000;
+    let pane = state.pane(state.ws.active).cloned();
+    let console = pane.map(|p| {
+        let status = engine.read(|e| PaneStatus {
+            blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
+            queued: None,
+            subscribed: e.server().pubsub.total(p.client) > 0,
+        });
+        html! {
+            <ConsolePane key={p.id}
+                pane={p.clone()}
+                prompt={state.prompt(p.client)}
+                hint={state.hint(p.id)}
+                {status}
+                {now_ms}
+                {lang}
+                closable={false}
+                active={true}
+                on_action={on_action.clone()} />
+        }
+    });
+    let open_full = {
+        let shared = crate::share::Shared {
+            dataset: Vec::new(),
+            commands: embed.setup.clone(),
+        };
+        format!("./#{}", Route::Share(Ok(shared)).fragment())
+    };
+    html! {
+        <div class="app embed">
+            <div class="embed-bar">
+                <span class="logo" aria-hidden="true">{ "kv" }</span>
+                <span class="embed-title">{ if zh { "kvlab 控制台" } else { "kvlab console" } }</span>
+                <button type="button" class="embed-reset" onclick={on_reset}>
+                    { if zh { "重置" } else { "Reset" } }
+                </button>
+                <a class="embed-open" href={open_full} target="_blank" rel="noopener">
+                    { if zh { "在 kvlab 中打开" } else { "Open in kvlab" } }
+                </a>
+            </div>
+            if !embed.setup.is_empty() {
+                <details class="embed-setup">
+                    <summary>{ if zh { "预置命令（只读）" } else { "Setup commands (read-only)" } }</summary>
+                    <pre>{ embed.setup.join("\n") }</pre>
+                </details>
+            }
+            { for console }
+        </div>
+    }
+}
+
+/// Tells the embedding page how tall the content is.
+fn post_height() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Some(height) = window
+        .document()
+        .and_then(|d| d.document_element())
+        .map(|e| e.scroll_height())
+    else {
+        return;
+    };
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    if parent == window {
+        return;
+    }
+    let msg = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&msg, &"type".into(), &"kvlab:height".into());
+    let _ = js_sys::Reflect::set(&msg, &"height".into(), &f64::from(height).into());
+    let _ = parent.post_message(&msg, "*");
 }

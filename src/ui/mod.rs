@@ -22,6 +22,7 @@ pub mod console;
 pub mod i18n;
 pub mod persist_hook;
 pub mod services;
+pub mod share_view;
 pub mod state;
 pub mod walkthrough;
 

@@ -30,8 +30,12 @@ thread_local! {
     static RESTORED: RefCell<Option<Vec<Db>>> = const { RefCell::new(None) };
 }
 
-/// The workspace named in the page address (`?ws=name`), or `default`.
+/// The workspace named in the page address: `embed-<ws>` in embed mode (`#/embed?ws=…`),
+/// else `?ws=name`, or `default`.
 pub fn workspace_from_url() -> String {
+    if let Some(e) = super::app::embed_route() {
+        return format!("embed-{}", e.workspace);
+    }
     web_sys::window()
         .and_then(|w| w.location().search().ok())
         .and_then(|q| {

@@ -1,0 +1,198 @@
+//! Share links in the app: the **Share** box that turns the active pane's session into a
+//! link, and the page a `#/share?s=…` link opens (see [`crate::share`] for the format).
+//!
+//! Opening a link never runs anything by itself: the page lists what would run, and runs
+//! it — as typed commands, so they appear in the console — only when asked, and only into
+//! an empty workspace. When the current workspace holds data, the button opens the link in
+//! a fresh workspace (`?ws=shared-…`) instead, so a link never clobbers a learner's data.
+
+use yew::prelude::*;
+
+use super::i18n::Lang;
+use super::state::{Action, Entry, State};
+use crate::share::{self, Route, ShareError, Shared};
+
+fn t(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+    }
+}
+
+/// The lines typed in the active pane, oldest first (what a share link carries).
+pub fn session_commands(state: &State) -> Vec<String> {
+    state
+        .pane(state.ws.active)
+        .map(|p| {
+            p.log
+                .iter()
+                .filter_map(|e| match &**e {
+                    Entry::Command { line, .. } if !line.trim().is_empty() => Some(line.clone()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The page's address without its fragment.
+fn base_url() -> String {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return String::new();
+    };
+    let href = loc.href().unwrap_or_default();
+    href.split('#').next().unwrap_or("").to_string()
+}
+
+/// Properties of [`ShareBox`].
+#[derive(Properties, PartialEq)]
+pub struct ShareBoxProps {
+    /// The app state.
+    pub state: UseReducerHandle<State>,
+}
+
+/// A disclosure with the share link of the active pane's session, its length, and a
+/// warning when it is long enough for chat apps to cut it.
+#[component]
+pub fn ShareBox(props: &ShareBoxProps) -> Html {
+    let lang = props.state.lang;
+    let open = use_state(|| false);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let body = (*open).then(|| {
+        let shared = Shared {
+            dataset: Vec::new(),
+            commands: session_commands(&props.state),
+        };
+        let link = format!("{}#{}", base_url(), Route::Share(Ok(shared.clone())).fragment());
+        let long = link.len() > share::LONG_LINK;
+        let select = Callback::from(|e: FocusEvent| {
+            if let Some(input) = e
+                .target()
+                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
+            {
+                input.select();
+            }
+        });
+        html! {
+            <div class="share-box">
+                <label>
+                    { t(lang, "Link to this session (", "本次会话的链接（") }
+                    { shared.commands.len() }
+                    { t(lang, " commands, ", " 条命令，") }
+                    { link.len() }
+                    { t(lang, " characters)", " 个字符）") }
+                    <input type="text" readonly=true value={link.clone()} onfocus={select} />
+                </label>
+                if long {
+                    <p class="warn">{ t(lang,
+                        "This link is long: some chat and mail apps cut links of more than a few thousand characters.",
+                        "链接较长：有些聊天和邮件应用会截断超过几千个字符的链接。") }</p>
+                }
+            </div>
+        }
+    });
+    html! {
+        <div class="share">
+            <button type="button" class="share-toggle" aria-expanded={(*open).to_string()} onclick={toggle}>
+                { t(lang, "Share", "分享") }
+            </button>
+            { for body }
+        </div>
+    }
+}
+
+/// Properties of [`SharePage`].
+#[derive(Properties, PartialEq)]
+pub struct SharePageProps {
+    /// The decoded link (or why it could not be read).
+    pub shared: Result<Shared, ShareError>,
+    /// The app state.
+    pub state: UseReducerHandle<State>,
+    /// Called when the page is done (ran or cancelled): back to the workbench.
+    pub on_done: Callback<()>,
+}
+
+/// What a share link would run, with Run / Open fresh / Cancel.
+#[component]
+pub fn SharePage(props: &SharePageProps) -> Html {
+    let lang = props.state.lang;
+    let done = props.on_done.clone();
+    let cancel = {
+        let done = done.clone();
+        Callback::from(move |_: MouseEvent| {
+            set_hash("/");
+            done.emit(());
+        })
+    };
+    let shared = match &props.shared {
+        Ok(s) => s.clone(),
+        Err(e) => {
+            return html! {
+                <main class="share-page">
+                    <h2>{ t(lang, "This share link cannot be opened", "无法打开这个分享链接") }</h2>
+                    <p class="error">{ e.to_string() }</p>
+                    <button type="button" onclick={cancel}>{ t(lang, "Back to the workbench", "返回工作台") }</button>
+                </main>
+            };
+        }
+    };
+    let empty = props
+        .state
+        .engine()
+        .read(|e| e.server().dbs.iter().all(|d| d.is_empty()));
+    let run = {
+        let dispatcher = props.state.dispatcher();
+        let shared = shared.clone();
+        let done = done.clone();
+        Callback::from(move |_: MouseEvent| {
+            if empty {
+                for line in shared.dataset.iter().chain(&shared.commands) {
+                    dispatcher.dispatch(Action::Run(line.clone()));
+                }
+                set_hash("/");
+                done.emit(());
+            } else if let Some(loc) = web_sys::window().map(|w| w.location()) {
+                // A fresh workspace named after the link, with the same fragment.
+                let hash = loc.hash().unwrap_or_default();
+                let id = share::crc_name(&hash);
+                let _ = loc.set_href(&format!("?ws=shared-{id}{hash}"));
+            }
+        })
+    };
+    let lines = shared.dataset.len() + shared.commands.len();
+    html! {
+        <main class="share-page">
+            <h2>{ t(lang, "A shared kvlab session", "分享的 kvlab 会话") }</h2>
+            <p>{ t(lang, "Nothing has run yet. These commands will run, in order, as if typed:",
+                   "尚未执行任何命令。以下命令将按顺序执行，如同手动输入：") }</p>
+            if !shared.dataset.is_empty() {
+                <p>{ shared.dataset.len() }{ t(lang, " commands rebuild a dataset first.", " 条命令先重建数据集。") }</p>
+            }
+            <ol class="share-lines">
+                { for shared.dataset.iter().chain(&shared.commands).take(500).map(|l| html! { <li><code>{ l.clone() }</code></li> }) }
+            </ol>
+            if lines > 500 {
+                <p>{ t(lang, "… and more.", "……以及更多。") }</p>
+            }
+            <div class="share-actions">
+                <button type="button" class="primary" onclick={run}>
+                    { if empty { t(lang, "Run them", "执行") } else { t(lang, "Open in a fresh workspace", "在新工作区中打开") } }
+                </button>
+                <button type="button" onclick={cancel}>{ t(lang, "Cancel", "取消") }</button>
+            </div>
+            if !empty {
+                <p class="note">{ t(lang, "This workspace already holds data, so the link opens in a workspace of its own.",
+                                    "当前工作区已有数据，因此链接会在单独的工作区中打开。") }</p>
+            }
+        </main>
+    }
+}
+
+fn set_hash(h: &str) {
+    if let Some(loc) = web_sys::window().map(|w| w.location()) {
+        let _ = loc.set_hash(h);
+    }
+}

@@ -1,0 +1,115 @@
+// Embedding, share links and hostile input (issue #8): the example tutorial page with live
+// consoles, a share link round trip into a fresh workspace, and a catalogue of hostile keys,
+// values, links and messages that must show as text and never run.
+//
+//   node --test tests/e2e/share_embed.test.mjs     (after `trunk build --release`)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch } from './lib.mjs';
+
+let server, browser, page;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+  page = browser.page;
+  // Any script that a hostile string manages to run sets this flag.
+  await browser.context.addInitScript(() => {
+    window.__pwned = 0;
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((ok) => (server ? server.close(ok) : ok()));
+});
+
+const HOSTILE = [
+  '<img src=x onerror="window.__pwned=1">',
+  '<script>window.__pwned=1</script>',
+  '"><svg onload=window.__pwned=1>',
+  "javascript:window.__pwned=1",
+  '{{constructor.constructor("window.__pwned=1")()}}',
+];
+
+const b64url = (s) => Buffer.from(s, 'utf8').toString('base64url');
+
+async function run(p, line) {
+  const box = p.getByRole('textbox', { name: 'Command', exact: true }).last();
+  await box.fill(line);
+  await box.press('Enter');
+}
+
+const logText = (p) => p.getByRole('log').last().innerText();
+
+test('the example tutorial page turns code blocks into live, isolated consoles', async () => {
+  await page.goto(`${server.url}examples/tutorial.html`);
+  const frames = page.locator('iframe.kvlab-embed');
+  await page.waitForFunction(() => document.querySelectorAll('iframe.kvlab-embed').length === 4);
+  // The first block's setup ran in its own workspace: INCR then GET gives 1.
+  const first = page.frameLocator('iframe.kvlab-embed >> nth=0');
+  await first.getByRole('log').getByText('"1"').first().waitFor({ timeout: 30_000 });
+  // The third block is isolated: its sorted set is there.
+  await frames.nth(2).scrollIntoViewIfNeeded();
+  const third = page.frameLocator('iframe.kvlab-embed >> nth=2');
+  await third.getByRole('log').getByText('"5"').first().waitFor({ timeout: 30_000 });
+  // It does not see the first block's keys.
+  await run(third, 'EXISTS login:1:name');
+  await third.getByRole('log').getByText('(integer) 0').first().waitFor({ timeout: 10_000 });
+  // Heights are reported by the embeds and applied by embed.js.
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe.kvlab-embed')].some((f) => f.style.height !== '320px'));
+  // Reset runs FLUSHALL and the setup again.
+  await third.getByRole('button', { name: 'Reset' }).click();
+  await third.getByRole('log').getByText('FLUSHALL').first().waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: `${process.env.KVLAB_SHOTS ?? '/tmp'}/tutorial.png`, fullPage: true });
+});
+
+test('a share link shows what it will run, then replays it in a fresh workspace', async () => {
+  await page.goto(server.url);
+  await run(page, 'SET greeting "hello from a link"');
+  await run(page, 'RPUSH shared:list a b c');
+  await page.getByRole('button', { name: 'Share' }).click();
+  const link = await page.locator('.share-box input').inputValue();
+  assert.match(link, /#\/share\?s=/);
+  const other = await browser.context.newPage();
+  await other.goto(link);
+  await other.getByText('A shared kvlab session').waitFor({ timeout: 20_000 });
+  assert.match(await other.locator('.share-lines').innerText(), /RPUSH shared:list a b c/);
+  // The default workspace holds data, so the link opens in a workspace of its own.
+  await other.getByRole('button', { name: 'Open in a fresh workspace' }).click();
+  await other.getByRole('button', { name: 'Run them' }).click({ timeout: 20_000 });
+  await run(other, 'GET greeting');
+  await other.getByRole('log').getByText('"hello from a link"').last().waitFor({ timeout: 10_000 });
+  assert.match(other.url(), /\?ws=shared-[0-9a-f]{8}/);
+  await other.close();
+});
+
+test('hostile keys, values, share links and embeds show as text and never run', async () => {
+  await page.goto(server.url);
+  for (const [i, h] of HOSTILE.entries()) {
+    await run(page, `SET ${JSON.stringify(h)} ${JSON.stringify(h)}`);
+    await run(page, `HSET hostile:${i} ${JSON.stringify(h)} ${JSON.stringify(h)}`);
+  }
+  await run(page, 'KEYS *');
+  const text = await logText(page);
+  assert.ok(text.includes('<script>window.__pwned=1</script>'), 'hostile text shown literally');
+  // Open each in the value view.
+  for (const h of HOSTILE.slice(0, 2)) {
+    const item = page.getByRole('treeitem', { name: h }).first();
+    if (await item.count()) await item.click();
+  }
+  // A share link and an embed carrying the catalogue.
+  const cmds = HOSTILE.map((h) => `SET ${JSON.stringify(h)} 1`);
+  await page.goto(`${server.url}#/embed?ws=hostile&setup=${b64url(cmds.join('\n'))}`);
+  await page.getByRole('log').getByText('OK').first().waitFor({ timeout: 20_000 });
+  // A different query makes this a new document (a fragment change alone would not reload).
+  await page.goto(`${server.url}?from=test#/share?s=${'A'.repeat(40)}`);
+  await page.getByText('This share link cannot be opened').waitFor({ timeout: 20_000 });
+  // A forged message to the tutorial page is ignored.
+  await page.goto(`${server.url}examples/tutorial.html`);
+  await page.evaluate(() => window.postMessage({ type: 'kvlab:height', height: '<img src=x onerror=window.__pwned=1>' }, '*'));
+  await page.evaluate(() => window.postMessage('<img src=x onerror=window.__pwned=1>', '*'));
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(() => window.__pwned), 0);
+  assert.equal(await page.locator('img[src=x]').count(), 0);
+});
