@@ -154,6 +154,7 @@ pub fn ValueView(props: &ValueViewProps) -> Html {
             { venn }
             <div class="panel-head">
                 <h2 class="key-name" title={name.clone()}>{ name }</h2>
+                <span class="badge slot" title={s.hash_slot}>{ format!("{} {}", s.hash_slot, crate::engine::cluster::key_slot(&key)) }</span>
             </div>
             { head }
             { changed }
