@@ -508,7 +508,7 @@ fn body(
                         <td class="stream-id"><code>{ id.to_string() }</code></td>
                         <td class="stream-fields">
                         { for fields.iter().map(|(f, v)| html! {
-                            <span class="pair"><span class="f">{ text(f) }</span>{ " " }<span class="v">{ text(v) }</span></span>
+                            <><span class="pair"><span class="f">{ text(f) }</span>{ " " }<span class="v">{ text(v) }</span></span>{ " " }</>
                         }) }
                         </td>
                     </tr>
