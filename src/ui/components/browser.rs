@@ -253,6 +253,7 @@ fn type_abbrev(kind: Option<Kind>) -> &'static str {
         Some(Kind::Set) => "SET",
         Some(Kind::ZSet) => "ZSET",
         Some(Kind::Hash) => "HASH",
+        Some(Kind::Other("stream")) => "XS",
         Some(Kind::Other(_)) => "?",
         None => "",
     }
