@@ -17,6 +17,7 @@
 
 use super::keyspace::{Db, Entry, Key};
 use super::table;
+use super::types::stream::{Fields, Stream, StreamId};
 use super::types::{hll, Value};
 use super::Effect;
 
@@ -342,8 +343,97 @@ pub enum ValueView {
     ZSet(Vec<(Vec<u8>, f64)>, usize),
     /// A hash's first fields in storage order, with values, and its size.
     Hash(Vec<(Vec<u8>, Vec<u8>)>, usize),
-    /// A type without a view yet (streams, until theirs is written): its `TYPE` name.
+    /// A stream: its last entries and consumer groups (see [`StreamView`]).
+    Stream(Box<StreamView>),
+    /// A type without a view yet: its `TYPE` name.
     Other(&'static str),
+}
+
+/// How many of a stream's last entries [`snapshot`] copies (at most `limit`).
+pub const STREAM_ENTRIES: usize = 100;
+/// How many pending entries per group [`snapshot`] copies.
+pub const STREAM_PENDING: usize = 50;
+/// How many groups, and consumers per group, [`snapshot`] copies.
+pub const STREAM_GROUPS: usize = 20;
+
+/// A bounded copy of a stream for display.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamView {
+    /// The last entries (at most [`STREAM_ENTRIES`]), oldest first: ID and field-value pairs.
+    pub entries: Vec<(StreamId, Fields)>,
+    /// The number of entries.
+    pub len: u64,
+    /// The greatest ID ever added.
+    pub last_id: StreamId,
+    /// How many entries were ever added.
+    pub entries_added: u64,
+    /// The first groups by name (at most [`STREAM_GROUPS`]).
+    pub groups: Vec<GroupView>,
+    /// The number of groups.
+    pub group_count: usize,
+}
+
+/// A bounded copy of one consumer group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupView {
+    /// The group's name.
+    pub name: Vec<u8>,
+    /// Its last delivered ID.
+    pub last_delivered: StreamId,
+    /// Its logical read counter, -1 when unknown.
+    pub entries_read: i64,
+    /// Entries not yet delivered, `None` when it cannot be known.
+    pub lag: Option<i64>,
+    /// The first consumers by name (at most [`STREAM_GROUPS`]) with their pending counts.
+    pub consumers: Vec<(Vec<u8>, usize)>,
+    /// The first pending entries by ID (at most [`STREAM_PENDING`]): ID, consumer,
+    /// delivery count.
+    pub pending: Vec<(StreamId, Vec<u8>, u64)>,
+    /// The size of the pending entries list.
+    pub pending_count: usize,
+}
+
+/// The bounded copy of a stream: **O(limit + groups × (consumers + pending))**, each bounded.
+fn stream_view(st: &Stream, limit: usize) -> StreamView {
+    let mut entries: Vec<(StreamId, Fields)> = st
+        .range(StreamId::MIN, StreamId::MAX)
+        .rev()
+        .take(limit.min(STREAM_ENTRIES))
+        .map(|(id, f)| (*id, f.clone()))
+        .collect();
+    entries.reverse();
+    let groups = st
+        .groups
+        .iter()
+        .take(STREAM_GROUPS)
+        .map(|(name, g)| GroupView {
+            name: name.clone(),
+            last_delivered: g.last_id,
+            entries_read: g.entries_read,
+            lag: st.lag(g),
+            consumers: g
+                .consumers
+                .iter()
+                .take(STREAM_GROUPS)
+                .map(|(n, c)| (n.clone(), c.pending.len()))
+                .collect(),
+            pending: g
+                .pel
+                .iter()
+                .take(STREAM_PENDING)
+                .map(|(id, n)| (*id, n.consumer.clone(), n.delivery_count))
+                .collect(),
+            pending_count: g.pel.len(),
+        })
+        .collect();
+    StreamView {
+        entries,
+        len: st.len(),
+        last_id: st.last_id,
+        entries_added: st.entries_added,
+        groups,
+        group_count: st.groups.len(),
+    }
 }
 
 /// A copy of the value of `key` in `db` with at most `limit` elements (strings: `limit`
@@ -381,7 +471,8 @@ pub fn snapshot(db: &Db, key: &[u8], limit: usize) -> Option<ValueView> {
                 .collect(),
             h.len(),
         ),
-        // Streams and later types: the views show their type until they get a view.
+        Value::Stream(st) => ValueView::Stream(Box::new(stream_view(st, limit))),
+        // Later types: the views show their type until they get a view.
         other => ValueView::Other(other.type_name()),
     })
 }
@@ -389,6 +480,7 @@ pub fn snapshot(db: &Db, key: &[u8], limit: usize) -> Option<ValueView> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::types::stream::Group;
     use crate::engine::types::StrValue;
 
     fn db(keys: &[&str]) -> Db {
@@ -398,6 +490,58 @@ mod tests {
             db.set(k.as_bytes().to_vec(), v, false, 0);
         }
         db
+    }
+
+    #[test]
+    fn stream_snapshot_keeps_last_entries_and_bounded_pending() {
+        let mut st = Stream::new();
+        for i in 1..=150u64 {
+            let f = vec![(b"n".to_vec(), i.to_string().into_bytes())];
+            st.append(StreamId::new(i, 0), f, 100, 0).expect("append");
+        }
+        let mut g = Group::new(StreamId::new(60, 0), 60);
+        for c in [&b"al"[..], b"bob"] {
+            g.consumers.insert(c.to_vec(), Default::default());
+        }
+        for i in 1..=60u64 {
+            g.assign(
+                StreamId::new(i, 0),
+                if i % 2 == 0 { b"bob" } else { b"al" },
+                0,
+                1,
+            );
+        }
+        st.groups.insert(b"g1".to_vec(), g);
+        let mut d = Db::default();
+        d.set(b"s".to_vec(), Value::Stream(Box::new(st)), false, 0);
+        let Some(ValueView::Stream(v)) = snapshot(&d, b"s", 1000) else {
+            panic!("not a stream view");
+        };
+        assert_eq!(
+            (v.len, v.last_id, v.entries_added),
+            (150, StreamId::new(150, 0), 150)
+        );
+        assert_eq!(v.entries.len(), STREAM_ENTRIES);
+        assert_eq!(v.entries.first().map(|e| e.0), Some(StreamId::new(51, 0)));
+        assert_eq!(v.entries.last().map(|e| e.0), Some(StreamId::new(150, 0)));
+        assert_eq!(v.group_count, 1);
+        let g = &v.groups[0];
+        assert_eq!(
+            (g.name.as_slice(), g.last_delivered, g.entries_read),
+            (&b"g1"[..], StreamId::new(60, 0), 60)
+        );
+        assert_eq!(g.lag, Some(90));
+        assert_eq!(
+            g.consumers,
+            vec![(b"al".to_vec(), 30), (b"bob".to_vec(), 30)]
+        );
+        assert_eq!((g.pending.len(), g.pending_count), (STREAM_PENDING, 60));
+        assert_eq!(g.pending[0], (StreamId::new(1, 0), b"al".to_vec(), 1));
+        // A small limit bounds the entries too.
+        let Some(ValueView::Stream(v)) = snapshot(&d, b"s", 3) else {
+            panic!("not a stream view");
+        };
+        assert_eq!(v.entries.len(), 3);
     }
 
     fn labels(rows: &[Row]) -> Vec<String> {

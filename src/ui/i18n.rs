@@ -202,6 +202,38 @@ pub struct Strings {
     pub close: &'static str,
     /// A type without a view yet.
     pub no_view: &'static str,
+    /// UI text: Entries
+    pub entries: &'static str,
+    /// UI text: ID
+    pub entry_id: &'static str,
+    /// UI text: Length
+    pub length: &'static str,
+    /// UI text: Last ID
+    pub last_id: &'static str,
+    /// UI text: Entries added
+    pub entries_added: &'static str,
+    /// UI text: Consumer groups
+    pub groups: &'static str,
+    /// UI text: No consumer groups.
+    pub no_groups: &'static str,
+    /// UI text: Consumers
+    pub consumers: &'static str,
+    /// UI text: Pending
+    pub pending: &'static str,
+    /// UI text: Last delivered
+    pub last_delivered: &'static str,
+    /// UI text: Entries read
+    pub entries_read: &'static str,
+    /// UI text: Lag
+    pub lag: &'static str,
+    /// UI text: Deliveries
+    pub deliveries: &'static str,
+    /// UI text: Consumer
+    pub consumer: &'static str,
+    /// UI text: Acknowledge
+    pub ack: &'static str,
+    /// UI text: hash slot
+    pub hash_slot: &'static str,
 }
 
 const EN: Strings = Strings {
@@ -277,6 +309,22 @@ const EN: Strings = Strings {
     result: "result",
     close: "Close",
     no_view: "No view for this type yet.",
+    entries: "Entries",
+    entry_id: "ID",
+    length: "Length",
+    last_id: "Last ID",
+    entries_added: "Entries added",
+    groups: "Consumer groups",
+    no_groups: "No consumer groups.",
+    consumers: "Consumers",
+    pending: "Pending",
+    last_delivered: "Last delivered",
+    entries_read: "Entries read",
+    lag: "Lag",
+    deliveries: "Deliveries",
+    consumer: "Consumer",
+    ack: "Acknowledge",
+    hash_slot: "hash slot",
 };
 
 const ZH: Strings = Strings {
@@ -351,4 +399,20 @@ const ZH: Strings = Strings {
     result: "结果",
     close: "关闭",
     no_view: "暂不支持显示此类型。",
+    entries: "条目",
+    entry_id: "ID",
+    length: "长度",
+    last_id: "最后 ID",
+    entries_added: "累计添加",
+    groups: "消费者组",
+    no_groups: "没有消费者组。",
+    consumers: "消费者",
+    pending: "待确认",
+    last_delivered: "最后投递",
+    entries_read: "已读条目",
+    lag: "滞后",
+    deliveries: "投递次数",
+    consumer: "消费者",
+    ack: "确认",
+    hash_slot: "哈希槽",
 };

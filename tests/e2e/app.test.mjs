@@ -213,6 +213,38 @@ test('set operations, bitmaps, HyperLogLogs and geo members have their own views
   assert.match(await value.locator('pre.json').innerText(), /\{\n  "a": \[\n    1,/);
 });
 
+test('a stream shows its entries, groups and pending entries; XADD and XACK from the view', async () => {
+  const one = pane('client 1');
+  const value = page.getByRole('region', { name: 'Value' });
+  const tree = page.getByRole('tree');
+  await run(one, 'XADD events 1-1 kind login user ann');
+  await run(one, 'XADD events 2-1 kind logout user bob');
+  await run(one, 'XGROUP CREATE events mailer 0');
+  await run(one, 'XREADGROUP GROUP mailer c1 COUNT 1 STREAMS events >');
+  await waitText(one, /1\) "1-1"/);
+  const row = tree.getByRole('treeitem', { name: 'events', exact: true });
+  await row.click();
+  assert.match(await row.locator('.badge.slot').getAttribute('title'), /^hash slot$/);
+  assert.match(await row.locator('.badge.slot').innerText(), /^\d+$/);
+  assert.match(await value.locator('.panel-head .badge.slot').innerText(), /^hash slot \d+$/);
+  const entries = value.locator('table.stream tbody');
+  await entries.getByText('2-1').waitFor();
+  assert.match(await entries.innerText(), /1-1\s+kind login\s+user ann\s+2-1\s+kind logout\s+user bob/);
+  const group = value.locator('.stream-group', { hasText: 'mailer' });
+  assert.match(await group.innerText(), /Last delivered\s+1-1/);
+  assert.match(await group.locator('.consumers').innerText(), /c1 \(1\)/);
+  assert.match(await group.locator('table.pending tbody').innerText(), /^1-1\s+c1\s+1/);
+  await page.screenshot({ path: `${shots}/stream.png` });
+  await value.getByRole('textbox', { name: 'field' }).fill('kind');
+  await value.getByRole('textbox', { name: 'value' }).fill('signup');
+  await value.getByRole('button', { name: 'XADD *' }).click();
+  await waitText(one, /XADD events \* kind signup/);
+  await value.locator('table.stream tr.added', { hasText: 'signup' }).waitFor();
+  await group.getByRole('button', { name: 'XACK' }).click();
+  await waitText(one, /XACK events mailer 1-1\s+\(integer\) 1/);
+  await value.locator('table.pending').waitFor({ state: 'detached' });
+});
+
 test('the tree filters with a glob, lists flat, and shows TTLs', async () => {
   const one = pane('client 1');
   const tree = page.getByRole('tree');

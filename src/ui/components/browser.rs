@@ -227,6 +227,7 @@ fn row_html(row: &Row, meta: Option<inspect::KeyMeta>, props: &BrowserProps) -> 
                 .map(|at| short_ttl(at - props.now_ms));
             let name = String::from_utf8_lossy(key).into_owned();
             let shown = String::from_utf8_lossy(label).into_owned();
+            let slot = crate::engine::cluster::key_slot(key);
             html! {
                 <div class={classes!("row", "key", selected.then_some("selected"))} role="treeitem"
                     tabindex="0" aria-level={level} aria-selected={selected.to_string()}
@@ -236,6 +237,7 @@ fn row_html(row: &Row, meta: Option<inspect::KeyMeta>, props: &BrowserProps) -> 
                     if let Some(ttl) = ttl {
                         <span class="ttl" title={props.lang.strings().ttl}>{ ttl }</span>
                     }
+                    <span class="badge slot" title={props.lang.strings().hash_slot}>{ slot }</span>
                 </div>
             }
         }
@@ -251,6 +253,7 @@ fn type_abbrev(kind: Option<Kind>) -> &'static str {
         Some(Kind::Set) => "SET",
         Some(Kind::ZSet) => "ZSET",
         Some(Kind::Hash) => "HASH",
+        Some(Kind::Other("stream")) => "XS",
         Some(Kind::Other(_)) => "?",
         None => "",
     }
