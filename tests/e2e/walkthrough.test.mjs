@@ -73,6 +73,10 @@ before(async () => {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     locale: 'en-US',
     viewport: { width: 1200, height: 800 },
+    // The service worker precaches every file of the build, the SQL side included, in the
+    // background after the first load (so walkthroughs work offline; tests/e2e/pwa.test.mjs).
+    // What is measured here is what the console itself loads.
+    serviceWorkers: 'block',
   });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => pageErrors.push(String(e)));
