@@ -96,6 +96,8 @@ pub struct Strings {
     pub tab_workbench: &'static str,
     /// The walkthroughs section (SQL versus KV).
     pub tab_walkthroughs: &'static str,
+    /// The cluster-mode switch of the keyspace browser.
+    pub cluster_mode: &'static str,
     /// Button switching to the light theme.
     pub theme_light: &'static str,
     /// Button switching to the dark theme.
@@ -256,6 +258,7 @@ const EN: Strings = Strings {
     nav: "Sections",
     tab_workbench: "Workbench",
     tab_walkthroughs: "Walkthroughs",
+    cluster_mode: "Cluster mode (CROSSSLOT across hash slots)",
     theme_light: "Light theme",
     theme_dark: "Dark theme",
     add_client: "+ Client",
@@ -346,6 +349,7 @@ const ZH: Strings = Strings {
     nav: "页面",
     tab_workbench: "工作台",
     tab_walkthroughs: "演练",
+    cluster_mode: "集群模式（跨哈希槽的多键命令报 CROSSSLOT）",
     theme_light: "浅色主题",
     theme_dark: "深色主题",
     add_client: "+ 客户端",

@@ -282,6 +282,9 @@ pub enum Action {
     SetLang(Lang),
     /// Switch the theme.
     SetTheme(Theme),
+    /// Turn cluster mode on or off (`cluster-enabled`: CROSSSLOT for keys in different
+    /// hash slots, CLUSTER KEYSLOT).
+    SetCluster(bool),
     /// Show a section.
     SetTab(Tab),
     /// Browser: the filter changed.
@@ -374,6 +377,9 @@ impl State {
             }
         };
         let engine = EngineService::boot();
+        if storage::get("cluster").as_deref() == Some("1") {
+            let _ = engine.configure("cluster-enabled", "yes");
+        }
         super::persist_hook::connect(&engine);
         State::with_service(engine, lang, history, theme)
     }
@@ -831,6 +837,13 @@ impl Reducible for State {
             Action::SetTheme(theme) => {
                 next.theme = theme;
                 storage_set("theme", theme.name());
+            }
+            Action::SetCluster(on) => {
+                let _ = next
+                    .ws
+                    .engine
+                    .configure("cluster-enabled", if on { "yes" } else { "no" });
+                storage_set("cluster", if on { "1" } else { "0" });
             }
             Action::SetTab(tab) => next.tab = tab,
             Action::SetFilter(f) => {

@@ -113,3 +113,19 @@ test('hostile keys, values, share links and embeds show as text and never run', 
   assert.equal(await page.evaluate(() => window.__pwned), 0);
   assert.equal(await page.locator('img[src=x]').count(), 0);
 });
+
+test('cluster mode: multi-key commands across hash slots fail with CROSSSLOT', async () => {
+  await page.goto(`${server.url}?ws=cluster-test`);
+  const toggle = page.getByRole('checkbox', { name: /Cluster mode/ });
+  await toggle.check();
+  await run(page, 'MSET a 1 b 2');
+  await run(page, 'MSET {user:1}:name ken {user:1}:visits 1');
+  await run(page, 'CLUSTER KEYSLOT foo');
+  await page.getByRole('log').getByText('(integer) 12182').first().waitFor({ timeout: 10_000 });
+  const text = await logText(page);
+  assert.match(text, /MSET a 1 b 2\s+\(error\) CROSSSLOT Keys in request don't hash to the same slot/);
+  assert.match(text, /MSET \{user:1\}:name ken \{user:1\}:visits 1\s+OK/);
+  await toggle.uncheck();
+  await run(page, 'MSET a 1 b 2');
+  assert.match(await logText(page), /MSET a 1 b 2\s+OK/);
+});

@@ -120,6 +120,11 @@ pub fn Browser(props: &BrowserProps) -> Html {
             .collect::<Html>()
     });
 
+    let cluster = props.engine.read(|e| e.cluster_enabled());
+    let on_cluster = props.on_action.reform(|e: Event| {
+        Action::SetCluster(e.target_unchecked_into::<HtmlInputElement>().checked())
+    });
+
     let shown = rows.len();
     html! {
         <section class="browser" aria-label={s.keyspace}>
@@ -131,6 +136,10 @@ pub fn Browser(props: &BrowserProps) -> Html {
                     <button type="button" aria-pressed={props.flat.to_string()} onclick={on_list}>{ s.list_view }</button>
                 </div>
             </div>
+            <label class="cluster-toggle">
+                <input type="checkbox" checked={cluster} onchange={on_cluster} />
+                { s.cluster_mode }
+            </label>
             <div class="browser-tools">
                 <input class="filter" type="search" placeholder={s.filter} aria-label={s.filter}
                     value={props.filter.clone()} oninput={on_filter} spellcheck="false" />

@@ -125,6 +125,12 @@ impl EngineService {
         f(&self.0.engine.borrow())
     }
 
+    /// Sets a configuration parameter as a start-up option would (see
+    /// [`Engine::configure`]): the web app's cluster-mode switch uses it.
+    pub fn configure(&self, name: &str, value: &str) -> Result<(), String> {
+        self.0.engine.borrow_mut().configure(name, value)
+    }
+
     /// Connects a new client (a console pane).
     pub fn connect(&self) -> ClientId {
         self.0.engine.borrow_mut().connect()
