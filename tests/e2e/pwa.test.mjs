@@ -74,7 +74,7 @@ test('manifest and icons meet Chromium\'s installability criteria', async () => 
   assert.deepEqual(errors, []);
 });
 
-test('after one visit the app works with the network off', async () => {
+test('after one visit the console and a walkthrough work with the network off', async () => {
   await page.evaluate(() => navigator.serviceWorker.ready);
   // Wait until the worker controls the page and every file is cached.
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
@@ -87,6 +87,13 @@ test('after one visit the app works with the network off', async () => {
     await page.waitForFunction(() => /3\) "c"/.test(document.querySelector('[role="log"]')?.innerText ?? ''), null, {
       timeout: 10_000,
     });
+    // A walkthrough too: its files and the SQL worker come from the cache.
+    await page.goto(`${server.url}#/walk/login`);
+    await page.locator('.walk[data-done="0"][data-busy="false"]').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Run step' }).click();
+    await page.locator('.walk[data-done="1"]').waitFor({ timeout: 30_000 });
+    await page.goto(`${server.url}?back=1#/`);
+    await command().waitFor({ timeout: 20_000 });
   } finally {
     await page.context().setOffline(false);
   }
