@@ -924,17 +924,15 @@ impl Engine {
             for (db, key) in ready {
                 for id in self.srv.blocking.waiters_of(db, &key) {
                     let now = self.srv.clock.now_ms();
-                    if let Some(blocking::BlockOp::XRead(w)) =
-                        self.srv.blocking.get(id).map(|b| b.op.clone())
-                    {
-                        expire_if_needed(&mut self.srv, db, &key, now);
-                        self.serve_stream_waiter(id, db, &key, &w, now);
-                        continue;
-                    }
-                    let Some(wants_zset) = self.srv.blocking.get(id).map(|b| b.op.wants_zset())
-                    else {
+                    let Some(op) = self.srv.blocking.get(id).map(|b| b.op.clone()) else {
                         continue;
                     };
+                    if let blocking::BlockOp::XRead(w) = &op {
+                        expire_if_needed(&mut self.srv, db, &key, now);
+                        self.serve_stream_waiter(id, db, &key, w, now);
+                        continue;
+                    }
+                    let wants_zset = op.wants_zset();
                     expire_if_needed(&mut self.srv, db, &key, now);
                     let fits = match self.srv.dbs.get(db).and_then(|d| d.get_raw(&key)) {
                         None => break,
@@ -946,28 +944,9 @@ impl Engine {
                     if !fits {
                         continue;
                     }
-                    let Some(blocked) = self.srv.unblock(id) else {
-                        continue;
-                    };
-                    let Some(mut c) = self.clients.remove(&id) else {
-                        continue;
-                    };
-                    let saved_db = std::mem::replace(&mut c.db, blocked.db);
-                    let reply = cmd::blocking::serve(
-                        &mut self.srv,
-                        &mut c,
-                        &mut self.clients,
-                        &blocked.op,
-                        &key,
-                        now,
-                    );
-                    c.db = saved_db;
-                    let silent = c.reply_mode == ReplyMode::Off;
-                    self.clients.insert(id, c);
-                    if !silent {
-                        self.srv.send(id, reply);
-                    }
-                    self.srv.note_unblocked(id);
+                    self.serve_blocked_client(id, |srv, c, clients| {
+                        cmd::blocking::serve(srv, c, clients, &op, &key, now)
+                    });
                 }
             }
         }
@@ -983,40 +962,38 @@ impl Engine {
         w: &blocking::XReadWait,
         now: i64,
     ) {
-        let reply = match cmd::stream::blocked_action(&self.srv, db, key, w) {
-            cmd::stream::BlockedAction::Wait => return,
+        match cmd::stream::blocked_action(&self.srv, db, key, w) {
+            cmd::stream::BlockedAction::Wait => {}
             cmd::stream::BlockedAction::Fail(e) => {
-                if self.srv.unblock(id).is_none() {
-                    return;
-                }
-                e.to_reply()
+                self.end_block(id, e.to_reply());
             }
             cmd::stream::BlockedAction::Serve(after) => {
-                let Some(blocked) = self.srv.unblock(id) else {
-                    return;
-                };
-                let Some(mut c) = self.clients.remove(&id) else {
-                    return;
-                };
-                let saved_db = std::mem::replace(&mut c.db, blocked.db);
-                let reply = cmd::stream::serve_blocked(
-                    &mut self.srv,
-                    &mut c,
-                    &mut self.clients,
-                    key,
-                    w,
-                    after,
-                    now,
-                );
-                c.db = saved_db;
-                self.clients.insert(id, c);
-                reply
+                self.serve_blocked_client(id, |srv, c, clients| {
+                    cmd::stream::serve_blocked(srv, c, clients, key, w, after, now)
+                });
             }
+        }
+    }
+
+    /// Unblocks `id` and runs `serve` for it as if it had just sent its command again, in
+    /// the database it blocked in; sends the reply (unless `CLIENT REPLY OFF`). The one
+    /// place a woken client is served, for lists, sorted sets and streams alike.
+    fn serve_blocked_client(
+        &mut self,
+        id: ClientId,
+        serve: impl FnOnce(&mut Server, &mut Client, &mut HashMap<ClientId, Client>) -> Reply,
+    ) {
+        let Some(blocked) = self.srv.unblock(id) else {
+            return;
         };
-        let silent = self
-            .clients
-            .get(&id)
-            .is_some_and(|c| c.reply_mode == ReplyMode::Off);
+        let Some(mut c) = self.clients.remove(&id) else {
+            return;
+        };
+        let saved_db = std::mem::replace(&mut c.db, blocked.db);
+        let reply = serve(&mut self.srv, &mut c, &mut self.clients);
+        c.db = saved_db;
+        let silent = c.reply_mode == ReplyMode::Off;
+        self.clients.insert(id, c);
         if !silent {
             self.srv.send(id, reply);
         }
