@@ -17,8 +17,19 @@
 //! actively by [`crate::engine::Engine::tick`]. Both paths go through
 //! [`crate::engine::Ctx::expire_if_needed`] or the cycle in `mod.rs`, which record a `DEL`
 //! effect, as Redis propagates one.
+//!
+//! **Hash slots.** In cluster mode a database also keeps its keys by hash slot
+//! ([`SlotIndex`]), as Redis keeps `slots_to_keys`, so that `CLUSTER COUNTKEYSINSLOT` is
+//! O(1) and `CLUSTER GETKEYSINSLOT` O(log N) plus the keys returned. Outside cluster mode
+//! the index does not exist and costs nothing.
+
+use std::collections::BTreeMap;
+
+use foldhash::HashMap;
 
 use indexmap::{IndexMap, IndexSet};
+
+use super::cluster;
 
 use super::types::Value;
 
@@ -55,6 +66,52 @@ pub struct Db {
     /// Where the active expiry cycle resumes its walk over `volatile` (Redis's
     /// `expires_cursor`).
     pub expire_cursor: usize,
+    /// Keys by hash slot, only in cluster mode (see [`Db::index_slots`]).
+    slots: Option<Box<SlotIndex>>,
+}
+
+/// The keys of a database by hash slot, for `CLUSTER COUNTKEYSINSLOT` and
+/// `CLUSTER GETKEYSINSLOT`.
+///
+/// Invariants: a key is in `seq` exactly when it is in the database, and then it is in
+/// `by_slot[key_slot(key)]` under that sequence number. Sequence numbers grow with each key
+/// added, so a slot's map lists its keys oldest first; Redis links a new key at the head of
+/// its slot's list, so `GETKEYSINSLOT` walks the map newest first. A key that is overwritten
+/// keeps its place (Redis's `dbOverwrite`); one that is removed and added again (RENAME,
+/// MOVE, expiry then SET) goes to the front.
+#[derive(Debug, Clone, Default)]
+struct SlotIndex {
+    by_slot: HashMap<u16, BTreeMap<u64, Key>>,
+    seq: HashMap<Key, u64>,
+    next: u64,
+}
+
+impl SlotIndex {
+    fn add(&mut self, key: &[u8]) {
+        if self.seq.contains_key(key) {
+            return;
+        }
+        let n = self.next;
+        self.next += 1;
+        self.seq.insert(key.to_vec(), n);
+        self.by_slot
+            .entry(cluster::key_slot(key))
+            .or_default()
+            .insert(n, key.to_vec());
+    }
+
+    fn remove(&mut self, key: &[u8]) {
+        let Some(n) = self.seq.remove(key) else {
+            return;
+        };
+        let slot = cluster::key_slot(key);
+        if let Some(keys) = self.by_slot.get_mut(&slot) {
+            keys.remove(&n);
+            if keys.is_empty() {
+                self.by_slot.remove(&slot);
+            }
+        }
+    }
 }
 
 impl Db {
@@ -100,6 +157,9 @@ impl Db {
                 }
             }
             None => {
+                if let Some(ix) = &mut self.slots {
+                    ix.add(&key);
+                }
                 self.map.insert(
                     key,
                     Entry {
@@ -119,6 +179,9 @@ impl Db {
         } else {
             self.volatile.swap_remove(&key);
         }
+        if let Some(ix) = &mut self.slots {
+            ix.add(&key);
+        }
         self.map.insert(key, entry);
     }
 
@@ -127,6 +190,9 @@ impl Db {
         let e = self.map.swap_remove(key)?;
         if e.expire_at.is_some() {
             self.volatile.swap_remove(key);
+        }
+        if let Some(ix) = &mut self.slots {
+            ix.remove(key);
         }
         Some(e)
     }
@@ -153,6 +219,42 @@ impl Db {
     pub fn clear(&mut self) {
         self.map.clear();
         self.volatile.clear();
+        if let Some(ix) = &mut self.slots {
+            **ix = SlotIndex::default();
+        }
+    }
+
+    /// Starts (`on`) or stops keeping the keys by hash slot. Starting indexes the keys
+    /// present, in storage order. **O(N)** to start, O(1) to stop.
+    pub fn index_slots(&mut self, on: bool) {
+        if !on {
+            self.slots = None;
+        } else if self.slots.is_none() {
+            let mut ix = SlotIndex::default();
+            for k in self.map.keys() {
+                ix.add(k);
+            }
+            self.slots = Some(Box::new(ix));
+        }
+    }
+
+    /// How many keys hash to `slot`; `None` unless the slots are indexed
+    /// ([`Db::index_slots`]). **O(1).**
+    pub fn count_keys_in_slot(&self, slot: u16) -> Option<usize> {
+        let ix = self.slots.as_ref()?;
+        Some(ix.by_slot.get(&slot).map_or(0, BTreeMap::len))
+    }
+
+    /// Up to `count` keys of `slot`, most recently added first; `None` unless the slots are
+    /// indexed. **O(log N + count).**
+    pub fn keys_in_slot(&self, slot: u16, count: usize) -> Option<Vec<&Key>> {
+        let ix = self.slots.as_ref()?;
+        Some(
+            ix.by_slot
+                .get(&slot)
+                .map(|keys| keys.values().rev().take(count).collect())
+                .unwrap_or_default(),
+        )
     }
 
     /// The key at position `i` (for random choice and SCAN).

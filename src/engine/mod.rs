@@ -308,6 +308,15 @@ impl Server {
         let exists = self.dbs.get(db).is_some_and(|d| d.get_raw(key).is_some());
         self.watches.touch(db, key, exists);
     }
+
+    /// Keeps the databases' keys by hash slot exactly while cluster mode is on (see
+    /// [`Db::index_slots`]); called when the configuration or the databases are replaced.
+    pub fn index_slots(&mut self) {
+        let on = self.config.cluster_enabled();
+        for db in &mut self.dbs {
+            db.index_slots(on);
+        }
+    }
 }
 
 /// What a handler sees: the server and the calling client.
@@ -718,6 +727,7 @@ impl Engine {
         let current = self.srv.config.get(canonical).unwrap_or("").to_string();
         let value = Config::normalize(param, value.as_bytes(), &current)?;
         self.srv.config.set_normalized(canonical, value);
+        self.srv.index_slots();
         Ok(())
     }
 

@@ -854,6 +854,7 @@ pub fn install(engine: &mut Engine, mut dbs: Vec<Db>) {
         }
     }
     engine.srv.dbs = dbs;
+    engine.srv.index_slots();
 }
 
 /// A canonical text of a dataset, equal for two datasets exactly when they hold the same

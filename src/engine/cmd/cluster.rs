@@ -2,8 +2,8 @@
 //!
 //! Only with `cluster-enabled yes` (see [`cluster`](crate::engine::cluster)); otherwise, as
 //! in Redis, every subcommand fails with `ERR This instance has cluster support disabled`.
-//! The subcommands a learner uses to see how keys spread are here — `KEYSLOT`, `INFO`,
-//! `MYID` and `HELP`; those that manage nodes and slots (`MEET`, `ADDSLOTS`, `SETSLOT`, …)
+//! The subcommands a learner uses to see how keys spread are here — `KEYSLOT`,
+//! `COUNTKEYSINSLOT`, `GETKEYSINSLOT`, `INFO`, `MYID` and `HELP`; those that manage nodes and slots (`MEET`, `ADDSLOTS`, `SETSLOT`, …)
 //! have nothing to act on in a one-node playground and are not offered.
 
 use crate::engine::args::Args;
@@ -26,6 +26,23 @@ pub const COMMANDS: &[Command] =
     ];
 
 const CLUSTER_SUBCOMMANDS: &[Command] = &[
+    Command::new("countkeysinslot", 3, Group::Cluster, cluster_countkeysinslot)
+        .flags(Flags::STALE)
+        .doc(
+            "slot",
+            "Counts the keys of this node that hash to a slot.",
+            "O(1)",
+            "3.0.0",
+        ),
+    Command::new("getkeysinslot", 4, Group::Cluster, cluster_getkeysinslot)
+        .flags(Flags::STALE)
+        .tips(&["nondeterministic_output"])
+        .doc(
+            "slot count",
+            "Lists up to count keys of this node that hash to a slot, most recently added first.",
+            "O(log(N)) where N is the number of requested keys",
+            "3.0.0",
+        ),
     Command::new("help", 2, Group::Cluster, cluster_help)
         .flags(Flags::LOADING.union(Flags::STALE))
         .doc("", "Shows what CLUSTER can do.", "O(1)", "5.0.0"),
@@ -66,6 +83,10 @@ fn cluster_help(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "CLUSTER",
         &[
+            "COUNTKEYSINSLOT <slot>",
+            "    Return the number of keys in <slot>.",
+            "GETKEYSINSLOT <slot> <count>",
+            "    Return key names stored by current node in a slot.",
             "INFO",
             "    Return information about the cluster.",
             "KEYSLOT <key>",
@@ -97,6 +118,36 @@ fn cluster_keyslot(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     Ok(Reply::Integer(i64::from(cluster::key_slot(key))))
 }
 
+/// `CLUSTER COUNTKEYSINSLOT slot`: how many keys hash to `slot` (`ERR Invalid slot` outside
+/// 0–16383).
+fn cluster_countkeysinslot(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    require_cluster(ctx)?;
+    let slot = args.next_i64()?;
+    let slot = u16::try_from(slot)
+        .ok()
+        .filter(|&s| s < cluster::SLOTS)
+        .ok_or_else(|| Error::Err("Invalid slot".into()))?;
+    let n = ctx.db().count_keys_in_slot(slot).unwrap_or(0);
+    Ok(Reply::Integer(n as i64))
+}
+
+/// `CLUSTER GETKEYSINSLOT slot count`: up to `count` keys hashing to `slot`, most recently
+/// added first, as Redis walks its per-slot key list.
+fn cluster_getkeysinslot(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    require_cluster(ctx)?;
+    let slot = args.next_i64()?;
+    let count = args.next_i64()?;
+    let slot = u16::try_from(slot)
+        .ok()
+        .filter(|&s| s < cluster::SLOTS && count >= 0)
+        .ok_or_else(|| Error::Err("Invalid slot or number of keys".into()))?;
+    let count = usize::try_from(count).unwrap_or(usize::MAX);
+    let keys = ctx.db().keys_in_slot(slot, count).unwrap_or_default();
+    Ok(Reply::Array(
+        keys.into_iter().map(|k| Reply::bulk(k)).collect(),
+    ))
+}
+
 /// `CLUSTER MYID`: the node id (Redis makes one up at start; kvlab uses its run id).
 fn cluster_myid(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     require_cluster(ctx)?;
@@ -125,6 +176,29 @@ mod tests {
         assert!(text(run(&mut e, c, &["INFO", "cluster"])).contains("cluster_enabled:1\r\n"));
         let id = run(&mut e, c, &["CLUSTER", "MYID"]);
         assert!(matches!(id, Reply::Bulk(ref b) if b.len() == 40));
+    }
+
+    #[test]
+    fn slots_are_indexed_when_cluster_mode_starts_on_existing_data() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let c = e.connect();
+        run(&mut e, c, &["MSET", "{t}a", "1", "{t}b", "2", "x", "3"]);
+        e.configure("cluster-enabled", "yes").unwrap();
+        assert_eq!(
+            run(&mut e, c, &["CLUSTER", "COUNTKEYSINSLOT", "15891"]),
+            Reply::Integer(2)
+        );
+        run(&mut e, c, &["DEL", "{t}a"]);
+        assert_eq!(
+            run(&mut e, c, &["CLUSTER", "GETKEYSINSLOT", "15891", "5"]),
+            Reply::Array(vec![Reply::bulk(b"{t}b")])
+        );
+        e.configure("cluster-enabled", "no").unwrap();
+        e.configure("cluster-enabled", "yes").unwrap();
+        assert_eq!(
+            run(&mut e, c, &["CLUSTER", "COUNTKEYSINSLOT", "15891"]),
+            Reply::Integer(1)
+        );
     }
 
     #[test]
