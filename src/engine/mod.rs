@@ -302,6 +302,14 @@ impl Server {
     /// it will fail. **O(1)** when no one watches the database.
     pub fn signal_modified(&mut self, db: usize, key: &[u8]) {
         self.signal_ready_in(db, key);
+        self.touch_watchers(db, key);
+    }
+
+    /// The WATCH half of [`Server::signal_modified`] alone: transactions watching `key`
+    /// fail, but blocked clients are not looked at. For writes that Redis does not signal
+    /// as making a key ready (`XSETID`, `XGROUP SETID`: they add no entries, so a blocked
+    /// `XREAD` keeps waiting for the next `XADD`). **O(1)** when no one watches.
+    pub fn touch_watchers(&mut self, db: usize, key: &[u8]) {
         if self.watches.db_unwatched(db) {
             return;
         }
@@ -337,6 +345,10 @@ pub struct Ctx<'a> {
     replies: Vec<Reply>,
     /// The handler reported its modified keys itself (see [`Ctx::signal_modified`]).
     signalled: bool,
+    /// The command's writes may serve blocked clients (Redis's `signalKeyAsReady`). Stream
+    /// writes other than `XADD` and `XGROUP DESTROY` clear it: they add no entries, and a
+    /// blocked `XREAD`/`XREADGROUP` keeps waiting through them, as in Redis.
+    pub wakes_blocked: bool,
     /// Blocking is not allowed: the command runs inside `EXEC` (Redis's
     /// `CLIENT_DENY_BLOCKING`). A blocking command must then act as if its timeout expired.
     pub deny_blocking: bool,
@@ -488,7 +500,11 @@ impl Ctx<'_> {
     /// [`Ctx::signal_modified`] for database `db` (MOVE, COPY … DB).
     pub fn signal_modified_in(&mut self, db: usize, key: &[u8]) {
         self.signalled = true;
-        self.srv.signal_modified(db, key);
+        if self.wakes_blocked {
+            self.srv.signal_modified(db, key);
+        } else {
+            self.srv.touch_watchers(db, key);
+        }
     }
 
     /// Redis's `signalFlushedDb`, before database `db` (every database when `None`) is
@@ -1388,6 +1404,7 @@ pub(crate) fn call_inner(
         propagate: None,
         replies: Vec::new(),
         signalled: false,
+        wakes_blocked: true,
         deny_blocking,
         no_reply: false,
     };
@@ -1410,6 +1427,7 @@ pub(crate) fn call_inner(
         client: c,
         replies,
         signalled,
+        wakes_blocked,
         no_reply,
         ..
     } = ctx;
@@ -1426,7 +1444,11 @@ pub(crate) fn call_inner(
         let argv = args.argv();
         for p in cmd.key_positions(argv.len()) {
             if let Some(key) = argv.get(p) {
-                srv.signal_modified(db, key);
+                if wakes_blocked {
+                    srv.signal_modified(db, key);
+                } else {
+                    srv.touch_watchers(db, key);
+                }
             }
         }
     }

@@ -360,7 +360,11 @@ fn read_stream<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'c Str
 }
 
 /// The stream at `key` for writing (`None` if absent), or WRONGTYPE.
+///
+/// A write through here does not serve blocked readers ([`Ctx::wakes_blocked`]): only an
+/// added entry does (XADD), or a destroyed group (XGROUP DESTROY), which say so again.
 fn write_stream<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'c mut Stream>> {
+    ctx.wakes_blocked = false;
     ctx.write_as(key, Value::as_stream_mut)
 }
 
@@ -588,7 +592,8 @@ fn xadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         .chunks(2)
         .map(|c| (c[0].clone(), c.get(1).cloned().unwrap_or_default()))
         .collect();
-    let Some(s) = write_stream(ctx, &key)? else {
+    // Not `write_stream`: an added entry is what serves blocked readers.
+    let Some(s) = ctx.write_as(&key, Value::as_stream_mut)? else {
         return Ok(Reply::Nil);
     };
     if s.last_id == StreamId::MAX {
@@ -1879,6 +1884,8 @@ fn xgroup_destroy(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     if s.groups.remove(&a.group).is_none() {
         return Ok(Reply::Integer(0));
     }
+    // Readers blocked as the group learn that it is gone (NOGROUP).
+    ctx.wakes_blocked = true;
     ctx.dirty += 1;
     ctx.notify(class::STREAM, "xgroup-destroy", &a.key);
     Ok(Reply::Integer(1))
