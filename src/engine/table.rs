@@ -71,7 +71,8 @@ bitflags! {
         const NO_MULTI = 1 << 14;
         /// Allowed while a script is busy.
         const ALLOW_BUSY = 1 << 15;
-        /// Key positions can't be found from first/last/step alone.
+        /// Key positions can't be found from first/last/step alone; set from the key
+        /// specs by [`Command::key_specs`], never by hand.
         const MOVABLE_KEYS = 1 << 16;
         /// The key arguments are optional (`COMMAND GETKEYS` may return none).
         const NO_MANDATORY_KEYS = 1 << 17;
@@ -1188,6 +1189,51 @@ mod tests {
         ];
         assert_eq!(legacy_range(TAIL), (r(1, -1, 1), false));
         assert_eq!(legacy_range(&[]), (r(0, 0, 0), false));
+    }
+
+    #[test]
+    fn every_key_spec_says_how_the_key_is_used() {
+        let access = KeyFlags::RO
+            .union(KeyFlags::RW)
+            .union(KeyFlags::OW)
+            .union(KeyFlags::RM);
+        for c in all().chain(all().flat_map(|c| c.subcommands.iter())) {
+            for spec in c.key_specs {
+                let n = (spec.flags & access).bits().count_ones();
+                let channel = spec.flags.contains(KeyFlags::NOT_KEY);
+                assert!(n == 1 || (channel && n == 0), "{}: {spec:?}", c.name);
+            }
+            assert!(
+                !c.key_specs.is_empty() || c.keys.first == 0,
+                "{} has a key range without specs",
+                c.name
+            );
+        }
+    }
+
+    #[test]
+    fn a_key_count_that_is_not_strict_falls_back_to_redis_finder() {
+        let argv = |line: &str| -> Vec<Vec<u8>> {
+            line.split(' ').map(|w| w.as_bytes().to_vec()).collect()
+        };
+        let z = lookup(b"zunionstore").expect("zunionstore");
+        let none = KeyFlags::empty();
+        assert_eq!(
+            z.keys_and_flags(&argv("zunionstore d 2x a b"), false),
+            Some(vec![(3, none), (4, none), (1, none)])
+        );
+        assert_eq!(
+            z.keys_and_flags(&argv("zunionstore d 2 a b"), false),
+            Some(vec![
+                (1, KeyFlags::of("OW update")),
+                (3, KeyFlags::of("RO access")),
+                (4, KeyFlags::of("RO access")),
+            ])
+        );
+        assert_eq!(z.keys_and_flags(&argv("zunionstore d 3x a b"), false), None);
+        let p = lookup(b"spublish").expect("spublish");
+        assert!(!p.has_keys());
+        assert_eq!(p.key_indexes(&argv("spublish ch m")), Some(vec![1]));
     }
 
     #[test]
