@@ -26,7 +26,7 @@
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, GetKeys, Group, KeySpec};
 use crate::engine::types::{StrValue, Value};
 use crate::engine::{Ctx, Reply};
 
@@ -38,8 +38,8 @@ const FAST: Flags = Flags::FAST;
 /// The bitmap commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("bitcount", -2, Group::Bitmap, bitcount)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key [start end [BYTE | BIT]]",
             "Counts the set bits of a string, optionally within a byte or bit range.",
@@ -47,9 +47,12 @@ pub const COMMANDS: &[Command] = &[
             "2.6.0",
         ),
     Command::new("bitfield", -2, Group::Bitmap, bitfield)
+        .key_specs(&[
+            KeySpec::index(1, "RW access update variable_flags")
+                .notes("This command allows both access and modification of the key"),
+        ])
+        .getkeys(GetKeys::Bitfield)
         .flags(W.union(DENYOOM))
-        .keys(1, 1, 1)
-        .key_flags(&["RW", "access", "update", "variable_flags"])
         .doc(
             "key [GET encoding offset | [OVERFLOW <WRAP | SAT | FAIL>] <SET encoding offset value | INCRBY encoding offset increment> [GET encoding offset | [OVERFLOW <WRAP | SAT | FAIL>] <SET encoding offset value | INCRBY encoding offset increment> ...]]",
             "Reads, writes and increments integers of any width from 1 to 64 bits at any bit offset of a string.",
@@ -57,8 +60,8 @@ pub const COMMANDS: &[Command] = &[
             "3.2.0",
         ),
     Command::new("bitfield_ro", -2, Group::Bitmap, bitfield_ro)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key [GET encoding offset [GET encoding offset ...]]",
             "Reads integers of any width at any bit offset of a string (BITFIELD with GET only).",
@@ -66,9 +69,11 @@ pub const COMMANDS: &[Command] = &[
             "6.0.0",
         ),
     Command::new("bitop", -4, Group::Bitmap, bitop)
+        .key_specs(&[
+            KeySpec::index(2, "OW update"),
+            KeySpec::index(3, "RO access").range(-1, 1, 0),
+        ])
         .flags(W.union(DENYOOM))
-        .keys(2, -1, 1)
-        .key_flags(&["OW", "update"])
         .doc(
             "<AND | OR | XOR | NOT> destkey key [key ...]",
             "Stores the bitwise AND, OR, XOR of strings, or the NOT of one, at a destination key.",
@@ -76,8 +81,8 @@ pub const COMMANDS: &[Command] = &[
             "2.6.0",
         ),
     Command::new("bitpos", -3, Group::Bitmap, bitpos)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key bit [start [end [BYTE | BIT]]]",
             "Finds the first set or clear bit of a string, optionally within a byte or bit range.",
@@ -85,8 +90,8 @@ pub const COMMANDS: &[Command] = &[
             "2.8.7",
         ),
     Command::new("getbit", 3, Group::Bitmap, getbit)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key offset",
             "Returns the bit at an offset of a string (0 past its end).",
@@ -94,9 +99,8 @@ pub const COMMANDS: &[Command] = &[
             "2.2.0",
         ),
     Command::new("setbit", 4, Group::Bitmap, setbit)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(W.union(DENYOOM))
-        .keys(1, 1, 1)
-        .key_flags(&["RW", "access", "update"])
         .doc(
             "key offset value",
             "Sets or clears the bit at an offset of a string, growing it with zero bytes; replies with the old bit.",

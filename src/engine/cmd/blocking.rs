@@ -24,7 +24,7 @@ use crate::engine::args::{parse_i64, Args};
 use crate::engine::blocking::BlockOp;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::longdouble::LongDouble;
-use crate::engine::table::{self, Command, Flags, Group, MovableKeys};
+use crate::engine::table::{self, Command, Flags, Group, KeySpec};
 use crate::engine::types::list::End;
 use crate::engine::types::Value;
 use crate::engine::{call_inner, Client, ClientId, Ctx, Reply, Server};
@@ -37,8 +37,8 @@ const WDB: Flags = WB.union(Flags::DENYOOM);
 /// The blocking list commands (group `list`).
 pub const LIST_COMMANDS: &[Command] = &[
     Command::new("blmove", 6, Group::List, blmove)
+        .key_specs(&[KeySpec::index(1, "RW access delete"), KeySpec::index(2, "RW insert")])
         .flags(WDB)
-        .keys(1, 2, 1)
         .doc(
             "source destination LEFT | RIGHT LEFT | RIGHT timeout",
             "Pops an element from a list, pushes it to another list and returns it; blocks until an element is available otherwise.",
@@ -46,8 +46,8 @@ pub const LIST_COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("blmpop", -5, Group::List, blmpop)
-        .movable(&[MovableKeys::Numkeys { at: 2 }])
-        .flags(Flags::WRITE.union(Flags::BLOCKING).union(Flags::MOVABLE_KEYS))
+        .key_specs(&[KeySpec::index(2, "RW access delete").keynum(0, 1, 1)])
+        .flags(Flags::WRITE.union(Flags::BLOCKING))
         .doc(
             "timeout numkeys key [key ...] LEFT | RIGHT [COUNT count]",
             "Pops elements from the first non-empty list among several keys; blocks until one is available otherwise.",
@@ -55,8 +55,8 @@ pub const LIST_COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("blpop", -3, Group::List, blpop)
+        .key_specs(&[KeySpec::index(1, "RW access delete").range(-2, 1, 0)])
         .flags(WB)
-        .keys(1, -2, 1)
         .doc(
             "key [key ...] timeout",
             "Removes and returns the first element of the first non-empty list; blocks until one is available otherwise.",
@@ -64,8 +64,8 @@ pub const LIST_COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("brpop", -3, Group::List, brpop)
+        .key_specs(&[KeySpec::index(1, "RW access delete").range(-2, 1, 0)])
         .flags(WB)
-        .keys(1, -2, 1)
         .doc(
             "key [key ...] timeout",
             "Removes and returns the last element of the first non-empty list; blocks until one is available otherwise.",
@@ -73,8 +73,8 @@ pub const LIST_COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("brpoplpush", 4, Group::List, brpoplpush)
+        .key_specs(&[KeySpec::index(1, "RW access delete"), KeySpec::index(2, "RW insert")])
         .flags(WDB)
-        .keys(1, 2, 1)
         .doc(
             "source destination timeout",
             "Pops an element from a list, pushes it to another list and returns it; blocks until an element is available otherwise.",
@@ -86,8 +86,8 @@ pub const LIST_COMMANDS: &[Command] = &[
 /// The blocking sorted-set commands (group `sorted_set`).
 pub const ZSET_COMMANDS: &[Command] = &[
     Command::new("bzmpop", -5, Group::SortedSet, bzmpop)
-        .movable(&[MovableKeys::Numkeys { at: 2 }])
-        .flags(Flags::WRITE.union(Flags::BLOCKING).union(Flags::MOVABLE_KEYS))
+        .key_specs(&[KeySpec::index(2, "RW access delete").keynum(0, 1, 1)])
+        .flags(Flags::WRITE.union(Flags::BLOCKING))
         .doc(
             "timeout numkeys key [key ...] MIN | MAX [COUNT count]",
             "Removes and returns members by score from one or more sorted sets; blocks until one is available otherwise.",
@@ -95,8 +95,8 @@ pub const ZSET_COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("bzpopmax", -3, Group::SortedSet, bzpopmax)
+        .key_specs(&[KeySpec::index(1, "RW access delete").range(-2, 1, 0)])
         .flags(WB.union(Flags::FAST))
-        .keys(1, -2, 1)
         .doc(
             "key [key ...] timeout",
             "Removes and returns the member with the highest score from one or more sorted sets; blocks until one is available otherwise.",
@@ -104,8 +104,8 @@ pub const ZSET_COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("bzpopmin", -3, Group::SortedSet, bzpopmin)
+        .key_specs(&[KeySpec::index(1, "RW access delete").range(-2, 1, 0)])
         .flags(WB.union(Flags::FAST))
-        .keys(1, -2, 1)
         .doc(
             "key [key ...] timeout",
             "Removes and returns the member with the lowest score from one or more sorted sets; blocks until one is available otherwise.",

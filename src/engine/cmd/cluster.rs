@@ -47,8 +47,8 @@ const CLUSTER_SUBCOMMANDS: &[Command] = &[
         .flags(Flags::LOADING.union(Flags::STALE))
         .doc("", "Shows what CLUSTER can do.", "O(1)", "5.0.0"),
     Command::new("info", 2, Group::Cluster, cluster_info)
-        .flags(Flags::STALE)
         .tips(&["nondeterministic_output"])
+        .flags(Flags::STALE)
         .doc(
             "",
             "Reports the state of the cluster: slots assigned, nodes, epochs.",

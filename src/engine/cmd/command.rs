@@ -5,8 +5,8 @@
 //!
 //! * `COMMAND` / `COMMAND INFO`: per command a 10-element array — name, arity, flags,
 //!   first key, last key, key step, ACL categories, tips, key specs, subcommands.
-//!   The legacy first/last/step come straight from the row's key positions; the single key
-//!   spec is derived from them (an `index` begin-search and a `range` find-keys).
+//!   The key specs are the row's own (flags, notes, `begin_search`, `find_keys`); the
+//!   legacy first/last/step and `movablekeys` are derived from them by the table.
 //! * `COMMAND DOCS`: a map from name to a map of summary, since, group, complexity,
 //!   arguments and subcommands. The arguments are parsed from the row's syntax line (see
 //!   [`parse_syntax`]): `[…]` is optional, `a | b` is one-of, `x [x ...]` is multiple, an
@@ -20,7 +20,7 @@
 use crate::engine::args::Args;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::glob;
-use crate::engine::table::{self, Command, Flags, Group};
+use crate::engine::table::{self, BeginSearch, Command, FindKeys, Flags, Group, KeySpec};
 use crate::engine::{Ctx, Reply};
 
 use super::connection::help_reply;
@@ -31,10 +31,10 @@ const INTROSPECTION: Flags = Flags::LOADING.union(Flags::STALE);
 pub const COMMANDS: &[Command] =
     &[
         Command::container("command", Group::Server, COMMAND_SUBCOMMANDS)
+            .tips(&["nondeterministic_output_order"])
             .bare(command_all, -1)
             .flags(INTROSPECTION)
             .acl(&["connection"])
-            .tips(&["nondeterministic_output_order"])
             .doc(
                 "",
                 "Describes every command this server knows.",
@@ -54,9 +54,9 @@ const COMMAND_SUBCOMMANDS: &[Command] = &[
             "2.8.13",
         ),
     Command::new("list", -2, Group::Server, command_list)
+        .tips(&["nondeterministic_output_order"])
         .flags(INTROSPECTION)
         .acl(&["connection"])
-        .tips(&["nondeterministic_output_order"])
         .doc(
             "[FILTERBY <MODULE module-name | ACLCAT category | PATTERN pattern>]",
             "Lists the names of the commands and subcommands, optionally filtered.",
@@ -64,9 +64,9 @@ const COMMAND_SUBCOMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("info", -2, Group::Server, command_info)
+        .tips(&["nondeterministic_output_order"])
         .flags(INTROSPECTION)
         .acl(&["connection"])
-        .tips(&["nondeterministic_output_order"])
         .doc(
             "[command-name [command-name ...]]",
             "Describes the named commands (all when none is named); nil for unknown names.",
@@ -74,9 +74,9 @@ const COMMAND_SUBCOMMANDS: &[Command] = &[
             "2.8.13",
         ),
     Command::new("docs", -2, Group::Server, command_docs)
+        .tips(&["nondeterministic_output_order"])
         .flags(INTROSPECTION)
         .acl(&["connection"])
-        .tips(&["nondeterministic_output_order"])
         .doc(
             "[command-name [command-name ...]]",
             "Documents the named commands (all when none is named): summary, syntax, complexity.",
@@ -137,56 +137,75 @@ fn map(pairs: Vec<(&str, Reply)>) -> Reply {
     )
 }
 
-/// The key-spec flags of a command: the row's own, or derived from its flags.
-fn key_flags(cmd: &Command) -> Vec<&'static str> {
-    if !cmd.key_flags.is_empty() {
-        cmd.key_flags.to_vec()
-    } else if cmd.flags.contains(Flags::WRITE) {
-        vec!["RW", "update"]
-    } else {
-        vec!["RO", "access"]
+/// One key spec of `COMMAND INFO` (Redis's `addReplyCommandKeySpecs`).
+fn key_spec_reply(spec: &KeySpec) -> Reply {
+    let int = |n: i32| Reply::Integer(i64::from(n));
+    let (begin_type, begin_spec) = match spec.begin {
+        BeginSearch::Index(pos) => ("index", vec![("index", int(pos))]),
+        BeginSearch::Keyword { keyword, startfrom } => (
+            "keyword",
+            vec![
+                ("keyword", Reply::bulk(keyword.as_bytes())),
+                ("startfrom", int(startfrom)),
+            ],
+        ),
+        BeginSearch::Unknown => ("unknown", vec![]),
+    };
+    let (find_type, find_spec) = match spec.find {
+        FindKeys::Range {
+            lastkey,
+            keystep,
+            limit,
+        } => (
+            "range",
+            vec![
+                ("lastkey", int(lastkey)),
+                ("keystep", int(keystep)),
+                ("limit", int(limit)),
+            ],
+        ),
+        FindKeys::Keynum {
+            keynumidx,
+            firstkey,
+            keystep,
+        } => (
+            "keynum",
+            vec![
+                ("keynumidx", int(keynumidx)),
+                ("firstkey", int(firstkey)),
+                ("keystep", int(keystep)),
+            ],
+        ),
+        FindKeys::Unknown => ("unknown", vec![]),
+    };
+    let mut pairs = Vec::new();
+    if !spec.notes.is_empty() {
+        pairs.push(("notes", Reply::bulk(spec.notes.as_bytes())));
     }
+    pairs.extend([
+        ("flags", status_set(spec.flags.names())),
+        (
+            "begin_search",
+            map(vec![
+                ("type", Reply::bulk(begin_type.as_bytes())),
+                ("spec", map(begin_spec)),
+            ]),
+        ),
+        (
+            "find_keys",
+            map(vec![
+                ("type", Reply::bulk(find_type.as_bytes())),
+                ("spec", map(find_spec)),
+            ]),
+        ),
+    ]);
+    map(pairs)
 }
 
 /// One `COMMAND INFO` entry (Redis's `addReplyCommandInfo`).
 fn info_reply(fullname: &str, cmd: &Command) -> Reply {
     let k = cmd.keys;
-    let specs = if k.first > 0 {
-        let lastkey = if k.last >= 0 {
-            k.last - k.first
-        } else {
-            k.last
-        };
-        vec![map(vec![
-            ("flags", status_set(key_flags(cmd))),
-            (
-                "begin_search",
-                map(vec![
-                    ("type", Reply::bulk(b"index")),
-                    (
-                        "spec",
-                        map(vec![("index", Reply::Integer(i64::from(k.first)))]),
-                    ),
-                ]),
-            ),
-            (
-                "find_keys",
-                map(vec![
-                    ("type", Reply::bulk(b"range")),
-                    (
-                        "spec",
-                        map(vec![
-                            ("lastkey", Reply::Integer(i64::from(lastkey))),
-                            ("keystep", Reply::Integer(i64::from(k.step))),
-                            ("limit", Reply::Integer(0)),
-                        ]),
-                    ),
-                ]),
-            ),
-        ])]
-    } else {
-        Vec::new()
-    };
+    let specs = cmd.key_specs.iter().map(key_spec_reply).collect();
     let subcommands = if cmd.subcommands.is_empty() {
         Reply::Set(Vec::new())
     } else {
@@ -357,7 +376,7 @@ fn keys_of(argv: &[Vec<u8>]) -> CmdResult<Keys> {
     } else {
         base.subcommand(&argv[1]).ok_or_else(invalid)?
     };
-    if cmd.keys.first <= 0 && cmd.movable.is_empty() {
+    if !cmd.has_keys() {
         return Err(Error::Err("The command has no key arguments".into()));
     }
     if !cmd.arity_ok(argv.len()) {
@@ -365,17 +384,11 @@ fn keys_of(argv: &[Vec<u8>]) -> CmdResult<Keys> {
             "Invalid number of arguments specified for command".into(),
         ));
     }
-    let flags = key_flags(cmd);
     let keys: Keys = cmd
-        .key_indexes_by_spec(argv)
+        .keys_and_flags(argv, false)
         .unwrap_or_default()
         .into_iter()
-        .map(|(i, spec)| {
-            let f = spec
-                .and_then(|s| s.key_flags())
-                .map_or_else(|| flags.clone(), <[&str]>::to_vec);
-            (i, f)
-        })
+        .map(|(i, f)| (i, f.names()))
         .collect();
     if keys.is_empty() && !cmd.flags.contains(Flags::NO_MANDATORY_KEYS) {
         return Err(Error::Err("Invalid arguments specified for command".into()));

@@ -28,8 +28,8 @@ const CLIENT_FLAGS: Flags = Flags::NOSCRIPT.union(Flags::LOADING).union(Flags::S
 /// The connection commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("ping", -1, Group::Connection, ping)
-        .flags(Flags::FAST)
         .tips(&["request_policy:all_shards", "response_policy:all_succeeded"])
+        .flags(Flags::FAST)
         .doc(
             "[message]",
             "Answers PONG, or echoes the message: a liveness check.",
@@ -118,8 +118,8 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
             "2.6.9",
         ),
     Command::new("list", -2, Group::Connection, client_list)
-        .flags(Flags::ADMIN.union(CLIENT_FLAGS))
         .tips(&["nondeterministic_output"])
+        .flags(Flags::ADMIN.union(CLIENT_FLAGS))
         .doc(
             "[TYPE <NORMAL | MASTER | REPLICA | PUBSUB>] [ID client-id [client-id ...]]",
             "Describes the connected clients, one line each.",
@@ -127,8 +127,8 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
             "2.4.0",
         ),
     Command::new("info", 2, Group::Connection, client_info)
-        .flags(CLIENT_FLAGS)
         .tips(&["nondeterministic_output"])
+        .flags(CLIENT_FLAGS)
         .doc(
             "",
             "Describes this connection in CLIENT LIST's format.",

@@ -20,7 +20,7 @@ use crate::engine::args::{parse_i64, Args};
 use crate::engine::cmd::zset::{parse_score, read_zset};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
-use crate::engine::table::{lookup, Command, Flags, Group, MovableKeys};
+use crate::engine::table::{lookup, Command, Flags, Group, KeySpec};
 use crate::engine::types::geohash::{self, Shape};
 use crate::engine::types::zset::ScoreRange;
 use crate::engine::types::{Value, ZSet};
@@ -32,8 +32,8 @@ const WDM: Flags = Flags::WRITE.union(Flags::DENYOOM);
 /// The geo commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("geoadd", -5, Group::Geo, geoadd)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(WDM)
-        .keys(1, 1, 1)
         .doc(
             "key [NX | XX] [CH] longitude latitude member [longitude latitude member ...]",
             "Adds members with their coordinates to a geospatial index (a sorted set).",
@@ -41,8 +41,8 @@ pub const COMMANDS: &[Command] = &[
             "3.2.0",
         ),
     Command::new("geodist", -4, Group::Geo, geodist)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key member1 member2 [M | KM | FT | MI]",
             "Returns the distance between two members of a geospatial index.",
@@ -50,8 +50,8 @@ pub const COMMANDS: &[Command] = &[
             "3.2.0",
         ),
     Command::new("geohash", -2, Group::Geo, geohash_cmd)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key [member [member ...]]",
             "Returns members' positions as standard 11-character geohash strings.",
@@ -59,8 +59,8 @@ pub const COMMANDS: &[Command] = &[
             "3.2.0",
         ),
     Command::new("geopos", -2, Group::Geo, geopos)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key [member [member ...]]",
             "Returns the longitude and latitude of members of a geospatial index.",
@@ -68,13 +68,12 @@ pub const COMMANDS: &[Command] = &[
             "3.2.0",
         ),
     Command::new("georadius", -6, Group::Geo, georadius)
-        .movable(&[
-            MovableKeys::Keyword { keyword: "store", from: 6 },
-            MovableKeys::Keyword { keyword: "storedist", from: 6 },
+        .key_specs(&[
+            KeySpec::index(1, "RO access"),
+            KeySpec::keyword("STORE", 6, "OW update"),
+            KeySpec::keyword("STOREDIST", 6, "OW update"),
         ])
-        .flags(WDM.union(Flags::MOVABLE_KEYS))
-        .keys(1, 1, 1)
-        .key_flags(&["RO", "access"])
+        .flags(WDM)
         .doc(
             "key longitude latitude radius M | KM | FT | MI [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC] [STORE key | STOREDIST key]",
             "Returns members within a radius of a point, optionally storing them (deprecated: use GEOSEARCH).",
@@ -82,8 +81,8 @@ pub const COMMANDS: &[Command] = &[
             "3.2.0",
         ),
     Command::new("georadius_ro", -6, Group::Geo, georadius_ro)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key longitude latitude radius M | KM | FT | MI [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC]",
             "Returns members within a radius of a point (deprecated: use GEOSEARCH).",
@@ -91,13 +90,12 @@ pub const COMMANDS: &[Command] = &[
             "3.2.10",
         ),
     Command::new("georadiusbymember", -5, Group::Geo, georadiusbymember)
-        .movable(&[
-            MovableKeys::Keyword { keyword: "store", from: 5 },
-            MovableKeys::Keyword { keyword: "storedist", from: 5 },
+        .key_specs(&[
+            KeySpec::index(1, "RO access"),
+            KeySpec::keyword("STORE", 5, "OW update"),
+            KeySpec::keyword("STOREDIST", 5, "OW update"),
         ])
-        .flags(WDM.union(Flags::MOVABLE_KEYS))
-        .keys(1, 1, 1)
-        .key_flags(&["RO", "access"])
+        .flags(WDM)
         .doc(
             "key member radius M | KM | FT | MI [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC] [STORE key | STOREDIST key]",
             "Returns members within a radius of a member, optionally storing them (deprecated: use GEOSEARCH).",
@@ -105,8 +103,8 @@ pub const COMMANDS: &[Command] = &[
             "3.2.0",
         ),
     Command::new("georadiusbymember_ro", -5, Group::Geo, georadiusbymember_ro)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key member radius M | KM | FT | MI [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC]",
             "Returns members within a radius of a member (deprecated: use GEOSEARCH).",
@@ -114,8 +112,8 @@ pub const COMMANDS: &[Command] = &[
             "3.2.10",
         ),
     Command::new("geosearch", -7, Group::Geo, geosearch)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key FROMMEMBER member | FROMLONLAT longitude latitude BYRADIUS radius M | KM | FT | MI | BYBOX width height M | KM | FT | MI [ASC | DESC] [COUNT count [ANY]] [WITHCOORD] [WITHDIST] [WITHHASH]",
             "Returns members inside a circle or a box around a member or a point.",
@@ -123,8 +121,8 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("geosearchstore", -8, Group::Geo, geosearchstore)
+        .key_specs(&[KeySpec::index(1, "OW update"), KeySpec::index(2, "RO access")])
         .flags(WDM)
-        .keys(1, 2, 1)
         .doc(
             "destination source FROMMEMBER member | FROMLONLAT longitude latitude BYRADIUS radius M | KM | FT | MI | BYBOX width height M | KM | FT | MI [ASC | DESC] [COUNT count [ANY]] [STOREDIST]",
             "Stores the members inside a circle or a box in a sorted set, with their hashes or distances as scores.",

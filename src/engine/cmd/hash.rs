@@ -16,7 +16,7 @@ use crate::engine::error::{CmdResult, Error};
 use crate::engine::longdouble::LongDouble;
 use crate::engine::pubsub::class;
 use crate::engine::scan;
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::hash::HashLimits;
 use crate::engine::types::{HashValue, Value};
 use crate::engine::{Ctx, Reply};
@@ -35,8 +35,8 @@ pub const MAX_RANDOM_REPLY: u64 = 1_000_000;
 /// The hash commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("hdel", -3, Group::Hash, hdel)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .flags(W.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key field [field ...]",
             "Removes fields from a hash (the key goes with its last field); replies with how many existed.",
@@ -44,8 +44,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hexists", 3, Group::Hash, hexists)
+        .key_specs(&[KeySpec::index(1, "RO")])
         .flags(R.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key field",
             "Replies 1 if the hash has the field, else 0.",
@@ -53,8 +53,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hget", 3, Group::Hash, hget)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key field",
             "Returns the value of one field of a hash, or nil.",
@@ -62,8 +62,9 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hgetall", 2, Group::Hash, hgetall)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output_order"])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Returns every field and value of a hash.",
@@ -71,8 +72,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hincrby", 4, Group::Hash, hincrby)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key field increment",
             "Adds an integer to the integer in a hash field (a missing field counts as 0).",
@@ -80,8 +81,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hincrbyfloat", 4, Group::Hash, hincrbyfloat)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key field increment",
             "Adds a decimal number to the number in a hash field, in extended precision.",
@@ -89,8 +90,9 @@ pub const COMMANDS: &[Command] = &[
             "2.6.0",
         ),
     Command::new("hkeys", 2, Group::Hash, hkeys)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output_order"])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Returns every field name of a hash.",
@@ -98,8 +100,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hlen", 2, Group::Hash, hlen)
+        .key_specs(&[KeySpec::index(1, "RO")])
         .flags(R.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Returns the number of fields in a hash (0 if missing).",
@@ -107,8 +109,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hmget", -3, Group::Hash, hmget)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key field [field ...]",
             "Returns the values of several fields of a hash (nil for missing ones).",
@@ -116,8 +118,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hmset", -4, Group::Hash, hmset)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key field value [field value ...]",
             "Sets several fields of a hash and replies OK (deprecated: HSET does the same).",
@@ -125,8 +127,9 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hrandfield", -2, Group::Hash, hrandfield)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output"])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key [count [WITHVALUES]]",
             "Returns random fields of a hash: distinct ones for a positive count, possibly repeated for a negative one.",
@@ -134,8 +137,9 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("hscan", -3, Group::Hash, hscan)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output"])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key cursor [MATCH pattern] [COUNT count]",
             "Iterates over the fields and values of a hash a few at a time.",
@@ -143,8 +147,8 @@ pub const COMMANDS: &[Command] = &[
             "2.8.0",
         ),
     Command::new("hset", -4, Group::Hash, hset)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key field value [field value ...]",
             "Sets fields of a hash, creating it if missing; replies with how many fields are new.",
@@ -152,8 +156,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hsetnx", 4, Group::Hash, hsetnx)
+        .key_specs(&[KeySpec::index(1, "RW insert")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key field value",
             "Sets a hash field only if it does not exist; replies 1 if it did.",
@@ -161,8 +165,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("hstrlen", 3, Group::Hash, hstrlen)
+        .key_specs(&[KeySpec::index(1, "RO")])
         .flags(R.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key field",
             "Returns the length of a hash field's value (0 if missing).",
@@ -170,8 +174,9 @@ pub const COMMANDS: &[Command] = &[
             "3.2.0",
         ),
     Command::new("hvals", 2, Group::Hash, hvals)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output_order"])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Returns every value of a hash.",

@@ -24,7 +24,7 @@
 use crate::engine::args::Args;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::hll::{self, Encoding, HllError};
 use crate::engine::types::{StrValue, Value};
 use crate::engine::{Ctx, Reply};
@@ -37,9 +37,8 @@ const FAST: Flags = Flags::FAST;
 /// The HyperLogLog commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("pfadd", -2, Group::Hyperloglog, pfadd)
+        .key_specs(&[KeySpec::index(1, "RW insert")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
-        .key_flags(&["RW", "insert"])
         .doc(
             "key [element [element ...]]",
             "Adds elements to a HyperLogLog, creating it if missing; replies 1 if its estimate may have changed.",
@@ -47,9 +46,11 @@ pub const COMMANDS: &[Command] = &[
             "2.8.9",
         ),
     Command::new("pfcount", -2, Group::Hyperloglog, pfcount)
+        .key_specs(&[
+            KeySpec::index(1, "RW access").range(-1, 1, 0)
+                .notes("RW because it may change the internal representation of the key, and propagate to replicas"),
+        ])
         .flags(R.union(Flags::MAY_REPLICATE))
-        .keys(1, -1, 1)
-        .key_flags(&["RW", "access"])
         .doc(
             "key [key ...]",
             "Estimates the number of distinct elements added to a HyperLogLog, or to the union of several.",
@@ -57,9 +58,8 @@ pub const COMMANDS: &[Command] = &[
             "2.8.9",
         ),
     Command::new("pfdebug", 3, Group::Hyperloglog, pfdebug)
+        .key_specs(&[KeySpec::index(2, "RW access")])
         .flags(W.union(DENYOOM).union(Flags::ADMIN))
-        .keys(2, 2, 1)
-        .key_flags(&["RW", "access"])
         .doc(
             "subcommand key",
             "Inspects a HyperLogLog's representation: GETREG, DECODE, ENCODING or TODENSE.",
@@ -75,9 +75,11 @@ pub const COMMANDS: &[Command] = &[
             "2.8.9",
         ),
     Command::new("pfmerge", -2, Group::Hyperloglog, pfmerge)
+        .key_specs(&[
+            KeySpec::index(1, "RW access insert"),
+            KeySpec::index(2, "RO access").range(-1, 1, 0),
+        ])
         .flags(W.union(DENYOOM))
-        .keys(1, -1, 1)
-        .key_flags(&["RW", "access", "insert"])
         .doc(
             "destkey [sourcekey [sourcekey ...]]",
             "Stores at a destination the union of HyperLogLogs (the destination's own included).",

@@ -38,7 +38,7 @@ use crate::engine::error::{CmdResult, Error};
 use crate::engine::keyspace::Entry;
 use crate::engine::pubsub::class;
 use crate::engine::scan::{parse_cursor, parse_opts};
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::Value;
 use crate::engine::{glob, Ctx, Reply, NUM_DBS};
 
@@ -48,8 +48,8 @@ const RO_FAST: Flags = Flags::READONLY.union(Flags::FAST);
 /// The generic and database commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("copy", -3, Group::Generic, copy)
+        .key_specs(&[KeySpec::index(1, "RO access"), KeySpec::index(2, "OW update")])
         .flags(Flags::WRITE.union(Flags::DENYOOM))
-        .keys(1, 2, 1)
         .doc(
             "source destination [DB destination-db] [REPLACE]",
             "Copies the value (and deadline) of a key to another key, possibly in another database.",
@@ -57,8 +57,9 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("del", -2, Group::Generic, del)
+        .key_specs(&[KeySpec::index(1, "RM delete").range(-1, 1, 0)])
+        .tips(&["request_policy:multi_shard", "response_policy:agg_sum"])
         .flags(Flags::WRITE)
-        .keys(1, -1, 1)
         .doc(
             "key [key ...]",
             "Deletes keys and replies with how many existed.",
@@ -66,8 +67,9 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("exists", -2, Group::Generic, exists)
+        .key_specs(&[KeySpec::index(1, "RO").range(-1, 1, 0)])
+        .tips(&["request_policy:multi_shard", "response_policy:agg_sum"])
         .flags(RO_FAST)
-        .keys(1, -1, 1)
         .doc(
             "key [key ...]",
             "Counts how many of the given keys exist; a key named twice counts twice.",
@@ -75,8 +77,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("expire", -3, Group::Generic, expire)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(RW_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key seconds [NX | XX | GT | LT]",
             "Gives a key a time to live in seconds, optionally only under a condition.",
@@ -84,8 +86,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("expireat", -3, Group::Generic, expireat)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(RW_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key unix-time-seconds [NX | XX | GT | LT]",
             "Makes a key expire at a Unix time in seconds, optionally only under a condition.",
@@ -93,8 +95,8 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("expiretime", 2, Group::Generic, expiretime)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(RO_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Replies with the Unix time in seconds at which a key expires (-1 none, -2 no key).",
@@ -102,6 +104,8 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("keys", 2, Group::Generic, keys)
+        .acl(&["dangerous"])
+        .tips(&["request_policy:all_shards", "nondeterministic_output_order"])
         .flags(Flags::READONLY)
         .doc(
             "pattern",
@@ -110,8 +114,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("move", 3, Group::Generic, move_)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(RW_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key db",
             "Moves a key to another database, unless a key of that name is already there.",
@@ -125,8 +129,8 @@ pub const COMMANDS: &[Command] = &[
         "2.2.3",
     ),
     Command::new("persist", 2, Group::Generic, persist)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(RW_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Removes a key's deadline, making it persistent.",
@@ -134,8 +138,8 @@ pub const COMMANDS: &[Command] = &[
             "2.2.0",
         ),
     Command::new("pexpire", -3, Group::Generic, pexpire)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(RW_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key milliseconds [NX | XX | GT | LT]",
             "Gives a key a time to live in milliseconds, optionally only under a condition.",
@@ -143,8 +147,8 @@ pub const COMMANDS: &[Command] = &[
             "2.6.0",
         ),
     Command::new("pexpireat", -3, Group::Generic, pexpireat)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(RW_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key unix-time-milliseconds [NX | XX | GT | LT]",
             "Makes a key expire at a Unix time in milliseconds, optionally only under a condition.",
@@ -152,8 +156,8 @@ pub const COMMANDS: &[Command] = &[
             "2.6.0",
         ),
     Command::new("pexpiretime", 2, Group::Generic, pexpiretime)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(RO_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Replies with the Unix time in milliseconds at which a key expires (-1 none, -2 no key).",
@@ -161,8 +165,9 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("pttl", 2, Group::Generic, pttl)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output"])
         .flags(RO_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Replies with a key's remaining time to live in milliseconds (-1 none, -2 no key).",
@@ -170,6 +175,7 @@ pub const COMMANDS: &[Command] = &[
             "2.6.0",
         ),
     Command::new("randomkey", 1, Group::Generic, randomkey)
+        .tips(&["request_policy:all_shards", "nondeterministic_output"])
         .flags(Flags::READONLY)
         .doc(
             "",
@@ -178,8 +184,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("rename", 3, Group::Generic, rename)
+        .key_specs(&[KeySpec::index(1, "RW access delete"), KeySpec::index(2, "OW update")])
         .flags(Flags::WRITE)
-        .keys(1, 2, 1)
         .doc(
             "key newkey",
             "Renames a key, keeping its deadline and replacing any key of the new name.",
@@ -187,8 +193,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("renamenx", 3, Group::Generic, renamenx)
+        .key_specs(&[KeySpec::index(1, "RW access delete"), KeySpec::index(2, "OW insert")])
         .flags(RW_FAST)
-        .keys(1, 2, 1)
         .doc(
             "key newkey",
             "Renames a key only if the new name is free.",
@@ -196,6 +202,7 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("scan", -2, Group::Generic, scan)
+        .tips(&["nondeterministic_output", "request_policy:special"])
         .flags(Flags::READONLY)
         .doc(
             "cursor [MATCH pattern] [COUNT count] [TYPE type]",
@@ -204,8 +211,9 @@ pub const COMMANDS: &[Command] = &[
             "2.8.0",
         ),
     Command::new("touch", -2, Group::Generic, touch)
+        .key_specs(&[KeySpec::index(1, "RO").range(-1, 1, 0)])
+        .tips(&["request_policy:multi_shard", "response_policy:agg_sum"])
         .flags(RO_FAST)
-        .keys(1, -1, 1)
         .doc(
             "key [key ...]",
             "Refreshes the access time of keys and counts how many exist.",
@@ -213,8 +221,9 @@ pub const COMMANDS: &[Command] = &[
             "3.2.1",
         ),
     Command::new("ttl", 2, Group::Generic, ttl)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output"])
         .flags(RO_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Replies with a key's remaining time to live in seconds (-1 none, -2 no key).",
@@ -222,8 +231,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("type", 2, Group::Generic, type_)
+        .key_specs(&[KeySpec::index(1, "RO")])
         .flags(RO_FAST)
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Names the type of the value at a key, or none.",
@@ -231,8 +240,9 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("unlink", -2, Group::Generic, unlink)
+        .key_specs(&[KeySpec::index(1, "RM delete").range(-1, 1, 0)])
+        .tips(&["request_policy:multi_shard", "response_policy:agg_sum"])
         .flags(RW_FAST)
-        .keys(1, -1, 1)
         .doc(
             "key [key ...]",
             "Deletes keys like DEL (Redis frees big values in the background).",
@@ -240,6 +250,7 @@ pub const COMMANDS: &[Command] = &[
             "4.0.0",
         ),
     Command::new("swapdb", 3, Group::Server, swapdb)
+        .acl(&["keyspace", "dangerous"])
         .flags(RW_FAST)
         .doc(
             "index1 index2",
@@ -248,6 +259,8 @@ pub const COMMANDS: &[Command] = &[
             "4.0.0",
         ),
     Command::new("dbsize", 1, Group::Server, dbsize)
+        .acl(&["keyspace"])
+        .tips(&["request_policy:all_shards", "response_policy:agg_sum"])
         .flags(RO_FAST)
         .doc(
             "",
@@ -256,6 +269,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("flushdb", -1, Group::Server, flushdb)
+        .acl(&["keyspace", "dangerous"])
+        .tips(&["request_policy:all_shards", "response_policy:all_succeeded"])
         .flags(Flags::WRITE)
         .doc(
             "[ASYNC | SYNC]",
@@ -264,6 +279,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("flushall", -1, Group::Server, flushall)
+        .acl(&["keyspace", "dangerous"])
+        .tips(&["request_policy:all_shards", "response_policy:all_succeeded"])
         .flags(Flags::WRITE)
         .doc(
             "[ASYNC | SYNC]",
@@ -276,8 +293,9 @@ pub const COMMANDS: &[Command] = &[
 /// `OBJECT` subcommands.
 const OBJECT_SUBCOMMANDS: &[Command] = &[
     Command::new("encoding", 3, Group::Generic, object_encoding)
+        .key_specs(&[KeySpec::index(2, "RO")])
+        .tips(&["nondeterministic_output"])
         .flags(Flags::READONLY)
-        .keys(2, 2, 1)
         .doc(
             "key",
             "Names the internal representation of the value at a key.",
@@ -285,8 +303,9 @@ const OBJECT_SUBCOMMANDS: &[Command] = &[
             "2.2.3",
         ),
     Command::new("freq", 3, Group::Generic, object_freq)
+        .key_specs(&[KeySpec::index(2, "RO")])
+        .tips(&["nondeterministic_output"])
         .flags(Flags::READONLY)
-        .keys(2, 2, 1)
         .doc(
             "key",
             "Replies with the logarithmic access frequency counter of a key (LFU policies only).",
@@ -297,8 +316,9 @@ const OBJECT_SUBCOMMANDS: &[Command] = &[
         .flags(Flags::LOADING.union(Flags::STALE))
         .doc("", "Lists the OBJECT subcommands.", "O(1)", "6.2.0"),
     Command::new("idletime", 3, Group::Generic, object_idletime)
+        .key_specs(&[KeySpec::index(2, "RO")])
+        .tips(&["nondeterministic_output"])
         .flags(Flags::READONLY)
-        .keys(2, 2, 1)
         .doc(
             "key",
             "Replies with the seconds since a key was last read or written.",
@@ -306,8 +326,9 @@ const OBJECT_SUBCOMMANDS: &[Command] = &[
             "2.2.3",
         ),
     Command::new("refcount", 3, Group::Generic, object_refcount)
+        .key_specs(&[KeySpec::index(2, "RO")])
+        .tips(&["nondeterministic_output"])
         .flags(Flags::READONLY)
-        .keys(2, 2, 1)
         .doc(
             "key",
             "Replies with the reference count of the value at a key.",

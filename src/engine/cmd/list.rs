@@ -23,7 +23,7 @@
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
-use crate::engine::table::{Command, Flags, Group, MovableKeys};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::list::{End, ListValue};
 use crate::engine::types::Value;
 use crate::engine::{Ctx, Reply};
@@ -38,8 +38,8 @@ const RF: Flags = Flags::READONLY.union(Flags::FAST);
 /// The list commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("lindex", 3, Group::List, lindex)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key index",
             "Returns the element at an index of a list; negative indexes count from the tail.",
@@ -47,8 +47,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("linsert", 5, Group::List, linsert)
+        .key_specs(&[KeySpec::index(1, "RW insert")])
         .flags(WD)
-        .keys(1, 1, 1)
         .doc(
             "key BEFORE | AFTER pivot element",
             "Inserts an element next to the first occurrence of a pivot element.",
@@ -56,12 +56,12 @@ pub const COMMANDS: &[Command] = &[
             "2.2.0",
         ),
     Command::new("llen", 2, Group::List, llen)
+        .key_specs(&[KeySpec::index(1, "RO")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc("key", "Returns the length of a list.", "O(1)", "1.0.0"),
     Command::new("lmove", 5, Group::List, lmove)
+        .key_specs(&[KeySpec::index(1, "RW access delete"), KeySpec::index(2, "RW insert")])
         .flags(WD)
-        .keys(1, 2, 1)
         .doc(
             "source destination LEFT | RIGHT LEFT | RIGHT",
             "Pops an element from one end of a list and pushes it onto an end of another (or the same) list.",
@@ -69,8 +69,8 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("lmpop", -4, Group::List, lmpop)
-        .movable(&[MovableKeys::Numkeys { at: 1 }])
-        .flags(W.union(Flags::MOVABLE_KEYS))
+        .key_specs(&[KeySpec::index(1, "RW access delete").keynum(0, 1, 1)])
+        .flags(W)
         .doc(
             "numkeys key [key ...] LEFT | RIGHT [COUNT count]",
             "Pops one or more elements from the first non-empty list among several keys.",
@@ -78,8 +78,8 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("lpop", -2, Group::List, lpop)
+        .key_specs(&[KeySpec::index(1, "RW access delete")])
         .flags(WF)
-        .keys(1, 1, 1)
         .doc(
             "key [count]",
             "Removes and returns the first element(s) of a list.",
@@ -87,8 +87,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("lpos", -3, Group::List, lpos)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key element [RANK rank] [COUNT num-matches] [MAXLEN len]",
             "Returns the index (or indexes) of matching elements in a list.",
@@ -96,8 +96,8 @@ pub const COMMANDS: &[Command] = &[
             "6.0.6",
         ),
     Command::new("lpush", -3, Group::List, lpush)
+        .key_specs(&[KeySpec::index(1, "RW insert")])
         .flags(WDF)
-        .keys(1, 1, 1)
         .doc(
             "key element [element ...]",
             "Prepends elements to a list, creating it if needed.",
@@ -105,8 +105,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("lpushx", -3, Group::List, lpushx)
+        .key_specs(&[KeySpec::index(1, "RW insert")])
         .flags(WDF)
-        .keys(1, 1, 1)
         .doc(
             "key element [element ...]",
             "Prepends elements to a list only if the list already exists.",
@@ -114,8 +114,8 @@ pub const COMMANDS: &[Command] = &[
             "2.2.0",
         ),
     Command::new("lrange", 4, Group::List, lrange)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key start stop",
             "Returns the elements between two indexes of a list, both included.",
@@ -123,8 +123,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("lrem", 4, Group::List, lrem)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .flags(W)
-        .keys(1, 1, 1)
         .doc(
             "key count element",
             "Removes occurrences of an element: the first count, the last -count, or all for 0.",
@@ -132,8 +132,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("lset", 4, Group::List, lset)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(WD)
-        .keys(1, 1, 1)
         .doc(
             "key index element",
             "Replaces the element at an index of a list.",
@@ -141,8 +141,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("ltrim", 4, Group::List, ltrim)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .flags(W)
-        .keys(1, 1, 1)
         .doc(
             "key start stop",
             "Keeps only the elements between two indexes of a list, both included.",
@@ -150,8 +150,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("rpop", -2, Group::List, rpop)
+        .key_specs(&[KeySpec::index(1, "RW access delete")])
         .flags(WF)
-        .keys(1, 1, 1)
         .doc(
             "key [count]",
             "Removes and returns the last element(s) of a list.",
@@ -159,8 +159,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("rpoplpush", 3, Group::List, rpoplpush)
+        .key_specs(&[KeySpec::index(1, "RW access delete"), KeySpec::index(2, "RW insert")])
         .flags(WD)
-        .keys(1, 2, 1)
         .doc(
             "source destination",
             "Pops the last element of a list and pushes it onto the head of another (the same as LMOVE source destination RIGHT LEFT).",
@@ -168,8 +168,8 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("rpush", -3, Group::List, rpush)
+        .key_specs(&[KeySpec::index(1, "RW insert")])
         .flags(WDF)
-        .keys(1, 1, 1)
         .doc(
             "key element [element ...]",
             "Appends elements to a list, creating it if needed.",
@@ -177,8 +177,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("rpushx", -3, Group::List, rpushx)
+        .key_specs(&[KeySpec::index(1, "RW insert")])
         .flags(WDF)
-        .keys(1, 1, 1)
         .doc(
             "key element [element ...]",
             "Appends elements to a list only if the list already exists.",

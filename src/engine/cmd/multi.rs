@@ -26,7 +26,7 @@
 
 use crate::engine::args::Args;
 use crate::engine::error::{CmdResult, Error};
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::{call_with, Ctx, Effect, Reply};
 
 /// Flags shared by MULTI, DISCARD, WATCH, UNWATCH.
@@ -68,9 +68,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("watch", -2, Group::Transactions, watch)
+        .key_specs(&[KeySpec::index(1, "RO").range(-1, 1, 0)])
         .flags(TX_FLAGS)
-        .keys(1, -1, 1)
-        .key_flags(&["RO"])
         .doc(
             "key [key ...]",
             "Makes the next EXEC fail if any of the keys changes before it.",

@@ -14,7 +14,7 @@
 use crate::engine::args::Args;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::Kind;
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::{Ctx, Reply};
 
 use super::connection::help_reply;
@@ -84,9 +84,8 @@ pub const COMMANDS: &[Command] = &[
         "2.8.0",
     ),
     Command::new("ssubscribe", -2, Group::Pubsub, ssubscribe)
+        .key_specs(&[KeySpec::index(1, "not_key").range(-1, 1, 0)])
         .flags(SUB_FLAGS)
-        .keys(1, -1, 1)
-        .key_flags(&["not_key"])
         .doc(
             "shardchannel [shardchannel ...]",
             "Listens to shard channels (a namespace separate from SUBSCRIBE's).",
@@ -94,9 +93,8 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("sunsubscribe", -1, Group::Pubsub, sunsubscribe)
+        .key_specs(&[KeySpec::index(1, "not_key").range(-1, 1, 0)])
         .flags(SUB_FLAGS)
-        .keys(1, -1, 1)
-        .key_flags(&["not_key"])
         .doc(
             "[shardchannel [shardchannel ...]]",
             "Stops listening to the shard channels, or to every shard channel.",
@@ -104,9 +102,8 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("spublish", 3, Group::Pubsub, spublish)
+        .key_specs(&[KeySpec::index(1, "not_key")])
         .flags(PUB_FLAGS)
-        .keys(1, 1, 1)
-        .key_flags(&["not_key"])
         .doc(
             "shardchannel message",
             "Sends a message to a shard channel's listeners; replies how many received it.",
@@ -157,6 +154,7 @@ const PUBSUB_SUBCOMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("help", 2, Group::Pubsub, pubsub_help)
+        .no_group_acl()
         .flags(Flags::LOADING.union(Flags::STALE))
         .doc("", "Lists the PUBSUB subcommands.", "O(1)", "6.2.0"),
 ];

@@ -12,7 +12,7 @@ use crate::engine::config::{self, HIDDEN, IMMUTABLE, PROTECTED};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::glob;
 use crate::engine::pubsub::Kind;
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::Value;
 use crate::engine::{Config, Ctx, Reply, Server};
 
@@ -33,13 +33,13 @@ pub const COMMANDS: &[Command] = &[
         "2.0.0",
     ),
     Command::new("info", -1, Group::Server, info)
-        .flags(Flags::LOADING.union(Flags::STALE))
-        .acl(&["dangerous"])
         .tips(&[
             "nondeterministic_output",
             "request_policy:all_shards",
             "response_policy:special",
         ])
+        .flags(Flags::LOADING.union(Flags::STALE))
+        .acl(&["dangerous"])
         .doc(
             "[section [section ...]]",
             "Reports information and statistics about the server, by section.",
@@ -47,8 +47,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("time", 1, Group::Server, time)
-        .flags(Flags::LOADING.union(Flags::STALE).union(Flags::FAST))
         .tips(&["nondeterministic_output"])
+        .flags(Flags::LOADING.union(Flags::STALE).union(Flags::FAST))
         .doc(
             "",
             "Returns the server's clock: Unix seconds and microseconds.",
@@ -56,9 +56,9 @@ pub const COMMANDS: &[Command] = &[
             "2.6.0",
         ),
     Command::new("lastsave", 1, Group::Server, lastsave)
+        .tips(&["nondeterministic_output"])
         .flags(Flags::LOADING.union(Flags::STALE).union(Flags::FAST))
         .acl(&["admin", "dangerous"])
-        .tips(&["nondeterministic_output"])
         .doc(
             "",
             "Returns the Unix time of the last successful save (here: the start of the server).",
@@ -89,8 +89,8 @@ const CONFIG_SUBCOMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("set", -4, Group::Server, config_set)
-        .flags(CONFIG_FLAGS)
         .tips(&["request_policy:all_nodes", "response_policy:all_succeeded"])
+        .flags(CONFIG_FLAGS)
         .doc(
             "parameter value [parameter value ...]",
             "Sets parameters, all or none: every value is checked before any is applied.",
@@ -120,8 +120,8 @@ const CONFIG_SUBCOMMANDS: &[Command] = &[
 
 const MEMORY_SUBCOMMANDS: &[Command] = &[
     Command::new("usage", -3, Group::Server, memory_usage)
+        .key_specs(&[KeySpec::index(2, "RO")])
         .flags(Flags::READONLY)
-        .keys(2, 2, 1)
         .doc(
             "key [SAMPLES count]",
             "Estimates the bytes a key and its value take.",
@@ -143,8 +143,8 @@ const MEMORY_SUBCOMMANDS: &[Command] = &[
 
 const FUNCTION_SUBCOMMANDS: &[Command] =
     &[Command::new("flush", -2, Group::Scripting, function_flush)
-        .flags(Flags::WRITE.union(Flags::NOSCRIPT))
         .tips(&["request_policy:all_shards", "response_policy:all_succeeded"])
+        .flags(Flags::WRITE.union(Flags::NOSCRIPT))
         .doc(
             "[ASYNC | SYNC]",
             "Deletes every function library (there are none yet: it only answers OK).",

@@ -26,7 +26,7 @@ use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
 use crate::engine::scan;
-use crate::engine::table::{Command, Flags, Group, MovableKeys};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::{SetValue, Value};
 use crate::engine::{Ctx, Reply};
 
@@ -45,8 +45,8 @@ const WDF: Flags = Flags::WRITE.union(Flags::DENYOOM).union(Flags::FAST);
 /// The set commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("sadd", -3, Group::Set, sadd)
+        .key_specs(&[KeySpec::index(1, "RW insert")])
         .flags(WDF)
-        .keys(1, 1, 1)
         .doc(
             "key member [member ...]",
             "Adds members to a set, creating it if needed; replies with how many were new.",
@@ -54,12 +54,13 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("scard", 2, Group::Set, scard)
+        .key_specs(&[KeySpec::index(1, "RO")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc("key", "Returns the number of members of a set.", "O(1)", "1.0.0"),
     Command::new("sdiff", -2, Group::Set, sdiff)
+        .key_specs(&[KeySpec::index(1, "RO access").range(-1, 1, 0)])
+        .tips(&["nondeterministic_output_order"])
         .flags(R)
-        .keys(1, -1, 1)
         .doc(
             "key [key ...]",
             "Returns the members of the first set that are in none of the others.",
@@ -67,8 +68,11 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("sdiffstore", -3, Group::Set, sdiffstore)
+        .key_specs(&[
+            KeySpec::index(1, "OW update"),
+            KeySpec::index(2, "RO access").range(-1, 1, 0),
+        ])
         .flags(WD)
-        .keys(1, -1, 1)
         .doc(
             "destination key [key ...]",
             "Stores the difference of sets in a key, replacing what was there.",
@@ -76,8 +80,9 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("sinter", -2, Group::Set, sinter)
+        .key_specs(&[KeySpec::index(1, "RO access").range(-1, 1, 0)])
+        .tips(&["nondeterministic_output_order"])
         .flags(R)
-        .keys(1, -1, 1)
         .doc(
             "key [key ...]",
             "Returns the members common to all the given sets.",
@@ -85,8 +90,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("sintercard", -3, Group::Set, sintercard)
-        .movable(&[MovableKeys::Numkeys { at: 1 }])
-        .flags(R.union(Flags::MOVABLE_KEYS))
+        .key_specs(&[KeySpec::index(1, "RO access").keynum(0, 1, 1)])
+        .flags(R)
         .doc(
             "numkeys key [key ...] [LIMIT limit]",
             "Counts the members common to all the given sets, stopping early at LIMIT.",
@@ -94,8 +99,11 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("sinterstore", -3, Group::Set, sinterstore)
+        .key_specs(&[
+            KeySpec::index(1, "RW update"),
+            KeySpec::index(2, "RO access").range(-1, 1, 0),
+        ])
         .flags(WD)
-        .keys(1, -1, 1)
         .doc(
             "destination key [key ...]",
             "Stores the intersection of sets in a key, replacing what was there.",
@@ -103,8 +111,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("sismember", 3, Group::Set, sismember)
+        .key_specs(&[KeySpec::index(1, "RO")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc(
             "key member",
             "Tells whether a member belongs to a set (1) or not (0).",
@@ -112,8 +120,9 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("smembers", 2, Group::Set, smembers)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output_order"])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Returns all the members of a set.",
@@ -121,8 +130,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("smismember", -3, Group::Set, smismember)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc(
             "key member [member ...]",
             "Tells for each of several members whether it belongs to a set.",
@@ -130,8 +139,8 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("smove", 4, Group::Set, smove)
+        .key_specs(&[KeySpec::index(1, "RW access delete"), KeySpec::index(2, "RW insert")])
         .flags(WF)
-        .keys(1, 2, 1)
         .doc(
             "source destination member",
             "Moves a member from one set to another.",
@@ -139,8 +148,9 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("spop", -2, Group::Set, spop)
+        .key_specs(&[KeySpec::index(1, "RW access delete")])
+        .tips(&["nondeterministic_output"])
         .flags(WF)
-        .keys(1, 1, 1)
         .doc(
             "key [count]",
             "Removes and returns one or more random members of a set.",
@@ -148,8 +158,9 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("srandmember", -2, Group::Set, srandmember)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output"])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key [count]",
             "Returns random members of a set: distinct ones for a positive count, possibly repeated for a negative one.",
@@ -157,8 +168,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("srem", -3, Group::Set, srem)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .flags(WF)
-        .keys(1, 1, 1)
         .doc(
             "key member [member ...]",
             "Removes members from a set; replies with how many were there.",
@@ -166,8 +177,9 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("sscan", -3, Group::Set, sscan)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output"])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key cursor [MATCH pattern] [COUNT count]",
             "Iterates over the members of a set a few at a time.",
@@ -175,8 +187,9 @@ pub const COMMANDS: &[Command] = &[
             "2.8.0",
         ),
     Command::new("sunion", -2, Group::Set, sunion)
+        .key_specs(&[KeySpec::index(1, "RO access").range(-1, 1, 0)])
+        .tips(&["nondeterministic_output_order"])
         .flags(R)
-        .keys(1, -1, 1)
         .doc(
             "key [key ...]",
             "Returns the members of all the given sets together.",
@@ -184,8 +197,11 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("sunionstore", -3, Group::Set, sunionstore)
+        .key_specs(&[
+            KeySpec::index(1, "OW update"),
+            KeySpec::index(2, "RO access").range(-1, 1, 0),
+        ])
         .flags(WD)
-        .keys(1, -1, 1)
         .doc(
             "destination key [key ...]",
             "Stores the union of sets in a key, replacing what was there.",

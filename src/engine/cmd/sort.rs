@@ -43,21 +43,24 @@ use crate::engine::args::{parse_i64, Args};
 use crate::engine::cmd::zset::strtod;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
-use crate::engine::table::{Command, Flags, Group, MovableKeys};
+use crate::engine::table::{Command, Flags, GetKeys, Group, KeySpec};
 use crate::engine::types::Value;
 use crate::engine::{Ctx, Reply};
 
 /// The SORT commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("sort", -2, Group::Generic, sort)
-        .movable(&[MovableKeys::SortStore])
-        .flags(
-            Flags::WRITE
-                .union(Flags::DENYOOM)
-                .union(Flags::MOVABLE_KEYS),
-        )
-        .keys(1, 1, 1)
-        .key_flags(&["RO", "access"])
+        .acl(&["set", "sortedset", "list", "dangerous"])
+        .no_group_acl()
+        .key_specs(&[
+            KeySpec::index(1, "RO access"),
+            KeySpec::unknown("RO access")
+                .notes("For the optional BY/GET keyword. It is marked 'unknown' because the key names derive from the content of the key we sort"),
+            KeySpec::unknown("OW update")
+                .notes("For the optional STORE keyword. It is marked 'unknown' because the keyword can appear anywhere in the argument array"),
+        ])
+        .getkeys(GetKeys::Sort)
+        .flags(Flags::WRITE.union(Flags::DENYOOM))
         .doc(
             "key [BY pattern] [LIMIT offset count] [GET pattern [GET pattern ...]] [ASC | DESC] [ALPHA] [STORE destination]",
             "Sorts a list, set or sorted set, optionally by external weights, and returns or stores the result.",
@@ -65,8 +68,15 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("sort_ro", -2, Group::Generic, sort_ro)
-        .flags(Flags::READONLY.union(Flags::MOVABLE_KEYS))
-        .keys(1, 1, 1)
+        .acl(&["set", "sortedset", "list", "dangerous"])
+        .no_group_acl()
+        .key_specs(&[
+            KeySpec::index(1, "RO access"),
+            KeySpec::unknown("RO access")
+                .notes("For the optional BY/GET keyword. It is marked 'unknown' because the key names derive from the content of the key we sort"),
+        ])
+        .getkeys(GetKeys::SortRo)
+        .flags(Flags::READONLY)
         .doc(
             "key [BY pattern] [LIMIT offset count] [GET pattern [GET pattern ...]] [ASC | DESC] [ALPHA]",
             "Read-only SORT: the same without STORE.",

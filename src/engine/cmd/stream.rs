@@ -39,7 +39,7 @@ use crate::engine::args::{parse_i64, Args};
 use crate::engine::blocking::{BlockOp, XReadWait};
 use crate::engine::error::{CmdResult, Error, StreamError};
 use crate::engine::pubsub::class;
-use crate::engine::table::{Command, Flags, Group, MovableKeys};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::stream::{
     parse_id, AppendError, Consumer, Fields, Group as CGroup, Nack, StreamId, Trim, TrimStrategy,
 };
@@ -63,8 +63,8 @@ const BLOCKED_DEFAULT_COUNT: i64 = 1000;
 /// The stream commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("xack", -4, Group::Stream, xack)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(WF)
-        .keys(1, 1, 1)
         .doc(
             "key group id [id ...]",
             "Acknowledges messages of a consumer group, removing them from its pending entries list.",
@@ -72,9 +72,12 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("xadd", -5, Group::Stream, xadd)
-        .flags(WDF)
-        .keys(1, 1, 1)
+        .key_specs(&[
+            KeySpec::index(1, "RW update")
+                .notes("UPDATE instead of INSERT because of the optional trimming feature"),
+        ])
         .tips(&["nondeterministic_output"])
+        .flags(WDF)
         .doc(
             "key [NOMKSTREAM] [MAXLEN | MINID [= | ~] threshold [LIMIT count]] * | id field value [field value ...]",
             "Appends an entry to a stream, creating the stream if needed, and optionally trims it.",
@@ -82,10 +85,9 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("xautoclaim", -6, Group::Stream, xautoclaim)
-        .flags(WF)
-        .keys(1, 1, 1)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .tips(&["nondeterministic_output"])
-        .key_flags(&["RW", "delete"])
+        .flags(WF)
         .doc(
             "key group consumer min-idle-time start [COUNT count] [JUSTID]",
             "Transfers pending messages idle long enough to a consumer, scanning the pending list like SCAN.",
@@ -93,9 +95,9 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("xclaim", -6, Group::Stream, xclaim)
-        .flags(WF)
-        .keys(1, 1, 1)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .tips(&["nondeterministic_output"])
+        .flags(WF)
         .doc(
             "key group consumer min-idle-time id [id ...] [IDLE ms] [TIME unix-time-milliseconds] [RETRYCOUNT count] [FORCE] [JUSTID] [LASTID lastid]",
             "Changes the owner of pending messages of a consumer group.",
@@ -103,9 +105,8 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("xdel", -3, Group::Stream, xdel)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .flags(WF)
-        .keys(1, 1, 1)
-        .key_flags(&["RW", "delete"])
         .doc(
             "key id [id ...]",
             "Deletes entries from a stream by ID, returning how many existed.",
@@ -125,9 +126,8 @@ pub const COMMANDS: &[Command] = &[
         "5.0.0",
     ),
     Command::new("xlen", 2, Group::Stream, xlen)
+        .key_specs(&[KeySpec::index(1, "RO")])
         .flags(RF)
-        .keys(1, 1, 1)
-        .key_flags(&["RO"])
         .doc(
             "key",
             "Returns the number of entries in a stream.",
@@ -135,9 +135,9 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("xpending", -3, Group::Stream, xpending)
-        .flags(R)
-        .keys(1, 1, 1)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .tips(&["nondeterministic_output"])
+        .flags(R)
         .doc(
             "key group [[IDLE min-idle-time] start end count [consumer]]",
             "Reports on the pending entries list of a consumer group: a summary, or the entries in a range.",
@@ -145,8 +145,8 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("xrange", -4, Group::Stream, xrange)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key start end [COUNT count]",
             "Returns the entries of a stream with IDs in a range.",
@@ -154,8 +154,8 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("xread", -4, Group::Stream, xread)
-        .movable(&[MovableKeys::Streams])
-        .flags(R.union(Flags::BLOCKING).union(Flags::MOVABLE_KEYS))
+        .key_specs(&[KeySpec::keyword("STREAMS", 1, "RO access").range(-1, 1, 2)])
+        .flags(R.union(Flags::BLOCKING))
         .doc(
             "[COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...]",
             "Returns entries of streams with IDs greater than given ones; blocks until some arrive otherwise.",
@@ -163,9 +163,8 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("xreadgroup", -7, Group::Stream, xreadgroup)
-        .movable(&[MovableKeys::Streams])
-        .flags(W.union(Flags::BLOCKING).union(Flags::MOVABLE_KEYS))
-        .key_flags(&["RW", "access"])
+        .key_specs(&[KeySpec::keyword("STREAMS", 4, "RO access").range(-1, 1, 2)])
+        .flags(W.union(Flags::BLOCKING))
         .doc(
             "GROUP group consumer [COUNT count] [BLOCK milliseconds] [NOACK] STREAMS key [key ...] id [id ...]",
             "Reads from streams as a consumer of a group, recording deliveries in its pending entries list; blocks until new entries arrive otherwise.",
@@ -173,8 +172,8 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("xrevrange", -4, Group::Stream, xrevrange)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key end start [COUNT count]",
             "Returns the entries of a stream with IDs in a range, highest first.",
@@ -182,8 +181,8 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("xsetid", -3, Group::Stream, xsetid)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(WDF)
-        .keys(1, 1, 1)
         .doc(
             "key last-id [ENTRIESADDED entries-added] [MAXDELETEDID max-deleted-id]",
             "Sets a stream's last generated ID, entries-added counter and maximal deleted ID.",
@@ -191,10 +190,9 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("xtrim", -4, Group::Stream, xtrim)
-        .flags(W)
-        .keys(1, 1, 1)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .tips(&["nondeterministic_output"])
-        .key_flags(&["RW", "delete"])
+        .flags(W)
         .doc(
             "key MAXLEN | MINID [= | ~] threshold [LIMIT count]",
             "Removes the oldest entries of a stream, by length or by ID.",
@@ -205,9 +203,8 @@ pub const COMMANDS: &[Command] = &[
 
 const XGROUP_SUBCOMMANDS: &[Command] = &[
     Command::new("create", -5, Group::Stream, xgroup_create)
+        .key_specs(&[KeySpec::index(2, "RW insert")])
         .flags(WD)
-        .keys(2, 2, 1)
-        .key_flags(&["RW", "insert"])
         .doc(
             "key group id | $ [MKSTREAM] [ENTRIESREAD entries-read]",
             "Creates a consumer group.",
@@ -215,9 +212,8 @@ const XGROUP_SUBCOMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("createconsumer", 5, Group::Stream, xgroup_createconsumer)
+        .key_specs(&[KeySpec::index(2, "RW insert")])
         .flags(WD)
-        .keys(2, 2, 1)
-        .key_flags(&["RW", "insert"])
         .doc(
             "key group consumer",
             "Creates a consumer in a consumer group.",
@@ -225,9 +221,8 @@ const XGROUP_SUBCOMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("delconsumer", 5, Group::Stream, xgroup_delconsumer)
+        .key_specs(&[KeySpec::index(2, "RW delete")])
         .flags(W)
-        .keys(2, 2, 1)
-        .key_flags(&["RW", "delete"])
         .doc(
             "key group consumer",
             "Deletes a consumer from a consumer group, with its pending entries.",
@@ -235,9 +230,8 @@ const XGROUP_SUBCOMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("destroy", 4, Group::Stream, xgroup_destroy)
+        .key_specs(&[KeySpec::index(2, "RW delete")])
         .flags(W)
-        .keys(2, 2, 1)
-        .key_flags(&["RW", "delete"])
         .doc(
             "key group",
             "Destroys a consumer group.",
@@ -248,8 +242,8 @@ const XGROUP_SUBCOMMANDS: &[Command] = &[
         .flags(HELP_FLAGS)
         .doc("", "Shows what XGROUP can do.", "O(1)", "5.0.0"),
     Command::new("setid", -5, Group::Stream, xgroup_setid)
+        .key_specs(&[KeySpec::index(2, "RW update")])
         .flags(W)
-        .keys(2, 2, 1)
         .doc(
             "key group id | $ [ENTRIESREAD entries-read]",
             "Sets the last delivered ID of a consumer group.",
@@ -260,9 +254,9 @@ const XGROUP_SUBCOMMANDS: &[Command] = &[
 
 const XINFO_SUBCOMMANDS: &[Command] = &[
     Command::new("consumers", 4, Group::Stream, xinfo_consumers)
-        .flags(R)
-        .keys(2, 2, 1)
+        .key_specs(&[KeySpec::index(2, "RO access")])
         .tips(&["nondeterministic_output"])
+        .flags(R)
         .doc(
             "key group",
             "Lists the consumers of a consumer group.",
@@ -270,8 +264,8 @@ const XINFO_SUBCOMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("groups", 3, Group::Stream, xinfo_groups)
+        .key_specs(&[KeySpec::index(2, "RO access")])
         .flags(R)
-        .keys(2, 2, 1)
         .doc(
             "key",
             "Lists the consumer groups of a stream.",
@@ -282,8 +276,8 @@ const XINFO_SUBCOMMANDS: &[Command] = &[
         .flags(HELP_FLAGS)
         .doc("", "Shows what XINFO can do.", "O(1)", "5.0.0"),
     Command::new("stream", -3, Group::Stream, xinfo_stream)
+        .key_specs(&[KeySpec::index(2, "RO access")])
         .flags(R)
-        .keys(2, 2, 1)
         .doc(
             "key [FULL [COUNT count]]",
             "Reports on a stream: its length, IDs and groups, or everything with FULL.",

@@ -14,7 +14,7 @@ use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::longdouble::LongDouble;
 use crate::engine::pubsub::class;
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, Flags, GetKeys, Group, KeySpec};
 use crate::engine::types::{StrValue, Value};
 use crate::engine::{Ctx, Reply};
 
@@ -31,8 +31,8 @@ const FAST: Flags = Flags::FAST;
 /// The string commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("append", 3, Group::String, append)
+        .key_specs(&[KeySpec::index(1, "RW insert")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key value",
             "Adds bytes to the end of a string, creating it if missing; replies with the new length.",
@@ -40,8 +40,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("decr", 2, Group::String, decr)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Subtracts one from the integer in a string (a missing key counts as 0).",
@@ -49,8 +49,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("decrby", 3, Group::String, decrby)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key decrement",
             "Subtracts a number from the integer in a string (a missing key counts as 0).",
@@ -58,12 +58,12 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("get", 2, Group::String, get)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R.union(FAST))
-        .keys(1, 1, 1)
         .doc("key", "Returns the string stored at a key, or nil.", "O(1)", "1.0.0"),
     Command::new("getdel", 2, Group::String, getdel)
+        .key_specs(&[KeySpec::index(1, "RW access delete")])
         .flags(W.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Returns the string stored at a key and deletes the key.",
@@ -71,8 +71,10 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("getex", -2, Group::String, getex)
+        .key_specs(&[
+            KeySpec::index(1, "RW access update").notes("RW and UPDATE because it changes the TTL"),
+        ])
         .flags(W.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key [EX seconds | PX milliseconds | EXAT unix-time-seconds | PXAT unix-time-milliseconds | PERSIST]",
             "Returns the string stored at a key and optionally changes or removes its expiry.",
@@ -80,8 +82,8 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("getrange", 4, Group::String, getrange)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key start end",
             "Returns the bytes between two offsets of a string (negative offsets count from the end).",
@@ -89,8 +91,8 @@ pub const COMMANDS: &[Command] = &[
             "2.4.0",
         ),
     Command::new("getset", 3, Group::String, getset)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key value",
             "Stores a new string at a key and returns the old one (deprecated: SET … GET).",
@@ -98,8 +100,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("incr", 2, Group::String, incr)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Adds one to the integer in a string (a missing key counts as 0).",
@@ -107,8 +109,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("incrby", 3, Group::String, incrby)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key increment",
             "Adds a number to the integer in a string (a missing key counts as 0).",
@@ -116,8 +118,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("incrbyfloat", 3, Group::String, incrbyfloat)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key increment",
             "Adds a decimal number to the number in a string, computing in extended precision.",
@@ -125,8 +127,8 @@ pub const COMMANDS: &[Command] = &[
             "2.6.0",
         ),
     Command::new("lcs", -3, Group::String, lcs)
+        .key_specs(&[KeySpec::index(1, "RO access").range(1, 1, 0)])
         .flags(R)
-        .keys(1, 2, 1)
         .doc(
             "key1 key2 [LEN] [IDX] [MINMATCHLEN min-match-len] [WITHMATCHLEN]",
             "Finds the longest common subsequence of two strings, its length, or where it matches.",
@@ -134,8 +136,9 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("mget", -2, Group::String, mget)
+        .key_specs(&[KeySpec::index(1, "RO access").range(-1, 1, 0)])
+        .tips(&["request_policy:multi_shard"])
         .flags(R.union(FAST))
-        .keys(1, -1, 1)
         .doc(
             "key [key ...]",
             "Returns the strings stored at several keys (nil for missing keys and other types).",
@@ -143,8 +146,9 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("mset", -3, Group::String, mset)
+        .key_specs(&[KeySpec::index(1, "OW update").range(-1, 2, 0)])
+        .tips(&["request_policy:multi_shard", "response_policy:all_succeeded"])
         .flags(W.union(DENYOOM))
-        .keys(1, -1, 2)
         .doc(
             "key value [key value ...]",
             "Stores several strings at once, replacing what was there.",
@@ -152,8 +156,9 @@ pub const COMMANDS: &[Command] = &[
             "1.0.1",
         ),
     Command::new("msetnx", -3, Group::String, msetnx)
+        .key_specs(&[KeySpec::index(1, "OW insert").range(-1, 2, 0)])
+        .tips(&["request_policy:multi_shard", "response_policy:agg_min"])
         .flags(W.union(DENYOOM))
-        .keys(1, -1, 2)
         .doc(
             "key value [key value ...]",
             "Stores several strings only if none of the keys exists; replies 1 if it did.",
@@ -161,8 +166,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.1",
         ),
     Command::new("psetex", 4, Group::String, psetex)
+        .key_specs(&[KeySpec::index(1, "OW update")])
         .flags(W.union(DENYOOM))
-        .keys(1, 1, 1)
         .doc(
             "key milliseconds value",
             "Stores a string that expires after a number of milliseconds.",
@@ -170,8 +175,12 @@ pub const COMMANDS: &[Command] = &[
             "2.6.0",
         ),
     Command::new("set", -3, Group::String, set)
+        .key_specs(&[
+            KeySpec::index(1, "RW access update variable_flags")
+                .notes("RW and ACCESS due to the optional `GET` argument"),
+        ])
+        .getkeys(GetKeys::Set)
         .flags(W.union(DENYOOM))
-        .keys(1, 1, 1)
         .doc(
             "key value [NX | XX] [GET] [EX seconds | PX milliseconds | EXAT unix-time-seconds | PXAT unix-time-milliseconds | KEEPTTL]",
             "Stores a string under a key, optionally with an expiry, a condition, or returning the old value.",
@@ -179,8 +188,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("setex", 4, Group::String, setex)
+        .key_specs(&[KeySpec::index(1, "OW update")])
         .flags(W.union(DENYOOM))
-        .keys(1, 1, 1)
         .doc(
             "key seconds value",
             "Stores a string that expires after a number of seconds.",
@@ -188,8 +197,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("setnx", 3, Group::String, setnx)
+        .key_specs(&[KeySpec::index(1, "OW insert")])
         .flags(W.union(DENYOOM).union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key value",
             "Stores a string only if the key does not exist; replies 1 if it did.",
@@ -197,8 +206,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("setrange", 4, Group::String, setrange)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(W.union(DENYOOM))
-        .keys(1, 1, 1)
         .doc(
             "key offset value",
             "Overwrites part of a string from an offset, padding with zero bytes; replies with the new length.",
@@ -206,8 +215,8 @@ pub const COMMANDS: &[Command] = &[
             "2.2.0",
         ),
     Command::new("strlen", 2, Group::String, strlen)
+        .key_specs(&[KeySpec::index(1, "RO")])
         .flags(R.union(FAST))
-        .keys(1, 1, 1)
         .doc(
             "key",
             "Returns the length in bytes of the string stored at a key (0 if missing).",
@@ -215,8 +224,8 @@ pub const COMMANDS: &[Command] = &[
             "2.2.0",
         ),
     Command::new("substr", 4, Group::String, getrange)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key start end",
             "Returns the bytes between two offsets of a string (old name of GETRANGE).",

@@ -30,7 +30,7 @@ use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
 use crate::engine::reply::format_double;
 use crate::engine::scan;
-use crate::engine::table::{Command, Flags, Group, MovableKeys};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::zset::{AddOutcome, LexBound, LexRange, ScoreRange, ZInput};
 use crate::engine::types::{Value, ZSet};
 use crate::engine::{Ctx, Reply};
@@ -40,10 +40,7 @@ const W: Flags = Flags::WRITE;
 const RF: Flags = Flags::READONLY.union(Flags::FAST);
 const WF: Flags = Flags::WRITE.union(Flags::FAST);
 const WDF: Flags = Flags::WRITE.union(Flags::DENYOOM).union(Flags::FAST);
-const WDM: Flags = Flags::WRITE
-    .union(Flags::DENYOOM)
-    .union(Flags::MOVABLE_KEYS);
-const RM: Flags = Flags::READONLY.union(Flags::MOVABLE_KEYS);
+const WD: Flags = Flags::WRITE.union(Flags::DENYOOM);
 
 /// Largest reply `ZRANDMEMBER` with a negative count (picks may repeat) will build. Redis
 /// streams any count to the socket; we build replies in memory (and may run in a browser),
@@ -53,8 +50,8 @@ pub const MAX_REPEATED_PICKS: u64 = 1 << 20;
 /// The sorted-set commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("zadd", -4, Group::SortedSet, zadd)
+        .key_specs(&[KeySpec::index(1, "RW update")])
         .flags(WDF)
-        .keys(1, 1, 1)
         .doc(
             "key [NX | XX] [GT | LT] [CH] [INCR] score member [score member ...]",
             "Adds members with scores, or updates the scores of existing members.",
@@ -62,12 +59,12 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("zcard", 2, Group::SortedSet, zcard)
+        .key_specs(&[KeySpec::index(1, "RO")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc("key", "Counts the members of a sorted set.", "O(1)", "1.2.0"),
     Command::new("zcount", 4, Group::SortedSet, zcount)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc(
             "key min max",
             "Counts the members whose score lies in a range.",
@@ -75,8 +72,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("zdiff", -3, Group::SortedSet, zdiff)
-        .movable(&[MovableKeys::Numkeys { at: 1 }])
-        .flags(RM)
+        .key_specs(&[KeySpec::index(1, "RO access").keynum(0, 1, 1)])
+        .flags(R)
         .doc(
             "numkeys key [key ...] [WITHSCORES]",
             "Returns the members of the first sorted set that are in none of the others.",
@@ -84,9 +81,11 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("zdiffstore", -4, Group::SortedSet, zdiffstore)
-        .movable(&[MovableKeys::Numkeys { at: 2 }])
-        .flags(WDM)
-        .keys(1, 1, 1)
+        .key_specs(&[
+            KeySpec::index(1, "OW update"),
+            KeySpec::index(2, "RO access").keynum(0, 1, 1),
+        ])
+        .flags(WD)
         .doc(
             "destination numkeys key [key ...]",
             "Stores the difference of sorted sets in a key.",
@@ -94,8 +93,8 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("zincrby", 4, Group::SortedSet, zincrby)
+        .key_specs(&[KeySpec::index(1, "RW access update")])
         .flags(WDF)
-        .keys(1, 1, 1)
         .doc(
             "key increment member",
             "Adds to the score of a member (creating it at 0 first if needed).",
@@ -103,8 +102,8 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("zinter", -3, Group::SortedSet, zinter)
-        .movable(&[MovableKeys::Numkeys { at: 1 }])
-        .flags(RM)
+        .key_specs(&[KeySpec::index(1, "RO access").keynum(0, 1, 1)])
+        .flags(R)
         .doc(
             "numkeys key [key ...] [WEIGHTS weight [weight ...]] [AGGREGATE SUM | MIN | MAX] [WITHSCORES]",
             "Returns the members present in every input, with combined scores.",
@@ -112,8 +111,8 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("zintercard", -3, Group::SortedSet, zintercard)
-        .movable(&[MovableKeys::Numkeys { at: 1 }])
-        .flags(RM)
+        .key_specs(&[KeySpec::index(1, "RO access").keynum(0, 1, 1)])
+        .flags(R)
         .doc(
             "numkeys key [key ...] [LIMIT limit]",
             "Counts the members present in every input, optionally stopping at a limit.",
@@ -121,9 +120,11 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("zinterstore", -4, Group::SortedSet, zinterstore)
-        .movable(&[MovableKeys::Numkeys { at: 2 }])
-        .flags(WDM)
-        .keys(1, 1, 1)
+        .key_specs(&[
+            KeySpec::index(1, "OW update"),
+            KeySpec::index(2, "RO access").keynum(0, 1, 1),
+        ])
+        .flags(WD)
         .doc(
             "destination numkeys key [key ...] [WEIGHTS weight [weight ...]] [AGGREGATE SUM | MIN | MAX]",
             "Stores the intersection of sorted sets in a key.",
@@ -131,8 +132,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("zlexcount", 4, Group::SortedSet, zlexcount)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc(
             "key min max",
             "Counts the members in a lexicographic range (for sets with equal scores).",
@@ -140,8 +141,8 @@ pub const COMMANDS: &[Command] = &[
             "2.8.9",
         ),
     Command::new("zmpop", -4, Group::SortedSet, zmpop)
-        .movable(&[MovableKeys::Numkeys { at: 1 }])
-        .flags(Flags::WRITE.union(Flags::MOVABLE_KEYS))
+        .key_specs(&[KeySpec::index(1, "RW access delete").keynum(0, 1, 1)])
+        .flags(Flags::WRITE)
         .doc(
             "numkeys key [key ...] MIN | MAX [COUNT count]",
             "Pops the lowest or highest members from the first non-empty sorted set.",
@@ -149,8 +150,8 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("zmscore", -3, Group::SortedSet, zmscore)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc(
             "key member [member ...]",
             "Returns the scores of several members.",
@@ -158,8 +159,8 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("zpopmax", -2, Group::SortedSet, zpopmax)
+        .key_specs(&[KeySpec::index(1, "RW access delete")])
         .flags(WF)
-        .keys(1, 1, 1)
         .doc(
             "key [count]",
             "Removes and returns the members with the highest scores.",
@@ -167,8 +168,8 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("zpopmin", -2, Group::SortedSet, zpopmin)
+        .key_specs(&[KeySpec::index(1, "RW access delete")])
         .flags(WF)
-        .keys(1, 1, 1)
         .doc(
             "key [count]",
             "Removes and returns the members with the lowest scores.",
@@ -176,8 +177,9 @@ pub const COMMANDS: &[Command] = &[
             "5.0.0",
         ),
     Command::new("zrandmember", -2, Group::SortedSet, zrandmember)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output"])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key [count [WITHSCORES]]",
             "Returns random members: distinct ones for a positive count, possibly repeated for a negative one.",
@@ -185,8 +187,8 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("zrange", -4, Group::SortedSet, zrange)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key start stop [BYSCORE | BYLEX] [REV] [LIMIT offset count] [WITHSCORES]",
             "Returns members in a range of ranks, scores or lexicographic values.",
@@ -194,8 +196,8 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("zrangebylex", -4, Group::SortedSet, zrangebylex)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key min max [LIMIT offset count]",
             "Returns members in a lexicographic range (superseded by ZRANGE … BYLEX).",
@@ -203,8 +205,8 @@ pub const COMMANDS: &[Command] = &[
             "2.8.9",
         ),
     Command::new("zrangebyscore", -4, Group::SortedSet, zrangebyscore)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key min max [WITHSCORES] [LIMIT offset count]",
             "Returns members in a score range (superseded by ZRANGE … BYSCORE).",
@@ -212,8 +214,8 @@ pub const COMMANDS: &[Command] = &[
             "1.0.5",
         ),
     Command::new("zrangestore", -5, Group::SortedSet, zrangestore)
+        .key_specs(&[KeySpec::index(1, "OW update"), KeySpec::index(2, "RO access")])
         .flags(Flags::WRITE.union(Flags::DENYOOM))
-        .keys(1, 2, 1)
         .doc(
             "dst src min max [BYSCORE | BYLEX] [REV] [LIMIT offset count]",
             "Stores a range of a sorted set in another key.",
@@ -221,8 +223,8 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("zrank", 3, Group::SortedSet, zrank)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc(
             "key member",
             "Returns the 0-based position of a member, lowest score first.",
@@ -230,8 +232,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("zrem", -3, Group::SortedSet, zrem)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .flags(WF)
-        .keys(1, 1, 1)
         .doc(
             "key member [member ...]",
             "Removes members.",
@@ -239,8 +241,8 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("zremrangebylex", 4, Group::SortedSet, zremrangebylex)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .flags(W)
-        .keys(1, 1, 1)
         .doc(
             "key min max",
             "Removes the members in a lexicographic range.",
@@ -248,8 +250,8 @@ pub const COMMANDS: &[Command] = &[
             "2.8.9",
         ),
     Command::new("zremrangebyrank", 4, Group::SortedSet, zremrangebyrank)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .flags(W)
-        .keys(1, 1, 1)
         .doc(
             "key start stop",
             "Removes the members in a range of ranks.",
@@ -257,8 +259,8 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("zremrangebyscore", 4, Group::SortedSet, zremrangebyscore)
+        .key_specs(&[KeySpec::index(1, "RW delete")])
         .flags(W)
-        .keys(1, 1, 1)
         .doc(
             "key min max",
             "Removes the members in a score range.",
@@ -266,8 +268,8 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("zrevrange", -4, Group::SortedSet, zrevrange)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key start stop [WITHSCORES]",
             "Returns members in a range of ranks, highest score first (superseded by ZRANGE … REV).",
@@ -275,8 +277,8 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("zrevrangebylex", -4, Group::SortedSet, zrevrangebylex)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key max min [LIMIT offset count]",
             "Returns members in a lexicographic range, highest first (superseded by ZRANGE … BYLEX REV).",
@@ -284,8 +286,8 @@ pub const COMMANDS: &[Command] = &[
             "2.8.9",
         ),
     Command::new("zrevrangebyscore", -4, Group::SortedSet, zrevrangebyscore)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key max min [WITHSCORES] [LIMIT offset count]",
             "Returns members in a score range, highest first (superseded by ZRANGE … BYSCORE REV).",
@@ -293,8 +295,8 @@ pub const COMMANDS: &[Command] = &[
             "2.2.0",
         ),
     Command::new("zrevrank", 3, Group::SortedSet, zrevrank)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc(
             "key member",
             "Returns the 0-based position of a member, highest score first.",
@@ -302,8 +304,9 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("zscan", -3, Group::SortedSet, zscan)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output"])
         .flags(R)
-        .keys(1, 1, 1)
         .doc(
             "key cursor [MATCH pattern] [COUNT count]",
             "Iterates over members and scores with a cursor.",
@@ -311,12 +314,12 @@ pub const COMMANDS: &[Command] = &[
             "2.8.0",
         ),
     Command::new("zscore", 3, Group::SortedSet, zscore)
+        .key_specs(&[KeySpec::index(1, "RO access")])
         .flags(RF)
-        .keys(1, 1, 1)
         .doc("key member", "Returns the score of a member.", "O(1)", "1.2.0"),
     Command::new("zunion", -3, Group::SortedSet, zunion)
-        .movable(&[MovableKeys::Numkeys { at: 1 }])
-        .flags(RM)
+        .key_specs(&[KeySpec::index(1, "RO access").keynum(0, 1, 1)])
+        .flags(R)
         .doc(
             "numkeys key [key ...] [WEIGHTS weight [weight ...]] [AGGREGATE SUM | MIN | MAX] [WITHSCORES]",
             "Returns the members of any input, with combined scores.",
@@ -324,9 +327,11 @@ pub const COMMANDS: &[Command] = &[
             "6.2.0",
         ),
     Command::new("zunionstore", -4, Group::SortedSet, zunionstore)
-        .movable(&[MovableKeys::Numkeys { at: 2 }])
-        .flags(WDM)
-        .keys(1, 1, 1)
+        .key_specs(&[
+            KeySpec::index(1, "OW update"),
+            KeySpec::index(2, "RO access").keynum(0, 1, 1),
+        ])
+        .flags(WD)
         .doc(
             "destination numkeys key [key ...] [WEIGHTS weight [weight ...]] [AGGREGATE SUM | MIN | MAX]",
             "Stores the union of sorted sets in a key.",
