@@ -32,9 +32,10 @@
 //! A member's bytes are shared by the dict and the tree, as Redis
 //! shares one sds string between its dict and skiplist: a [`SmallBytes`] keeps a member of
 //! up to 22 bytes inline (in both places: copying 24 bytes is cheaper than a shared block
-//! and a pointer to chase) and a longer one in one `Rc<[u8]>`. An entry is compared by
-//! score first, so its member bytes are read only when two scores tie, and then without
-//! leaving the leaf for a short member.
+//! and a pointer to chase) and a longer one in one `Rc<[u8]>`. The tree keeps each
+//! node's scores in an array of their own beside its members: a search by score counts
+//! the scores below the probe in one pass over 512 bytes and reads a member only when two
+//! scores tie (and then without leaving the node for a short member).
 //!
 //! # Why a B+ tree and not Redis's skiplist
 //! We had a skiplist with spans, as Redis has, kept in an arena. It met the complexity
