@@ -1,7 +1,6 @@
 //! The data structures a key can hold, one file per type, each opening with an essay on its
 //! representation and the invariants it keeps.
 
-pub mod dense;
 pub mod geohash;
 pub mod hash;
 pub mod hll;

@@ -1,8 +1,8 @@
 //! Sets.
 //!
 //! # Representation
-//! A set is a [`DenseMap`] of byte strings (to `()`): a hash table for O(1) membership,
-//! insert and delete, whose entries also sit in a dense vector. The vector gives the two things Redis
+//! A set is an [`IndexSet`] of byte strings: a hash table for O(1) membership, insert and
+//! delete, whose entries also sit in a dense vector. The vector gives the two things Redis
 //! gets from its dict's random-bucket sampling, at a cost Redis documents: a uniformly random
 //! member in O(1) (`SRANDMEMBER`, `SPOP`: pick a position), and stable positions for `SSCAN`
 //! (see [`crate::engine::scan`]).
@@ -12,9 +12,6 @@
 //! in the entry the probe already read, which saves a main-memory read per `SISMEMBER` on
 //! a set too large for the cache, and the per-member heap block with its header (a
 //! million short members: 83 bytes each with `Vec<u8>` members, see `benches/list_set.rs`).
-//! The table's slot holds the member's hash beside its position, so a probe at a million
-//! members reads two places from main memory (slot, entry) where an `IndexSet` read three
-//! (control bytes, slot, entry); see [`super::dense`].
 //!
 //! # Encodings
 //! Redis 7.0 has two set encodings, and learners see which through `OBJECT ENCODING` and
@@ -41,17 +38,20 @@
 //! * A set stored in the keyspace is never empty (commands delete emptied keys).
 //! * `intset` implies: `len() <= 512`, every member parses as an `i64`, ascending order.
 
-use super::dense::DenseMap;
+use indexmap::IndexSet;
+
 use super::small::SmallBytes;
 use crate::engine::args::parse_i64;
 
 /// Redis's default `set-max-intset-entries`.
 pub const MAX_INTSET_ENTRIES: usize = 512;
 
+type Hasher = foldhash::fast::RandomState;
+
 /// A set value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetValue {
-    members: DenseMap<()>,
+    members: IndexSet<SmallBytes, Hasher>,
     intset: bool,
 }
 
@@ -65,7 +65,7 @@ impl SetValue {
     /// An empty set, intset-encoded until a member says otherwise.
     pub fn new() -> SetValue {
         SetValue {
-            members: DenseMap::new(),
+            members: IndexSet::default(),
             intset: true,
         }
     }
@@ -73,12 +73,11 @@ impl SetValue {
     /// A set already in the `hashtable` encoding holding `members` in this storage order
     /// (duplicates collapse). Used to restore a snapshot exactly. **O(N).**
     pub fn hashtable(members: impl IntoIterator<Item = Vec<u8>>) -> SetValue {
-        let mut set = DenseMap::new();
-        for m in members {
-            set.insert(SmallBytes::from(&m[..]), ());
-        }
         SetValue {
-            members: set,
+            members: members
+                .into_iter()
+                .map(|m| SmallBytes::from(&m[..]))
+                .collect(),
             intset: false,
         }
     }
@@ -121,7 +120,7 @@ impl SetValue {
     /// [`SetValue::insert`] from a borrowed slice.
     pub fn insert_bytes(&mut self, member: &[u8]) -> bool {
         if !self.intset {
-            return self.members.insert(SmallBytes::from(member), ());
+            return self.members.insert(SmallBytes::from(member));
         }
         if self.members.contains(member) {
             return false;
@@ -129,11 +128,11 @@ impl SetValue {
         match parse_i64(member) {
             Some(v) if self.members.len() < MAX_INTSET_ENTRIES => {
                 let at = self.members.partition_point(|m| int_of(m) < v);
-                self.members.shift_insert(at, SmallBytes::from(member), ());
+                self.members.shift_insert(at, SmallBytes::from(member));
             }
             _ => {
                 self.intset = false;
-                self.members.insert(SmallBytes::from(member), ());
+                self.members.insert(SmallBytes::from(member));
             }
         }
         true
@@ -142,15 +141,15 @@ impl SetValue {
     /// Removes `member`; returns false if it was absent. **O(1)** for a hash table.
     pub fn remove(&mut self, member: &[u8]) -> bool {
         if self.intset {
-            self.members.shift_remove(member).is_some()
+            self.members.shift_remove(member)
         } else {
-            self.members.swap_remove(member).is_some()
+            self.members.swap_remove(member)
         }
     }
 
     /// The member at position `i` (for random choice and SSCAN). **O(1).**
     pub fn get_index(&self, i: usize) -> Option<&[u8]> {
-        self.members.get_index(i).map(|(m, _)| m.as_bytes())
+        self.members.get_index(i).map(SmallBytes::as_bytes)
     }
 
     /// Removes and returns the member at position `i`. **O(1)** for a hash table.
@@ -160,39 +159,22 @@ impl SetValue {
         } else {
             self.members.swap_remove_index(i)
         };
-        m.map(|(m, _)| m.to_vec())
-    }
-
-    /// Checks the invariants in the module documentation and the hash table's
-    /// ([`DenseMap::check`]). **O(N).** For tests.
-    pub fn check_invariants(&self) -> Result<(), String> {
-        self.members.check()?;
-        if self.intset {
-            let ints: Vec<Option<i64>> = self.iter().map(parse_i64).collect();
-            if self.len() > MAX_INTSET_ENTRIES
-                || ints.iter().any(Option::is_none)
-                || ints.windows(2).any(|w| w[0] >= w[1])
-            {
-                return Err("intset flag on a set that is not a small sorted intset".into());
-            }
-        }
-        Ok(())
+        m.map(|m| m.to_vec())
     }
 
     /// The members in storage order (ascending while an intset).
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u8]> + Clone {
-        self.members.keys().map(SmallBytes::as_bytes)
+        self.members.iter().map(SmallBytes::as_bytes)
     }
 }
 
 impl IntoIterator for SetValue {
     type Item = Vec<u8>;
-    type IntoIter =
-        std::iter::Map<std::vec::IntoIter<(SmallBytes, ())>, fn((SmallBytes, ())) -> Vec<u8>>;
+    type IntoIter = std::iter::Map<indexmap::set::IntoIter<SmallBytes>, fn(SmallBytes) -> Vec<u8>>;
 
     /// The members in storage order, by value.
     fn into_iter(self) -> Self::IntoIter {
-        self.members.into_iter().map(|(m, ())| m.to_vec())
+        self.members.into_iter().map(|m| m.to_vec())
     }
 }
 

@@ -19,10 +19,8 @@
 //! # Representation
 //! Like Redis's `t_zset.c`, we keep two structures over the same members:
 //!
-//! * `dict`: a [`DenseMap`] member → score, for O(1) lookups, O(1) uniform random picks
-//!   (`ZRANDMEMBER`) and stable positions for `ZSCAN` (see [`crate::engine::scan`]); its
-//!   slots keep each member's hash beside its position, so a lookup at a million members
-//!   reads two places from main memory where an `IndexMap` read three;
+//! * `dict`: an [`IndexMap`] member → score, for O(1) lookups, O(1) uniform random picks
+//!   (`ZRANDMEMBER`) and stable positions for `ZSCAN` (see [`crate::engine::scan`]);
 //! * `tree`: the `(score, member)` pairs in order, in an order-statistics B+ tree
 //!   ([`super::ostree`]): leaves of up to 64 entries in one array, inner nodes that know how
 //!   many entries each child holds. Counting along a descent gives a member's rank, and
@@ -73,7 +71,8 @@
 
 use std::fmt;
 
-use super::dense::DenseMap;
+use indexmap::IndexMap;
+
 use super::ostree::{self, OsTree};
 use super::small::SmallBytes;
 use super::{ListValue, SetValue};
@@ -82,6 +81,8 @@ use super::{ListValue, SetValue};
 pub const MAX_LISTPACK_ENTRIES: usize = 128;
 /// Redis's `zset-max-listpack-value` default.
 pub const MAX_LISTPACK_VALUE: usize = 64;
+
+type Hasher = foldhash::fast::RandomState;
 
 /// A bound of a score interval: `min`/`max` with an exclusive flag, as parsed from `(1.5`.
 /// Neither bound is NaN (parsing rejects it, as Redis does).
@@ -200,7 +201,7 @@ impl LexRange {
 /// documentation for the representation and its invariants.
 #[derive(Clone)]
 pub struct ZSet {
-    dict: DenseMap<f64>,
+    dict: IndexMap<SmallBytes, f64, Hasher>,
     tree: OsTree<f64, SmallBytes>,
     listpack: bool,
 }
@@ -245,7 +246,7 @@ impl ZSet {
     /// An empty sorted set (listpack-encoded, as Redis creates small ones). **O(1).**
     pub fn new() -> ZSet {
         ZSet {
-            dict: DenseMap::new(),
+            dict: IndexMap::with_hasher(Hasher::default()),
             tree: OsTree::new(),
             listpack: true,
         }
@@ -320,7 +321,7 @@ impl ZSet {
 
     /// True if `member` is present. **O(1).**
     pub fn contains(&self, member: &[u8]) -> bool {
-        self.dict.contains(member)
+        self.dict.contains_key(member)
     }
 
     /// The tree rank of the entry `(score, member)`, which must be present.
@@ -584,7 +585,6 @@ impl ZSet {
     /// Checks every invariant listed in the module documentation. **O(N log N).** For
     /// tests and debugging.
     pub fn check_invariants(&self) -> Result<(), String> {
-        self.dict.check()?;
         if self.tree.len() != self.dict.len() {
             return Err(format!(
                 "tree len {} != dict {}",
