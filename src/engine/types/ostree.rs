@@ -15,22 +15,34 @@
 //! by partial keys ("first member whose score is ≥ min", "first member ≥ `[abc` by bytes",
 //! including Redis's defined-by-the-search answers when scores differ), so we need a
 //! descent driven by a caller's predicate; `indexset` rebuilds a flat index on splits (O(N)
-//! inserts). So the tree is written here, generic over its element and knowing nothing of
-//! scores: every question about order is a predicate `before(x)` that holds for a prefix
-//! of the sequence, and every answer is a rank.
+//! inserts). So the tree is written here, generic over its elements and knowing nothing of
+//! scores.
+//!
+//! # Keys apart from values
+//! An element is a pair: a small `Copy` *key* (a sorted set's score) and a *value* (the
+//! member), ordered by key first and by value only among equal keys. Each node keeps its
+//! keys in one array and its values in another. A search by key ([`OsTree::rank_of`])
+//! counts the keys below the probe with a branch-free pass over that array (64 scores are
+//! 512 bytes, eight cache lines whose loads the CPU issues together instead of one after
+//! another as a binary search must), and reads a value only where keys tie. With keys and
+//! values interleaved, a binary search over a leaf of 32-byte entries made five dependent
+//! reads from main memory at a million members, per level. A search by any other order
+//! (lexicographic ranges) is a predicate `before(key, value)` that holds for a prefix of
+//! the sequence ([`OsTree::rank_where`]), answered by binary search. Every answer is a rank.
 //!
 //! # Representation
-//! A node is a leaf (a `Vec` of up to [`LEAF_MAX`] elements, in order) or an inner node
-//! holding up to [`INNER_MAX`] children, the number of elements under each child
-//! (`counts`), and between consecutive children a *separator*: a copy of an element that
-//! sorts after everything in the left child and at or before everything in the right one.
-//! A descent by predicate compares against separators only, so it reads one node per level;
-//! a descent by rank reads the counts only.
+//! A node is a leaf (up to [`LEAF_MAX`] elements, in order: `keys[i]` with `vals[i]`) or
+//! an inner node holding up to [`INNER_MAX`] children, the number of elements under each
+//! child (`counts`), and between consecutive children a *separator*: a copy of an element
+//! (`keys[i]`, `seps[i]`) that sorts after everything in the left child and at or before
+//! everything in the right one. A descent by key or predicate compares against separators
+//! only, so it reads one node per level; a descent by rank reads the counts only.
 //!
 //! # Invariants
 //! 1. All leaves are at the same depth. `len` is the number of elements.
-//! 2. An inner node with `k` children has `k - 1` separators and `k` counts; `counts[i]` is
-//!    the number of elements under child `i`.
+//! 2. A leaf's `keys` and `vals` have the same length. An inner node with `k` children has
+//!    `k - 1` separators (`keys` and `seps`) and `k` counts; `counts[i]` is the number of
+//!    elements under child `i`.
 //! 3. Every node other than the root has at least half of its maximum (leaves
 //!    `LEAF_MAX / 2` elements, inner nodes `INNER_MAX / 2` children); an inner root has at
 //!    least two children. No node exceeds its maximum.
@@ -38,17 +50,20 @@
 //!    `max(kid i) < sep[i] ≤ min(kid i+1)` in the caller's order. A separator may be a copy
 //!    of an element since removed (it still separates); it is dropped when its children
 //!    merge.
-//! 5. The elements, read leaf by leaf from the left, are the sequence, in order.
+//! 5. The elements, read leaf by leaf from the left, are the sequence, in order; keys are
+//!    never unordered with each other (no NaN score), so counting keys below a probe gives
+//!    a prefix.
 //!
 //! [`OsTree::check`] verifies them all; the property tests call it after every step.
 //!
 //! # Costs
 //! With d the depth (⌈log₃₂ N⌉ at worst: 4 levels hold over a million elements), a search
-//! by predicate or by rank reads d nodes, O(log N); insert and remove at a position are
-//! O(log N) (a split or merge touches one node per level); iteration is amortized O(1)
-//! per element. Removing M consecutive elements drains a run of one leaf per descent, at
-//! least half a leaf after the first, so it costs O(log N + M·d/32): O(log N + M) for any
-//! depth a real set reaches (d ≤ 5 up to a billion elements).
+//! by key, predicate or rank reads d nodes, O(log N) (the key pass over a node is at most
+//! 64 comparisons, a constant); insert and remove at a position are O(log N) (a split or
+//! merge touches one node per level); iteration is amortized O(1) per element. Removing M
+//! consecutive elements drains a run of one leaf per descent, at least half a leaf after
+//! the first, so it costs O(log N + M·d/32): O(log N + M) for any depth a real set
+//! reaches (d ≤ 5 up to a billion elements).
 
 /// Most elements in a leaf.
 pub const LEAF_MAX: usize = 64;
@@ -58,22 +73,40 @@ const LEAF_MIN: usize = LEAF_MAX / 2;
 const INNER_MIN: usize = INNER_MAX / 2;
 
 #[derive(Debug, Clone)]
-struct Inner<T> {
-    seps: Vec<T>,
-    kids: Vec<Node<T>>,
+struct Leaf<K, V> {
+    keys: Vec<K>,
+    vals: Vec<V>,
+}
+
+impl<K, V> Leaf<K, V> {
+    fn with_capacity(n: usize) -> Leaf<K, V> {
+        Leaf {
+            keys: Vec::with_capacity(n),
+            vals: Vec::with_capacity(n),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Inner<K, V> {
+    /// Separator keys.
+    keys: Vec<K>,
+    /// Separator values.
+    seps: Vec<V>,
+    kids: Vec<Node<K, V>>,
     counts: Vec<usize>,
 }
 
 #[derive(Debug, Clone)]
-enum Node<T> {
-    Leaf(Vec<T>),
-    Inner(Inner<T>),
+enum Node<K, V> {
+    Leaf(Leaf<K, V>),
+    Inner(Inner<K, V>),
 }
 
-impl<T> Node<T> {
+impl<K, V> Node<K, V> {
     fn count(&self) -> usize {
         match self {
-            Node::Leaf(v) => v.len(),
+            Node::Leaf(l) => l.keys.len(),
             Node::Inner(n) => n.counts.iter().sum(),
         }
     }
@@ -81,7 +114,7 @@ impl<T> Node<T> {
     /// True when this (non-root) node is below its minimum.
     fn underfull(&self) -> bool {
         match self {
-            Node::Leaf(v) => v.len() < LEAF_MIN,
+            Node::Leaf(l) => l.keys.len() < LEAF_MIN,
             Node::Inner(n) => n.kids.len() < INNER_MIN,
         }
     }
@@ -89,27 +122,28 @@ impl<T> Node<T> {
     /// Number of slots it uses: elements for a leaf, children for an inner node.
     fn width(&self) -> usize {
         match self {
-            Node::Leaf(v) => v.len(),
+            Node::Leaf(l) => l.keys.len(),
             Node::Inner(n) => n.kids.len(),
         }
     }
 }
 
-/// A sequence in order with O(log N) rank queries. See the module documentation.
+/// A sequence of `(key, value)` pairs in order with O(log N) rank queries. See the module
+/// documentation.
 #[derive(Debug, Clone)]
-pub struct OsTree<T> {
-    root: Node<T>,
+pub struct OsTree<K, V> {
+    root: Node<K, V>,
     len: usize,
 }
 
-impl<T: Clone> Default for OsTree<T> {
+impl<K: Copy + PartialOrd, V: Clone> Default for OsTree<K, V> {
     fn default() -> Self {
         OsTree::new()
     }
 }
 
 /// Index of the child of `n` holding rank `r`, and the rank left inside it.
-fn child_at_rank<T>(n: &Inner<T>, mut r: usize) -> (usize, usize) {
+fn child_at_rank<K, V>(n: &Inner<K, V>, mut r: usize) -> (usize, usize) {
     let last = n.counts.len().saturating_sub(1);
     for (i, &c) in n.counts.iter().enumerate() {
         if r < c || i == last {
@@ -120,11 +154,47 @@ fn child_at_rank<T>(n: &Inner<T>, mut r: usize) -> (usize, usize) {
     (0, r)
 }
 
-impl<T: Clone> OsTree<T> {
+/// How many of the pairs `(keys[i], vals[i])` sort before the probe: those whose key is
+/// below `key`, then, among those whose key equals it, those for which `tie` holds (a
+/// prefix of that run). The keys are counted in one branch-free pass, so all of the
+/// array's cache lines are requested at once; values are read only in the tied run.
+#[inline]
+fn split_by_key<K: Copy + PartialOrd, V>(
+    keys: &[K],
+    vals: &[V],
+    key: K,
+    tie: &mut impl FnMut(&V) -> bool,
+) -> usize {
+    let below = keys.iter().filter(|k| **k < key).count();
+    let equal = keys
+        .get(below..)
+        .map_or(0, |rest| rest.iter().take_while(|k| **k == key).count());
+    below
+        + vals
+            .get(below..below + equal)
+            .map_or(0, |run| run.partition_point(|v| tie(v)))
+}
+
+/// How many of the pairs `(keys[i], vals[i])` satisfy `before`, which holds for a prefix
+/// (binary search).
+#[inline]
+fn split_where<K, V>(keys: &[K], vals: &[V], before: &mut impl FnMut(&K, &V) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, keys.len().min(vals.len()));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match (keys.get(mid), vals.get(mid)) {
+            (Some(k), Some(v)) if before(k, v) => lo = mid + 1,
+            _ => hi = mid,
+        }
+    }
+    lo
+}
+
+impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
     /// An empty tree. **O(1).**
-    pub fn new() -> OsTree<T> {
+    pub fn new() -> OsTree<K, V> {
         OsTree {
-            root: Node::Leaf(Vec::new()),
+            root: Node::Leaf(Leaf::with_capacity(0)),
             len: 0,
         }
     }
@@ -139,17 +209,29 @@ impl<T: Clone> OsTree<T> {
         self.len == 0
     }
 
+    /// The number of elements that sort before the probe `(key, …)`: every element with a
+    /// smaller key, and those with an equal key for which `tie(value)` holds (which must
+    /// hold for a prefix of them). **O(log N).**
+    pub fn rank_of(&self, key: K, mut tie: impl FnMut(&V) -> bool) -> usize {
+        self.rank_by(|keys, vals| split_by_key(keys, vals, key, &mut tie))
+    }
+
     /// The number of elements for which `before` holds; `before` must hold for a prefix of
     /// the sequence (then this is the rank of the first element where it fails).
     /// **O(log N).**
-    pub fn rank_where(&self, mut before: impl FnMut(&T) -> bool) -> usize {
+    pub fn rank_where(&self, mut before: impl FnMut(&K, &V) -> bool) -> usize {
+        self.rank_by(|keys, vals| split_where(keys, vals, &mut before))
+    }
+
+    /// Descends with `pos`, which says how many pairs of a node sort before the probe.
+    fn rank_by(&self, mut pos: impl FnMut(&[K], &[V]) -> usize) -> usize {
         let mut node = &self.root;
         let mut rank = 0;
         loop {
             match node {
-                Node::Leaf(v) => return rank + v.partition_point(&mut before),
+                Node::Leaf(l) => return rank + pos(&l.keys, &l.vals),
                 Node::Inner(n) => {
-                    let j = n.seps.partition_point(&mut before);
+                    let j = pos(&n.keys, &n.seps);
                     rank += n.counts[..j].iter().sum::<usize>();
                     node = &n.kids[j];
                 }
@@ -158,7 +240,7 @@ impl<T: Clone> OsTree<T> {
     }
 
     /// The element at 0-based `rank`. **O(log N).**
-    pub fn get(&self, rank: usize) -> Option<&T> {
+    pub fn get(&self, rank: usize) -> Option<(K, &V)> {
         if rank >= self.len {
             return None;
         }
@@ -166,7 +248,7 @@ impl<T: Clone> OsTree<T> {
         let mut r = rank;
         loop {
             match node {
-                Node::Leaf(v) => return v.get(r),
+                Node::Leaf(l) => return l.keys.get(r).copied().zip(l.vals.get(r)),
                 Node::Inner(n) => {
                     let (i, rest) = child_at_rank(n, r);
                     r = rest;
@@ -176,33 +258,41 @@ impl<T: Clone> OsTree<T> {
         }
     }
 
-    /// Inserts `x` after every element for which `not_after` holds: it must hold for a
-    /// prefix, for the elements that sort at or before `x` (`y <= x`, not `y < x`: an
-    /// element equal to `x` may survive as a separator after its removal, and `x` must go
-    /// to the right of it). **O(log N).**
-    pub fn insert_where(&mut self, x: T, mut not_after: impl FnMut(&T) -> bool) {
-        let before = &mut not_after;
+    /// Inserts `(key, val)` after every element with a smaller key and after those with an
+    /// equal key for which `not_after` holds: it must hold for a prefix of them, the values
+    /// at or before `val` (`v <= val`, not `v < val`: an element equal to the new one may
+    /// survive as a separator after its removal, and the new one must go to the right of
+    /// it). **O(log N).**
+    pub fn insert(&mut self, key: K, val: V, mut not_after: impl FnMut(&V) -> bool) {
+        let mut pos = |keys: &[K], vals: &[V]| split_by_key(keys, vals, key, &mut not_after);
         self.len += 1;
-        if let Some((sep, right)) = insert_rec(&mut self.root, x, before) {
-            let left = std::mem::replace(&mut self.root, Node::Leaf(Vec::new()));
+        if let Some((k, sep, right)) = insert_rec(&mut self.root, key, val, &mut pos) {
+            let left = std::mem::replace(&mut self.root, Node::Leaf(Leaf::with_capacity(0)));
             let mut counts = Vec::with_capacity(INNER_MAX + 1);
             counts.extend([left.count(), right.count()]);
             let mut kids = Vec::with_capacity(INNER_MAX + 1);
             kids.push(left);
             kids.push(right);
+            let mut keys = Vec::with_capacity(INNER_MAX + 1);
+            keys.push(k);
             let mut seps = Vec::with_capacity(INNER_MAX + 1);
             seps.push(sep);
-            self.root = Node::Inner(Inner { seps, kids, counts });
+            self.root = Node::Inner(Inner {
+                keys,
+                seps,
+                kids,
+                counts,
+            });
         }
     }
 
     /// Removes and returns the element at 0-based `rank`. **O(log N).**
-    pub fn remove_at(&mut self, rank: usize) -> Option<T> {
+    pub fn remove_at(&mut self, rank: usize) -> Option<(K, V)> {
         if rank >= self.len {
             return None;
         }
         let mut out = None;
-        remove_rec(&mut self.root, rank, 1, &mut |x| out = Some(x));
+        remove_rec(&mut self.root, rank, 1, &mut |k, v| out = Some((k, v)));
         self.len -= 1;
         self.collapse_root();
         out
@@ -211,7 +301,12 @@ impl<T: Clone> OsTree<T> {
     /// Removes the `count` elements from 0-based rank `start` on (clamped to the end),
     /// passing each to `gone` in order; returns how many went. Each round drains a run of
     /// one leaf. **O(log N + M)** for M removed.
-    pub fn remove_range(&mut self, start: usize, count: usize, mut gone: impl FnMut(T)) -> usize {
+    pub fn remove_range(
+        &mut self,
+        start: usize,
+        count: usize,
+        mut gone: impl FnMut(K, V),
+    ) -> usize {
         let count = count.min(self.len.saturating_sub(start));
         let mut left = count;
         while left > 0 {
@@ -238,10 +333,14 @@ impl<T: Clone> OsTree<T> {
 
     /// Calls `f` on every element in order, allowing changes that keep the order (and
     /// keep every separator valid). **O(N).**
-    pub fn for_each_mut(&mut self, mut f: impl FnMut(&mut T)) {
-        fn walk<T>(node: &mut Node<T>, f: &mut impl FnMut(&mut T)) {
+    pub fn for_each_mut(&mut self, mut f: impl FnMut(&mut K, &mut V)) {
+        fn walk<K, V>(node: &mut Node<K, V>, f: &mut impl FnMut(&mut K, &mut V)) {
             match node {
-                Node::Leaf(v) => v.iter_mut().for_each(f),
+                Node::Leaf(l) => l
+                    .keys
+                    .iter_mut()
+                    .zip(&mut l.vals)
+                    .for_each(|(k, v)| f(k, v)),
                 Node::Inner(n) => n.kids.iter_mut().for_each(|k| walk(k, f)),
             }
         }
@@ -250,10 +349,11 @@ impl<T: Clone> OsTree<T> {
 
     /// Iterates from 0-based `rank`, ascending, or descending with `rev`. Empty when
     /// `rank >= len`. **O(log N)** to start, amortized O(1) per step.
-    pub fn iter_from(&self, rank: usize, rev: bool) -> Iter<'_, T> {
+    pub fn iter_from(&self, rank: usize, rev: bool) -> Iter<'_, K, V> {
         let mut it = Iter {
             stack: Vec::new(),
-            leaf: &[],
+            keys: &[],
+            vals: &[],
             pos: 0,
             rev,
         };
@@ -264,8 +364,9 @@ impl<T: Clone> OsTree<T> {
         let mut r = rank;
         loop {
             match node {
-                Node::Leaf(v) => {
-                    it.leaf = v;
+                Node::Leaf(l) => {
+                    it.keys = &l.keys;
+                    it.vals = &l.vals;
                     it.pos = if rev { r + 1 } else { r };
                     return it;
                 }
@@ -281,20 +382,20 @@ impl<T: Clone> OsTree<T> {
 
     /// Checks every invariant in the module documentation, with `lt` the strict order.
     /// **O(N).** For tests.
-    pub fn check(&self, lt: impl Fn(&T, &T) -> bool) -> Result<(), String> {
+    pub fn check(&self, lt: impl Fn((K, &V), (K, &V)) -> bool) -> Result<(), String> {
         let mut leaf_depth = None;
         let n = check_rec(&self.root, 0, true, &lt, &mut leaf_depth)?;
         if n != self.len {
             return Err(format!("len {} but {n} elements", self.len));
         }
-        let all: Vec<&T> = self.iter_from(0, false).collect();
+        let all: Vec<(K, &V)> = self.iter_from(0, false).collect();
         if all.len() != self.len {
             return Err("iteration length differs".into());
         }
         if all.windows(2).any(|w| !lt(w[0], w[1])) {
             return Err("elements out of order".into());
         }
-        let back: Vec<&T> = match self.len {
+        let back: Vec<(K, &V)> = match self.len {
             0 => Vec::new(),
             n => self.iter_from(n - 1, true).collect(),
         };
@@ -303,7 +404,7 @@ impl<T: Clone> OsTree<T> {
                 .iter()
                 .rev()
                 .zip(&all)
-                .any(|(a, b)| lt(a, b) || lt(b, a))
+                .any(|(a, b)| lt(*a, *b) || lt(*b, *a))
         {
             return Err("reverse iteration differs".into());
         }
@@ -312,31 +413,35 @@ impl<T: Clone> OsTree<T> {
 }
 
 /// Returns the number of elements under `node`, checking invariants 1–4 below it.
-fn check_rec<T>(
-    node: &Node<T>,
+fn check_rec<K: Copy, V>(
+    node: &Node<K, V>,
     depth: usize,
     root: bool,
-    lt: &impl Fn(&T, &T) -> bool,
+    lt: &impl Fn((K, &V), (K, &V)) -> bool,
     leaf_depth: &mut Option<usize>,
 ) -> Result<usize, String> {
     if !root && node.underfull() {
         return Err(format!("underfull node at depth {depth}"));
     }
     match node {
-        Node::Leaf(v) => {
-            if v.len() > LEAF_MAX {
-                return Err("leaf over its maximum".into());
+        Node::Leaf(l) => {
+            if l.keys.len() > LEAF_MAX || l.keys.len() != l.vals.len() {
+                return Err("leaf over its maximum or with unpaired keys".into());
             }
             match *leaf_depth {
                 None => *leaf_depth = Some(depth),
                 Some(d) if d != depth => return Err("leaves at different depths".into()),
                 Some(_) => {}
             }
-            Ok(v.len())
+            Ok(l.keys.len())
         }
         Node::Inner(n) => {
             let k = n.kids.len();
-            if !(2..=INNER_MAX).contains(&k) || n.seps.len() + 1 != k || n.counts.len() != k {
+            if !(2..=INNER_MAX).contains(&k)
+                || n.keys.len() + 1 != k
+                || n.seps.len() + 1 != k
+                || n.counts.len() != k
+            {
                 return Err(format!("inner node shape: {k} kids, {} seps", n.seps.len()));
             }
             let mut total = 0;
@@ -347,10 +452,12 @@ fn check_rec<T>(
                 }
                 total += c;
             }
-            for (i, sep) in n.seps.iter().enumerate() {
+            for (i, (&key, sep)) in n.keys.iter().zip(&n.seps).enumerate() {
                 let below = last(&n.kids[i]);
                 let above = first(&n.kids[i + 1]);
-                if below.is_some_and(|b| !lt(b, sep)) || above.is_some_and(|a| lt(a, sep)) {
+                if below.is_some_and(|b| !lt(b, (key, sep)))
+                    || above.is_some_and(|a| lt(a, (key, sep)))
+                {
                     return Err(format!("separator {i} at depth {depth} does not separate"));
                 }
             }
@@ -359,48 +466,59 @@ fn check_rec<T>(
     }
 }
 
-fn first<T>(node: &Node<T>) -> Option<&T> {
+fn first<K: Copy, V>(node: &Node<K, V>) -> Option<(K, &V)> {
     match node {
-        Node::Leaf(v) => v.first(),
+        Node::Leaf(l) => l.keys.first().copied().zip(l.vals.first()),
         Node::Inner(n) => n.kids.first().and_then(first),
     }
 }
 
-fn last<T>(node: &Node<T>) -> Option<&T> {
+fn last<K: Copy, V>(node: &Node<K, V>) -> Option<(K, &V)> {
     match node {
-        Node::Leaf(v) => v.last(),
+        Node::Leaf(l) => l.keys.last().copied().zip(l.vals.last()),
         Node::Inner(n) => n.kids.last().and_then(last),
     }
 }
 
-/// Inserts into the subtree; when `node` overflows it splits, keeping the left half, and
-/// returns the separator and the right half for the parent to link.
-fn insert_rec<T: Clone>(
-    node: &mut Node<T>,
-    x: T,
-    before: &mut impl FnMut(&T) -> bool,
-) -> Option<(T, Node<T>)> {
+/// A separator going up from a split, with the new right half.
+type Split<K, V> = (K, V, Node<K, V>);
+
+/// Inserts into the subtree at the place `pos` finds in each node; when `node` overflows
+/// it splits, keeping the left half, and returns the separator and the right half for the
+/// parent to link.
+fn insert_rec<K: Copy, V: Clone>(
+    node: &mut Node<K, V>,
+    key: K,
+    val: V,
+    pos: &mut impl FnMut(&[K], &[V]) -> usize,
+) -> Option<Split<K, V>> {
     match node {
-        Node::Leaf(v) => {
-            let i = v.partition_point(&mut *before);
-            v.insert(i, x);
-            if v.len() <= LEAF_MAX {
+        Node::Leaf(l) => {
+            let i = pos(&l.keys, &l.vals);
+            l.keys.insert(i, key);
+            l.vals.insert(i, val);
+            if l.keys.len() <= LEAF_MAX {
                 return None;
             }
-            let mut right = Vec::with_capacity(LEAF_MAX + 1);
-            right.extend(v.drain(v.len() / 2..));
-            v.shrink_to(LEAF_MAX + 1);
-            let sep = right[0].clone();
-            Some((sep, Node::Leaf(right)))
+            let mid = l.keys.len() / 2;
+            let mut right = Leaf::with_capacity(LEAF_MAX + 1);
+            right.keys.extend(l.keys.drain(mid..));
+            right.vals.extend(l.vals.drain(mid..));
+            l.keys.shrink_to(LEAF_MAX + 1);
+            l.vals.shrink_to(LEAF_MAX + 1);
+            let k = *right.keys.first()?;
+            let sep = right.vals.first()?.clone();
+            Some((k, sep, Node::Leaf(right)))
         }
         Node::Inner(n) => {
-            let j = n.seps.partition_point(&mut *before);
+            let j = pos(&n.keys, &n.seps);
             n.counts[j] += 1;
-            let (sep, right) = insert_rec(&mut n.kids[j], x, before)?;
+            let (k, sep, right) = insert_rec(&mut n.kids[j], key, val, pos)?;
             let moved = right.count();
             n.counts[j] -= moved;
             n.kids.insert(j + 1, right);
             n.counts.insert(j + 1, moved);
+            n.keys.insert(j, k);
             n.seps.insert(j, sep);
             if n.kids.len() <= INNER_MAX {
                 return None;
@@ -410,31 +528,45 @@ fn insert_rec<T: Clone>(
             kids.extend(n.kids.drain(mid..));
             let mut counts = Vec::with_capacity(INNER_MAX + 1);
             counts.extend(n.counts.drain(mid..));
+            let mut keys = Vec::with_capacity(INNER_MAX + 1);
+            keys.extend(n.keys.drain(mid..));
             let mut seps = Vec::with_capacity(INNER_MAX + 1);
             seps.extend(n.seps.drain(mid..));
+            let up_key = n.keys.pop()?;
             let up = n.seps.pop()?;
-            Some((up, Node::Inner(Inner { seps, kids, counts })))
+            Some((
+                up_key,
+                up,
+                Node::Inner(Inner {
+                    keys,
+                    seps,
+                    kids,
+                    counts,
+                }),
+            ))
         }
     }
 }
 
 /// Removes up to `max` consecutive elements from `rank` on, all from one leaf, passing
 /// them to `gone`; returns how many. Children left underfull are merged or refilled.
-fn remove_rec<T: Clone>(
-    node: &mut Node<T>,
+fn remove_rec<K: Copy, V: Clone>(
+    node: &mut Node<K, V>,
     rank: usize,
     max: usize,
-    gone: &mut impl FnMut(T),
+    gone: &mut impl FnMut(K, V),
 ) -> usize {
     match node {
-        Node::Leaf(v) => {
-            let end = v.len().min(rank.saturating_add(max));
+        Node::Leaf(l) => {
+            let end = l.keys.len().min(rank.saturating_add(max));
             if rank >= end {
                 return 0;
             }
-            let n = end - rank;
-            v.drain(rank..end).for_each(gone);
-            n
+            l.keys
+                .drain(rank..end)
+                .zip(l.vals.drain(rank..end))
+                .for_each(|(k, v)| gone(k, v));
+            end - rank
         }
         Node::Inner(n) => {
             let (i, r) = child_at_rank(n, rank);
@@ -449,7 +581,7 @@ fn remove_rec<T: Clone>(
 }
 
 /// Child `i` of `n` is underfull: merge it with a sibling, or move entries over from one.
-fn rebalance<T: Clone>(n: &mut Inner<T>, i: usize) {
+fn rebalance<K: Copy, V: Clone>(n: &mut Inner<K, V>, i: usize) {
     if n.kids.len() < 2 {
         return;
     }
@@ -465,12 +597,18 @@ fn rebalance<T: Clone>(n: &mut Inner<T>, i: usize) {
     if total <= max {
         // Merge right into left.
         let right = n.kids.remove(a + 1);
+        let sep_key = n.keys.remove(a);
         let sep = n.seps.remove(a);
         let moved = n.counts.remove(a + 1);
         n.counts[a] += moved;
         match (&mut n.kids[a], right) {
-            (Node::Leaf(l), Node::Leaf(r)) => l.extend(r),
+            (Node::Leaf(l), Node::Leaf(r)) => {
+                l.keys.extend(r.keys);
+                l.vals.extend(r.vals);
+            }
             (Node::Inner(l), Node::Inner(r)) => {
+                l.keys.push(sep_key);
+                l.keys.extend(r.keys);
                 l.seps.push(sep);
                 l.seps.extend(r.seps);
                 l.kids.extend(r.kids);
@@ -482,19 +620,26 @@ fn rebalance<T: Clone>(n: &mut Inner<T>, i: usize) {
     }
     // Redistribute so that the left node gets half (rounded down).
     let want = total / 2;
+    let sep_key = &mut n.keys[a];
     let sep = &mut n.seps[a];
     let moved: isize = match (left, right) {
         (Node::Leaf(l), Node::Leaf(r)) => {
-            if l.len() < want {
-                let k = want - l.len();
-                l.extend(r.drain(..k));
-                *sep = r[0].clone();
+            if l.keys.len() < want {
+                let k = want - l.keys.len();
+                l.keys.extend(r.keys.drain(..k));
+                l.vals.extend(r.vals.drain(..k));
+                *sep_key = r.keys[0];
+                *sep = r.vals[0].clone();
                 k as isize
             } else {
-                let k = l.len() - want;
-                let tail: Vec<T> = l.drain(l.len() - k..).collect();
-                r.splice(0..0, tail);
-                *sep = r[0].clone();
+                let k = l.keys.len() - want;
+                let from = l.keys.len() - k;
+                let keys: Vec<K> = l.keys.drain(from..).collect();
+                r.keys.splice(0..0, keys);
+                let vals: Vec<V> = l.vals.drain(from..).collect();
+                r.vals.splice(0..0, vals);
+                *sep_key = r.keys[0];
+                *sep = r.vals[0].clone();
                 -(k as isize)
             }
         }
@@ -502,6 +647,9 @@ fn rebalance<T: Clone>(n: &mut Inner<T>, i: usize) {
             if l.kids.len() < want {
                 let k = want - l.kids.len();
                 let moved: usize = r.counts[..k].iter().sum();
+                l.keys.push(*sep_key);
+                l.keys.extend(r.keys.drain(..k - 1));
+                *sep_key = r.keys.remove(0);
                 l.seps.push(sep.clone());
                 l.seps.extend(r.seps.drain(..k - 1));
                 *sep = r.seps.remove(0);
@@ -512,12 +660,16 @@ fn rebalance<T: Clone>(n: &mut Inner<T>, i: usize) {
                 let k = l.kids.len() - want;
                 let from = l.kids.len() - k;
                 let moved: usize = l.counts[from..].iter().sum();
-                let mut seps: Vec<T> = l.seps.drain(from - 1..).collect();
-                // `seps` now holds the separators before each moved kid; the first goes up.
+                // The separators before each moved kid; the first goes up.
+                let mut keys: Vec<K> = l.keys.drain(from - 1..).collect();
+                let up_key = keys.remove(0);
+                keys.push(std::mem::replace(sep_key, up_key));
+                r.keys.splice(0..0, keys);
+                let mut seps: Vec<V> = l.seps.drain(from - 1..).collect();
                 let up = seps.remove(0);
                 seps.push(std::mem::replace(sep, up));
                 r.seps.splice(0..0, seps);
-                let kids: Vec<Node<T>> = l.kids.drain(from..).collect();
+                let kids: Vec<Node<K, V>> = l.kids.drain(from..).collect();
                 r.kids.splice(0..0, kids);
                 let counts: Vec<usize> = l.counts.drain(from..).collect();
                 r.counts.splice(0..0, counts);
@@ -531,22 +683,24 @@ fn rebalance<T: Clone>(n: &mut Inner<T>, i: usize) {
 }
 
 /// Iterator over a tree's elements from some rank, in either direction.
-pub struct Iter<'a, T> {
+pub struct Iter<'a, K, V> {
     /// The inner nodes above the current leaf, with the index of the child taken.
-    stack: Vec<(&'a Inner<T>, usize)>,
-    leaf: &'a [T],
+    stack: Vec<(&'a Inner<K, V>, usize)>,
+    keys: &'a [K],
+    vals: &'a [V],
     /// Forward: index of the next element. Backward: one past it.
     pos: usize,
     rev: bool,
 }
 
-impl<'a, T> Iter<'a, T> {
+impl<'a, K: Copy, V> Iter<'a, K, V> {
     /// Moves to the next leaf in the iteration direction; false at the end.
     fn step_leaf(&mut self) -> bool {
         // Climb to the lowest ancestor with a sibling on the wanted side.
         loop {
             let Some((n, i)) = self.stack.pop() else {
-                self.leaf = &[];
+                self.keys = &[];
+                self.vals = &[];
                 return false;
             };
             let next = if self.rev {
@@ -559,9 +713,10 @@ impl<'a, T> Iter<'a, T> {
             let mut node = &n.kids[j];
             loop {
                 match node {
-                    Node::Leaf(v) => {
-                        self.leaf = v;
-                        self.pos = if self.rev { v.len() } else { 0 };
+                    Node::Leaf(l) => {
+                        self.keys = &l.keys;
+                        self.vals = &l.vals;
+                        self.pos = if self.rev { l.keys.len() } else { 0 };
                         return true;
                     }
                     Node::Inner(m) => {
@@ -573,23 +728,27 @@ impl<'a, T> Iter<'a, T> {
             }
         }
     }
+
+    fn at(&self, i: usize) -> Option<(K, &'a V)> {
+        self.keys.get(i).copied().zip(self.vals.get(i))
+    }
 }
 
-impl<'a, T> Iterator for Iter<'a, T> {
-    type Item = &'a T;
+impl<'a, K: Copy, V> Iterator for Iter<'a, K, V> {
+    type Item = (K, &'a V);
 
-    fn next(&mut self) -> Option<&'a T> {
+    fn next(&mut self) -> Option<(K, &'a V)> {
         loop {
             if self.rev {
                 if self.pos > 0 {
                     self.pos -= 1;
-                    return self.leaf.get(self.pos);
+                    return self.at(self.pos);
                 }
-            } else if self.pos < self.leaf.len() {
+            } else if self.pos < self.keys.len() {
                 self.pos += 1;
-                return self.leaf.get(self.pos - 1);
+                return self.at(self.pos - 1);
             }
-            if self.leaf.is_empty() && self.stack.is_empty() {
+            if self.keys.is_empty() && self.stack.is_empty() {
                 return None;
             }
             if !self.step_leaf() {
@@ -603,8 +762,26 @@ impl<'a, T> Iterator for Iter<'a, T> {
 mod tests {
     use super::*;
 
-    fn check(t: &OsTree<u64>) {
-        t.check(|a, b| a < b).unwrap();
+    /// Elements are `(x / 4, x)`: keys tie in runs of up to four, so searches by key also
+    /// exercise the tie-breaking on values, and the order is `x`'s.
+    type T = OsTree<u64, u64>;
+
+    fn lt((ak, av): (u64, &u64), (bk, bv): (u64, &u64)) -> bool {
+        ak < bk || (ak == bk && av < bv)
+    }
+
+    fn check(t: &T) {
+        t.check(lt).unwrap();
+    }
+
+    fn insert(t: &mut T, x: u64) {
+        t.insert(x / 4, x, |v| *v <= x);
+    }
+
+    fn rank(t: &T, x: u64) -> usize {
+        let by_key = t.rank_of(x / 4, |v| *v < x);
+        assert_eq!(by_key, t.rank_where(|k, v| lt((*k, v), (x / 4, &x))));
+        by_key
     }
 
     #[test]
@@ -617,29 +794,40 @@ mod tests {
             if model.binary_search(&x).is_ok() {
                 continue;
             }
-            t.insert_where(x, |y| *y <= x);
+            insert(&mut t, x);
             let at = model.partition_point(|y| *y < x);
             model.insert(at, x);
         }
         check(&t);
         assert!(matches!(t.root, Node::Inner(_)));
         for (i, x) in model.iter().enumerate().step_by(97) {
-            assert_eq!(t.rank_where(|y| y < x), i);
-            assert_eq!(t.get(i), Some(x));
+            assert_eq!(rank(&t, *x), i);
+            assert_eq!(t.get(i), Some((x / 4, x)));
         }
-        let from: Vec<u64> = t.iter_from(5000, false).take(300).copied().collect();
+        let from: Vec<u64> = t
+            .iter_from(5000, false)
+            .take(300)
+            .map(|(_, v)| *v)
+            .collect();
         assert_eq!(from, model[5000..5300]);
-        let back: Vec<u64> = t.iter_from(5000, true).take(300).copied().collect();
+        let back: Vec<u64> = t.iter_from(5000, true).take(300).map(|(_, v)| *v).collect();
         let want: Vec<u64> = model[4701..=5000].iter().rev().copied().collect();
         assert_eq!(back, want);
         let mut gone = Vec::new();
-        assert_eq!(t.remove_range(100, 7000, |x| gone.push(x)), 7000);
+        assert_eq!(
+            t.remove_range(100, 7000, |k, v| {
+                assert_eq!(k, v / 4);
+                gone.push(v)
+            }),
+            7000
+        );
         assert_eq!(gone, model[100..7100]);
         model.drain(100..7100);
         check(&t);
         while !model.is_empty() {
             let i = rng.usize(..model.len());
-            assert_eq!(t.remove_at(i), Some(model.remove(i)));
+            let x = model.remove(i);
+            assert_eq!(t.remove_at(i), Some((x / 4, x)));
             if model.len() % 1000 == 0 {
                 check(&t);
             }
@@ -656,9 +844,10 @@ mod churn {
 
     #[test]
     fn churn_keeps_invariants() {
+        let lt = |(ak, av): (u64, &u64), (bk, bv): (u64, &u64)| ak < bk || (ak == bk && av < bv);
         let mut rng = fastrand::Rng::with_seed(5);
         for round in 0..40 {
-            let mut t: OsTree<u64> = OsTree::new();
+            let mut t: OsTree<u64, u64> = OsTree::new();
             let mut model: Vec<u64> = Vec::new();
             for step in 0..600 {
                 let x = rng.u64(..300);
@@ -667,20 +856,20 @@ mod churn {
                     let a = rng.usize(..model.len());
                     let n = rng.usize(..40);
                     let mut gone = Vec::new();
-                    let went = t.remove_range(a, n, |x| gone.push(x));
+                    let went = t.remove_range(a, n, |_, v| gone.push(v));
                     let want: Vec<u64> = model.drain(a..(a + n).min(model.len())).collect();
                     assert_eq!((went, gone), (want.len(), want));
                 } else if rng.u8(..4) == 0 {
                     if let Ok(i) = found {
                         model.remove(i);
-                        let r = t.rank_where(|y| *y < x);
-                        assert_eq!(t.remove_at(r), Some(x));
+                        let r = t.rank_of(x / 8, |v| *v < x);
+                        assert_eq!(t.remove_at(r), Some((x / 8, x)));
                     }
                 } else if let Err(i) = found {
                     model.insert(i, x);
-                    t.insert_where(x, |y| *y <= x);
+                    t.insert(x / 8, x, |v| *v <= x);
                 }
-                if let Err(e) = t.check(|a, b| a < b) {
+                if let Err(e) = t.check(lt) {
                     panic!("round {round} step {step}: {e}\n{:?}", t.root);
                 }
             }

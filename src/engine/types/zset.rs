@@ -30,9 +30,10 @@
 //! A member's bytes are shared by the dict and the tree, as Redis
 //! shares one sds string between its dict and skiplist: a [`SmallBytes`] keeps a member of
 //! up to 22 bytes inline (in both places: copying 24 bytes is cheaper than a shared block
-//! and a pointer to chase) and a longer one in one `Rc<[u8]>`. An entry is compared by
-//! score first, so its member bytes are read only when two scores tie, and then without
-//! leaving the leaf for a short member.
+//! and a pointer to chase) and a longer one in one `Rc<[u8]>`. The tree keeps each
+//! node's scores in an array of their own beside its members: a search by score counts
+//! the scores below the probe in one pass over 512 bytes and reads a member only when two
+//! scores tie (and then without leaving the node for a short member).
 //!
 //! # Why a B+ tree and not Redis's skiplist
 //! We had a skiplist with spans, as Redis has, kept in an arena. It met the complexity
@@ -84,6 +85,7 @@ pub const MAX_LISTPACK_VALUE: usize = 64;
 type Hasher = foldhash::fast::RandomState;
 
 /// A bound of a score interval: `min`/`max` with an exclusive flag, as parsed from `(1.5`.
+/// Neither bound is NaN (parsing rejects it, as Redis does).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ScoreRange {
     /// Lower bound.
@@ -195,34 +197,12 @@ impl LexRange {
     }
 }
 
-/// One element of the ordered half: a score and the member bytes it shares with the dict.
-#[derive(Debug, Clone)]
-struct Entry {
-    score: f64,
-    member: SmallBytes,
-}
-
-impl Entry {
-    /// True if this entry sorts before `(score, member)`. The member bytes are read only
-    /// when the scores tie.
-    #[inline]
-    fn lt(&self, score: f64, member: &[u8]) -> bool {
-        self.score < score || (self.score == score && *self.member < *member)
-    }
-
-    /// True if this entry sorts at or before `(score, member)`.
-    #[inline]
-    fn le(&self, score: f64, member: &[u8]) -> bool {
-        self.score < score || (self.score == score && *self.member <= *member)
-    }
-}
-
 /// A sorted set: members with scores, ordered by `(score, member)`. See the module
 /// documentation for the representation and its invariants.
 #[derive(Clone)]
 pub struct ZSet {
     dict: IndexMap<SmallBytes, f64, Hasher>,
-    tree: OsTree<Entry>,
+    tree: OsTree<f64, SmallBytes>,
     listpack: bool,
 }
 
@@ -326,9 +306,9 @@ impl ZSet {
                     *score = 0.0;
                 }
             }
-            self.tree.for_each_mut(|e| {
-                if e.score == 0.0 {
-                    e.score = 0.0;
+            self.tree.for_each_mut(|score, _| {
+                if *score == 0.0 {
+                    *score = 0.0;
                 }
             });
         }
@@ -346,7 +326,7 @@ impl ZSet {
 
     /// The tree rank of the entry `(score, member)`, which must be present.
     fn rank_of(&self, score: f64, member: &[u8]) -> usize {
-        self.tree.rank_where(|e| e.lt(score, member))
+        self.tree.rank_of(score, |m| **m < *member)
     }
 
     /// Sets the score of `member`, adding it if absent. **O(log N).**
@@ -370,13 +350,12 @@ impl ZSet {
                 return AddOutcome::Unchanged;
             }
             let at = self.rank_of(cur, member);
-            let Some(mut entry) = self.tree.remove_at(at) else {
+            let Some((_, shared)) = self.tree.remove_at(at) else {
                 debug_assert!(false, "dict and tree disagree");
                 return AddOutcome::Unchanged;
             };
-            debug_assert!(*entry.member == *member);
-            entry.score = score;
-            self.tree.insert_where(entry, |e| e.le(score, member));
+            debug_assert!(*shared == *member);
+            self.tree.insert(score, shared, |m| **m <= *member);
             if let Some(s) = self.dict.get_mut(member) {
                 *s = score;
             }
@@ -391,13 +370,7 @@ impl ZSet {
             score
         };
         let rc = SmallBytes::from(member);
-        self.tree.insert_where(
-            Entry {
-                score,
-                member: rc.clone(),
-            },
-            |e| e.le(score, member),
-        );
+        self.tree.insert(score, rc.clone(), |m| **m <= *member);
         self.dict.insert(rc, score);
         AddOutcome::Added
     }
@@ -407,7 +380,7 @@ impl ZSet {
         let score = self.dict.swap_remove(member)?;
         let at = self.rank_of(score, member);
         let removed = self.tree.remove_at(at);
-        debug_assert!(removed.is_some_and(|e| *e.member == *member));
+        debug_assert!(removed.is_some_and(|(_, m)| *m == *member));
         self.shrink_dict_if_sparse();
         Some(score)
     }
@@ -428,7 +401,7 @@ impl ZSet {
 
     /// The member and score at 0-based ascending `rank`. **O(log N).**
     pub fn get_by_rank(&self, rank: usize) -> Option<(&[u8], f64)> {
-        self.tree.get(rank).map(|e| (&e.member[..], e.score))
+        self.tree.get(rank).map(|(score, m)| (&m[..], score))
     }
 
     /// Iterates in ascending order. **O(1)** per step (amortized).
@@ -460,9 +433,9 @@ impl ZSet {
         if range.is_empty() || self.is_empty() {
             return None;
         }
-        let rank = self.tree.rank_where(|e| !range.gte_min(e.score));
-        let e = self.tree.get(rank)?;
-        range.lte_max(e.score).then_some(rank)
+        let rank = self.tree.rank_of(range.min, |_| range.minex);
+        let (score, _) = self.tree.get(rank)?;
+        range.lte_max(score).then_some(rank)
     }
 
     /// Rank (0-based) of the last member inside `range`. **O(log N).**
@@ -470,9 +443,9 @@ impl ZSet {
         if range.is_empty() || self.is_empty() {
             return None;
         }
-        let rank = self.tree.rank_where(|e| range.lte_max(e.score));
-        let e = self.tree.get(rank.checked_sub(1)?)?;
-        range.gte_min(e.score).then(|| rank - 1)
+        let rank = self.tree.rank_of(range.max, |_| !range.maxex);
+        let (score, _) = self.tree.get(rank.checked_sub(1)?)?;
+        range.gte_min(score).then(|| rank - 1)
     }
 
     /// Number of members inside `range`: the members from the first at or above `min` up
@@ -481,8 +454,8 @@ impl ZSet {
         if range.is_empty() {
             return 0;
         }
-        let lo = self.tree.rank_where(|e| !range.gte_min(e.score));
-        let hi = self.tree.rank_where(|e| range.lte_max(e.score));
+        let lo = self.tree.rank_of(range.min, |_| range.minex);
+        let hi = self.tree.rank_of(range.max, |_| !range.maxex);
         hi.saturating_sub(lo)
     }
 
@@ -506,9 +479,9 @@ impl ZSet {
                 .find(|(_, (m, _))| range.gte_min(m))?;
             return range.lte_max(m).then_some(i);
         }
-        let rank = self.tree.rank_where(|e| !range.gte_min(&e.member));
-        let e = self.tree.get(rank)?;
-        range.lte_max(&e.member).then_some(rank)
+        let rank = self.tree.rank_where(|_, m| !range.gte_min(m));
+        let (_, m) = self.tree.get(rank)?;
+        range.lte_max(m).then_some(rank)
     }
 
     /// Rank (0-based) of the last member inside the lexicographic `range` (a listpack is
@@ -525,9 +498,9 @@ impl ZSet {
                 .find(|(_, (m, _))| range.lte_max(m))?;
             return range.gte_min(m).then_some(n - 1 - i);
         }
-        let rank = self.tree.rank_where(|e| range.lte_max(&e.member));
-        let e = self.tree.get(rank.checked_sub(1)?)?;
-        range.gte_min(&e.member).then(|| rank - 1)
+        let rank = self.tree.rank_where(|_, m| range.lte_max(m));
+        let (_, m) = self.tree.get(rank.checked_sub(1)?)?;
+        range.gte_min(m).then(|| rank - 1)
     }
 
     /// Number of members inside the lexicographic `range`, as `ZLEXCOUNT` counts them: a
@@ -569,8 +542,8 @@ impl ZSet {
         }
         let count = (end - start).saturating_add(1);
         let dict = &mut self.dict;
-        let n = self.tree.remove_range(start, count, |e| {
-            dict.swap_remove(&e.member[..]);
+        let n = self.tree.remove_range(start, count, |_, m| {
+            dict.swap_remove(&m[..]);
         });
         self.shrink_dict_if_sparse();
         n
@@ -619,13 +592,14 @@ impl ZSet {
                 self.dict.len()
             ));
         }
-        self.tree.check(|a, b| a.lt(b.score, &b.member))?;
-        for (rank, e) in self.tree.iter_from(0, false).enumerate() {
-            if e.score.is_nan() {
+        self.tree
+            .check(|(sa, ma), (sb, mb)| sa < sb || (sa == sb && **ma < **mb))?;
+        for (rank, (score, m)) in self.tree.iter_from(0, false).enumerate() {
+            if score.is_nan() {
                 return Err("NaN score".into());
             }
-            match self.dict.get_key_value(&e.member[..]) {
-                Some((k, s)) if s.to_bits() == e.score.to_bits() && k.shares_with(&e.member) => {}
+            match self.dict.get_key_value(&m[..]) {
+                Some((k, s)) if s.to_bits() == score.to_bits() && k.shares_with(m) => {}
                 _ => return Err(format!("dict disagrees at rank {rank}")),
             }
         }
@@ -657,7 +631,7 @@ impl FromIterator<(Vec<u8>, f64)> for ZSet {
 
 /// Iterator over `(member, score)` in ascending or descending order.
 pub struct Iter<'a> {
-    inner: ostree::Iter<'a, Entry>,
+    inner: ostree::Iter<'a, f64, SmallBytes>,
     left: usize,
 }
 
@@ -669,7 +643,7 @@ impl<'a> Iterator for Iter<'a> {
             return None;
         }
         self.left -= 1;
-        self.inner.next().map(|e| (&e.member[..], e.score))
+        self.inner.next().map(|(score, m)| (&m[..], score))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
