@@ -4,6 +4,8 @@
 //! command, complexity or group the table does not have. Adding a command without its
 //! translation fails here.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::collections::BTreeSet;
 
 use kvlab::engine::table::{self, Group};
