@@ -214,6 +214,15 @@ async fn fetch_help_zh() -> Option<HelpZh> {
     HelpZh::from_json(&text.as_string()?)
 }
 
+/// A complexity text of the command table in `lang`: Chinese once the HELP texts have been
+/// fetched ([`load_help_zh`]), the table's English until then.
+pub fn complexity_text(en: &'static str, lang: Lang) -> String {
+    let zh = (lang == Lang::Zh)
+        .then(|| HELP_ZH.with_borrow(|h| h.as_ref().and_then(|h| h.complexity.get(en).cloned())))
+        .flatten();
+    zh.unwrap_or_else(|| en.to_string())
+}
+
 /// The labels of a help block, per language.
 fn labels(lang: Lang) -> [&'static str; 4] {
     match lang {

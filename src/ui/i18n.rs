@@ -238,6 +238,8 @@ pub struct Strings {
     pub ack: &'static str,
     /// UI text: hash slot
     pub hash_slot: &'static str,
+    /// Between a label and its value: `: ` in English, a full-width `：` in Chinese.
+    pub colon: &'static str,
 }
 
 const EN: Strings = Strings {
@@ -331,6 +333,7 @@ const EN: Strings = Strings {
     consumer: "Consumer",
     ack: "Acknowledge",
     hash_slot: "hash slot",
+    colon: ": ",
 };
 
 const ZH: Strings = Strings {
@@ -423,4 +426,5 @@ const ZH: Strings = Strings {
     consumer: "消费者",
     ack: "确认",
     hash_slot: "哈希槽",
+    colon: "：",
 };

@@ -21,6 +21,7 @@ use yew::prelude::*;
 use self::sql::{SqlReply, SqlWorker};
 use crate::engine::cli::split_args;
 use crate::engine::{ClientId, Engine};
+use crate::ui::console;
 use crate::ui::i18n::Lang;
 use crate::walk::cost::{kv_cost, KvCost};
 use crate::walk::kv::{new_engine, run_kv};
@@ -499,6 +500,16 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
     let kv_ref = use_node_ref();
     let lang = props.lang;
 
+    // In Chinese the cost lines quote the command table's complexities from the HELP texts.
+    {
+        let redraw = redraw.clone();
+        use_effect_with(lang, move |lang| {
+            if *lang == Lang::Zh {
+                console::load_help_zh(Callback::from(move |_| redraw.emit(())));
+            }
+        });
+    }
+
     // Load the list once.
     {
         let session = session.clone();
@@ -808,7 +819,7 @@ fn sql_run_view(r: &StepRun, lang: Lang) -> Html {
                 if let Some(n) = o.changes { <p class="walk-changes">{ format!("{n} {}", t(lang, "rows changed", "行被修改")) }</p> }
                 { plan }
                 <p class="walk-cost">
-                    { format!("{}: {} · {}: {} · {}: {}", t(lang, "full-scan steps", "全表扫描步数"), q.reply.fullscan, t(lang, "sorts", "排序"), q.reply.sort, t(lang, "VM steps", "虚拟机步数"), q.reply.vm) }
+                    { format!("{}{c}{} · {}{c}{} · {}{c}{}", t(lang, "full-scan steps", "全表扫描步数"), q.reply.fullscan, t(lang, "sorts", "排序"), q.reply.sort, t(lang, "VM steps", "虚拟机步数"), q.reply.vm, c = lang.strings().colon) }
                 </p>
                 if !ok { <pre class="walk-expected">{ t(lang, "The file expected:\n", "文件中的预期：\n") }{ q.expect.clone().unwrap_or_default() }</pre> }
             </div>
@@ -836,7 +847,7 @@ fn kv_run_view(r: &StepRun, lang: Lang) -> Html {
             <div class={classes!("walk-kv-run", (!ok).then_some("mismatch"))}>
                 <pre class="walk-cmd"><span class="prompt">{ "127.0.0.1:6379> " }</span>{ &k.command }</pre>
                 <pre class={classes!("walk-reply", error.then_some("error"))}>{ &k.reply }</pre>
-                <p class="walk-cost">{ format!("{} · {}", k.cost.name, if k.cost.complexity.is_empty() { "?" } else { k.cost.complexity }) }</p>
+                <p class="walk-cost">{ format!("{} · {}", k.cost.name, if k.cost.complexity.is_empty() { "?".to_string() } else { console::complexity_text(k.cost.complexity, lang) }) }</p>
                 if !ok { <pre class="walk-expected">{ t(lang, "The file expected:\n", "文件中的预期：\n") }{ k.expect.clone().unwrap_or_default() }</pre> }
             </div>
         }
@@ -846,7 +857,7 @@ fn kv_run_view(r: &StepRun, lang: Lang) -> Html {
             <h4>{ step_label(r.step, lang) }</h4>
             { for items }
             <p class="walk-cost walk-total">
-                { format!("{}: {} · {}: {}", t(lang, "commands", "命令数"), r.kv.len(), t(lang, "keys touched", "涉及的键"), keys.len()) }
+                { format!("{}{c}{} · {}{c}{}", t(lang, "commands", "命令数"), r.kv.len(), t(lang, "keys touched", "涉及的键"), keys.len(), c = lang.strings().colon) }
             </p>
         </div>
     }
