@@ -113,6 +113,30 @@ fn t(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
     }
 }
 
+/// A walkthrough text as shown: the file's continuation lines are joined with a space,
+/// which Chinese does not put between two CJK characters (`问题， 看看` → `问题，看看`).
+/// Spaces between CJK and Latin text (`用 SQL 和`) stay; English is unchanged.
+fn zh_text(text: &str) -> String {
+    let cjk = |c: char| {
+        ('\u{2e80}'..='\u{9fff}').contains(&c)
+            || ('\u{3000}'..='\u{303f}').contains(&c)
+            || ('\u{ff00}'..='\u{ffef}').contains(&c)
+            || matches!(c, '“' | '”' | '‘' | '’' | '…' | '—')
+    };
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let between = c == ' '
+            && i > 0
+            && chars.get(i - 1).is_some_and(|&p| cjk(p))
+            && chars.get(i + 1).is_some_and(|&n| cjk(n));
+        if !between {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn tag(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "en",
@@ -694,14 +718,14 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
             (n == cur).then_some("current"),
             (n <= o.done).then_some("done")
         );
-        html! { <button type="button" {class} onclick={nav(n)} title={w.steps[n - 1].title.get(l).to_string()}>{ n }</button> }
+        html! { <button type="button" {class} onclick={nav(n)} title={zh_text(w.steps[n - 1].title.get(l))}>{ n }</button> }
     });
 
     let narration = step.map(|st| {
         html! {
             <section class="walk-step" aria-live="polite">
-                <h2>{ format!("{cur}. {}", st.title.get(l)) }</h2>
-                { for st.say.get(l).split("\n\n").map(|p| html! { <p>{ p }</p> }) }
+                <h2>{ format!("{cur}. {}", zh_text(st.title.get(l))) }</h2>
+                { for zh_text(st.say.get(l)).split("\n\n").map(|p| html! { <p>{ p.to_string() }</p> }) }
             </section>
         }
     });
@@ -747,10 +771,10 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
         <div class="walk" data-done={o.done.to_string()} data-busy={busy.to_string()}>
             <nav class="walk-top">
                 <a href="#/walk">{ t(lang, "← All walkthroughs", "← 全部演练") }</a>
-                <h1>{ w.title.get(l) }</h1>
+                <h1>{ zh_text(w.title.get(l)) }</h1>
                 { lang_switch }
             </nav>
-            if cur == 1 { <p class="walk-intro">{ w.intro.get(l) }</p> }
+            if cur == 1 { <p class="walk-intro">{ zh_text(w.intro.get(l)) }</p> }
             <div class="walk-steps">{ for step_dots }</div>
             { for narration }
             <div class="walk-controls">
@@ -1001,10 +1025,10 @@ fn list_view(
         html! {
             <li class="walk-card">
                 <a href={format!("#/walk/{}/1", w.id)}>
-                    <strong>{ w.title.get(l) }</strong>
+                    <strong>{ zh_text(w.title.get(l)) }</strong>
                     <span class="walk-count">{ format!(" · {} {}", w.steps.len(), t(lang, "steps", "步")) }</span>
                 </a>
-                <p>{ w.intro.get(l).split("\n\n").next().unwrap_or("") }</p>
+                <p>{ zh_text(w.intro.get(l)).split("\n\n").next().unwrap_or("").to_string() }</p>
             </li>
         }
     });
