@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use kvlab::engine::cli::{format_reply, split_args};
 use kvlab::engine::{Engine, FnClock, Reply};
+use kvlab::ui::console::HelpZh;
 use kvlab::ui::i18n::Lang;
 use kvlab::ui::state::{Action, Entry, LineAction, State};
 use wasm_bindgen::JsCast;
@@ -331,10 +332,37 @@ fn completion_help_paste_and_the_key_tree() {
     let s = state().reduce(Action::Line(1, LineAction::Input("RPOPL".into())));
     let s = s.reduce(Action::Line(1, LineAction::Complete));
     assert_eq!(s.first_pane().draft, "RPOPLPUSH ");
-    let zh = kvlab::ui::console::help(&[b"set".to_vec()], Lang::Zh);
+    // Chinese labels always; Chinese summaries once the texts are fetched, English until.
+    let zh = kvlab::ui::console::help(&[b"set".to_vec()], Lang::Zh, None);
     assert!(
-        zh.contains("概要：") && zh.contains("SET key value"),
+        zh.contains("概要：") && zh.contains("SET key value") && zh.contains("Stores a string"),
         "{zh}"
+    );
+    let texts = HelpZh::from_json(include_str!("../www/i18n/help.zh-CN.json")).expect("parses");
+    let zh = kvlab::ui::console::help(&[b"set".to_vec()], Lang::Zh, Some(&texts));
+    assert!(
+        zh.contains("在键中存入字符串") && zh.contains("string（字符串）"),
+        "{zh}"
+    );
+    let en = kvlab::ui::console::help(&[b"set".to_vec()], Lang::En, Some(&texts));
+    assert!(
+        en.contains("Stores a string") && !en.contains("字符串"),
+        "{en}"
+    );
+    // A HELP printed in English while the texts load is rewritten when they arrive.
+    let zs = Rc::new(State::new(browser_engine(), Lang::Zh));
+    let zs = zs.reduce(Action::Line(1, LineAction::Input("h".into())));
+    assert!(zs.wants_help_zh());
+    let zs = submit(zs, "HELP CONFIG GET");
+    assert!(last_output(&zs).0.contains("Returns the parameters"));
+    let zs = zs.reduce(Action::HelpZh(Rc::new(texts)));
+    assert!(!zs.wants_help_zh());
+    assert!(
+        last_output(&zs)
+            .0
+            .contains("返回名称或通配符模式匹配的参数"),
+        "{:?}",
+        last_output(&zs)
     );
     let s = s.reduce(Action::Line(1, LineAction::Input(String::new())));
     let s = s.reduce(Action::Line(

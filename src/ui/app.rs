@@ -59,6 +59,18 @@ pub fn App() -> Html {
         }
     });
 
+    // Chinese HELP texts: fetched (once, outside the wasm) when Chinese mode first needs them.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(state.wants_help_zh(), move |wants| {
+            if *wants {
+                super::console::load_help_zh(Callback::from(move |help| {
+                    dispatcher.dispatch(Action::HelpZh(help))
+                }));
+            }
+        });
+    }
+
     let dispatcher = state.dispatcher();
     let on_action = Callback::from(move |a: Action| dispatcher.dispatch(a));
     let s = state.lang.strings();

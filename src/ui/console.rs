@@ -4,6 +4,14 @@
 //! All three read the [command table](crate::engine::table) — its syntax, summary,
 //! complexity, since-version and group — so they can never disagree with the engine.
 
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use yew::Callback;
+
 use crate::engine::cli::split_args;
 use crate::engine::inspect::KeyIndex;
 use crate::engine::table::{self, Command, Group};
@@ -122,6 +130,99 @@ pub fn completions(draft: &str, keys: &KeyIndex) -> (String, Vec<String>) {
     (head.to_string(), out)
 }
 
+/// The Chinese texts of `HELP`: the command table's summaries, complexities and group
+/// names in zh-CN. They live in `www/i18n/help.zh-CN.json`, outside the wasm, and are
+/// fetched on first need in Chinese mode ([`load_help_zh`]); `tests/help_zh.rs` keeps the
+/// file in step with the table.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct HelpZh {
+    /// By command name, subcommands as `container sub` (`config get`).
+    summary: BTreeMap<String, String>,
+    /// By the table's English complexity text.
+    complexity: BTreeMap<String, String>,
+    /// By group name (`sorted-set`).
+    groups: BTreeMap<String, String>,
+}
+
+/// Where the Chinese help texts are, relative to the page.
+pub const HELP_ZH_URL: &str = "i18n/help.zh-CN.json";
+
+impl HelpZh {
+    /// Reads the JSON file's three string maps; `None` if it is not such a file.
+    pub fn from_json(text: &str) -> Option<HelpZh> {
+        let file = js_sys::JSON::parse(text).ok()?;
+        let section = |name: &str| -> Option<BTreeMap<String, String>> {
+            let obj = js_sys::Reflect::get(&file, &name.into()).ok()?;
+            let obj: js_sys::Object = obj.dyn_into().ok()?;
+            Some(
+                js_sys::Object::entries(&obj)
+                    .iter()
+                    .filter_map(|pair| {
+                        let pair: js_sys::Array = pair.dyn_into().ok()?;
+                        Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+                    })
+                    .collect(),
+            )
+        };
+        Some(HelpZh {
+            summary: section("summary")?,
+            complexity: section("complexity")?,
+            groups: section("groups")?,
+        })
+    }
+}
+
+thread_local! {
+    /// The Chinese help texts once fetched, shared by every state.
+    static HELP_ZH: RefCell<Option<Rc<HelpZh>>> = const { RefCell::new(None) };
+    /// A fetch is under way.
+    static HELP_ZH_LOADING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Fetches the Chinese help texts once and hands them to `done` (at once if already
+/// fetched). A failed fetch is forgotten, so the next need tries again; until then HELP
+/// stays in English.
+pub fn load_help_zh(done: Callback<Rc<HelpZh>>) {
+    if let Some(help) = HELP_ZH.with_borrow(Clone::clone) {
+        done.emit(help);
+        return;
+    }
+    if HELP_ZH_LOADING.replace(true) {
+        return;
+    }
+    spawn_local(async move {
+        let help = fetch_help_zh().await;
+        HELP_ZH_LOADING.set(false);
+        if let Some(help) = help {
+            let help = Rc::new(help);
+            HELP_ZH.set(Some(help.clone()));
+            done.emit(help);
+        }
+    });
+}
+
+async fn fetch_help_zh() -> Option<HelpZh> {
+    let window = web_sys::window()?;
+    let resp = JsFuture::from(window.fetch_with_str(HELP_ZH_URL))
+        .await
+        .ok()?;
+    let resp: web_sys::Response = resp.dyn_into().ok()?;
+    if !resp.ok() {
+        return None;
+    }
+    let text = JsFuture::from(resp.text().ok()?).await.ok()?;
+    HelpZh::from_json(&text.as_string()?)
+}
+
+/// A complexity text of the command table in `lang`: Chinese once the HELP texts have been
+/// fetched ([`load_help_zh`]), the table's English until then.
+pub fn complexity_text(en: &'static str, lang: Lang) -> String {
+    let zh = (lang == Lang::Zh)
+        .then(|| HELP_ZH.with_borrow(|h| h.as_ref().and_then(|h| h.complexity.get(en).cloned())))
+        .flatten();
+    zh.unwrap_or_else(|| en.to_string())
+}
+
 /// The labels of a help block, per language.
 fn labels(lang: Lang) -> [&'static str; 4] {
     match lang {
@@ -130,24 +231,42 @@ fn labels(lang: Lang) -> [&'static str; 4] {
     }
 }
 
-fn help_block(cmd: &Command, full_name: &str, group: Group, lang: Lang, out: &mut String) {
+/// Texts in Chinese when `zh` has them, else the table's English.
+fn help_block(
+    cmd: &Command,
+    full_name: &str,
+    group: Group,
+    lang: Lang,
+    zh: Option<&HelpZh>,
+    out: &mut String,
+) {
     let [summary, complexity, since, group_label] = labels(lang);
+    let zh = zh.filter(|_| lang == Lang::Zh);
+    let text = |map: fn(&HelpZh) -> &BTreeMap<String, String>, key: &str, en: &'static str| {
+        zh.and_then(|z| map(z).get(key))
+            .map_or(en.to_string(), String::clone)
+    };
+    let group_name = match zh.and_then(|z| z.groups.get(group.name())) {
+        Some(name) => format!("{}（{name}）", group.name()),
+        None => group.name().to_string(),
+    };
     out.push_str(&format!(
         "\n  {} {}\n  {summary} {}\n  {complexity} {}\n  {since} {}\n  {group_label} {}\n",
         full_name.to_ascii_uppercase(),
         cmd.syntax,
-        cmd.summary,
-        cmd.complexity,
+        text(|z| &z.summary, full_name, cmd.summary),
+        text(|z| &z.complexity, cmd.complexity, cmd.complexity),
         cmd.since,
-        group.name()
+        group_name
     ));
 }
 
 /// The output of redis-cli's `HELP` built-in for the words after `HELP`: the intro for
 /// none, a command's syntax, summary, complexity and since-version for `HELP <command>`,
-/// every command of a group for `HELP @<group>`. The labels are in `lang`; the summaries
-/// are the command table's (English, as Redis's own documentation).
-pub fn help(args: &[Vec<u8>], lang: Lang) -> String {
+/// every command of a group for `HELP @<group>`. The labels are in `lang`; in Chinese the
+/// summaries, complexities and group names come from `zh` when it has been fetched, and
+/// from the command table's English otherwise.
+pub fn help(args: &[Vec<u8>], lang: Lang, zh: Option<&HelpZh>) -> String {
     let Some(topic) = args.first() else {
         return match lang {
             Lang::En => "redis-cli 7.0.15 (kvlab)\nTo get help about Redis commands type:\n      \"help @<group>\" to get a list of commands in <group>\n      \"help <command>\" for help on <command>\n      \"help <tab>\" to get a list of possible help topics\n      \"clear\" or Ctrl+L to clear the screen".to_string(),
@@ -160,7 +279,7 @@ pub fn help(args: &[Vec<u8>], lang: Lang) -> String {
         let group = Group::ALL.iter().copied().find(|g| g.name() == name);
         if let Some(group) = group {
             for c in table::all().filter(|c| c.group == group) {
-                help_block(c, c.name, group, lang, &mut out);
+                help_block(c, c.name, group, lang, zh, &mut out);
             }
         }
     } else if let Some(cmd) = table::lookup(topic.as_bytes()) {
@@ -170,9 +289,10 @@ pub fn help(args: &[Vec<u8>], lang: Lang) -> String {
                 &format!("{} {}", cmd.name, sub.name),
                 cmd.group,
                 lang,
+                zh,
                 &mut out,
             ),
-            None => help_block(cmd, cmd.name, cmd.group, lang, &mut out),
+            None => help_block(cmd, cmd.name, cmd.group, lang, zh, &mut out),
         }
     }
     if out.is_empty() {

@@ -98,6 +98,8 @@ pub struct Strings {
     pub tab_walkthroughs: &'static str,
     /// The cluster-mode switch of the keyspace browser.
     pub cluster_mode: &'static str,
+    /// What the cluster-mode switch changes, beside its label.
+    pub cluster_mode_hint: &'static str,
     /// Button switching to the light theme.
     pub theme_light: &'static str,
     /// Button switching to the dark theme.
@@ -236,6 +238,8 @@ pub struct Strings {
     pub ack: &'static str,
     /// UI text: hash slot
     pub hash_slot: &'static str,
+    /// Between a label and its value: `: ` in English, a full-width `：` in Chinese.
+    pub colon: &'static str,
 }
 
 const EN: Strings = Strings {
@@ -258,7 +262,8 @@ const EN: Strings = Strings {
     nav: "Sections",
     tab_workbench: "Workbench",
     tab_walkthroughs: "Walkthroughs",
-    cluster_mode: "Cluster mode (CROSSSLOT across hash slots)",
+    cluster_mode: "Cluster mode",
+    cluster_mode_hint: "CROSSSLOT across hash slots",
     theme_light: "Light theme",
     theme_dark: "Dark theme",
     add_client: "+ Client",
@@ -328,6 +333,7 @@ const EN: Strings = Strings {
     consumer: "Consumer",
     ack: "Acknowledge",
     hash_slot: "hash slot",
+    colon: ": ",
 };
 
 const ZH: Strings = Strings {
@@ -349,7 +355,8 @@ const ZH: Strings = Strings {
     nav: "页面",
     tab_workbench: "工作台",
     tab_walkthroughs: "演练",
-    cluster_mode: "集群模式（跨哈希槽的多键命令报 CROSSSLOT）",
+    cluster_mode: "集群模式",
+    cluster_mode_hint: "跨哈希槽的多键命令报 CROSSSLOT",
     theme_light: "浅色主题",
     theme_dark: "深色主题",
     add_client: "+ 客户端",
@@ -419,4 +426,5 @@ const ZH: Strings = Strings {
     consumer: "消费者",
     ack: "确认",
     hash_slot: "哈希槽",
+    colon: "：",
 };

@@ -133,7 +133,7 @@ pub fn SharePage(props: &SharePageProps) -> Html {
             return html! {
                 <main class="share-page">
                     <h2>{ t(lang, "This share link cannot be opened", "无法打开这个分享链接") }</h2>
-                    <p class="error">{ e.to_string() }</p>
+                    <p class="error">{ error_text(e, lang) }</p>
                     <button type="button" onclick={cancel}>{ t(lang, "Back to the workbench", "返回工作台") }</button>
                 </main>
             };
@@ -188,6 +188,19 @@ pub fn SharePage(props: &SharePageProps) -> Html {
                                     "当前工作区已有数据，因此链接会在单独的工作区中打开。") }</p>
             }
         </main>
+    }
+}
+
+/// Why a share link cannot be opened, in the UI language.
+fn error_text(e: &ShareError, lang: Lang) -> String {
+    match (lang, e) {
+        (Lang::En, e) => e.to_string(),
+        (Lang::Zh, ShareError::Encoding) => "链接已损坏（不是 base64url 编码）".to_string(),
+        (Lang::Zh, ShareError::Version(v)) => {
+            format!("该链接由更新版本的 kvlab 生成（格式 {v}）；请刷新页面以更新")
+        }
+        (Lang::Zh, ShareError::Compression) => "链接已损坏或过大".to_string(),
+        (Lang::Zh, ShareError::Format) => "该链接中没有 kvlab 会话".to_string(),
     }
 }
 

@@ -223,6 +223,12 @@ pub struct State {
     pub venn: Option<Rc<Venn>>,
     /// The clock, updated by ticks (whole seconds change the TTL and timeout countdowns).
     pub now_ms: i64,
+    /// The Chinese HELP texts, once fetched ([`console::load_help_zh`]).
+    pub help_zh: Option<Rc<console::HelpZh>>,
+    /// HELP blocks printed in English in Chinese mode while the texts were not there yet:
+    /// pane, absolute log position (`log_base` + index) and the words after `HELP`. They
+    /// are rewritten in Chinese when the texts arrive.
+    help_waiting: Vec<(PaneId, u64, Vec<Vec<u8>>)>,
 }
 
 impl PartialEq for State {
@@ -301,6 +307,8 @@ pub enum Action {
     CloseVenn,
     /// The 100 ms timer: active expiry, blocked-client timeouts, countdowns.
     Tick,
+    /// The Chinese HELP texts were fetched.
+    HelpZh(Rc<console::HelpZh>),
 }
 
 impl State {
@@ -338,6 +346,8 @@ impl State {
             view: None,
             venn: None,
             now_ms,
+            help_zh: None,
+            help_waiting: Vec::new(),
         };
         s.add_pane();
         if let Some(p) = s.ws.panes.first_mut() {
@@ -411,6 +421,58 @@ impl State {
         prompt_for(self.db_of(client))
     }
 
+    /// True while the Chinese HELP texts are needed and not here: in Chinese mode, once a
+    /// HELP was printed in English for want of them, or as soon as a command line starts
+    /// with `h` (the app then fetches them, so `HELP` usually finds them ready).
+    pub fn wants_help_zh(&self) -> bool {
+        self.lang == Lang::Zh
+            && self.help_zh.is_none()
+            && (!self.help_waiting.is_empty()
+                || self.ws.panes.iter().any(|p| {
+                    p.draft
+                        .trim_start()
+                        .get(..1)
+                        .is_some_and(|c| c.eq_ignore_ascii_case("h"))
+                }))
+    }
+
+    /// The Chinese HELP texts arrived: keep them and rewrite the HELP blocks printed in
+    /// English meanwhile (if the page is still in Chinese).
+    fn help_zh_loaded(&mut self, help: Rc<console::HelpZh>) {
+        self.help_zh = Some(help);
+        let lang = self.lang;
+        for (id, at, args) in std::mem::take(&mut self.help_waiting) {
+            if lang != Lang::Zh {
+                continue;
+            }
+            let zh = self.help_zh.clone();
+            let Some(p) = self.pane_mut(id) else {
+                continue;
+            };
+            let Some(slot) = at
+                .checked_sub(p.log_base)
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| p.log.get_mut(i))
+            else {
+                continue;
+            };
+            if let Entry::Command {
+                prompt,
+                line,
+                error,
+                ..
+            } = &**slot
+            {
+                *slot = Rc::new(Entry::Command {
+                    prompt: prompt.clone(),
+                    line: line.clone(),
+                    output: Some(console::help(&args, lang, zh.as_deref())),
+                    error: *error,
+                });
+            }
+        }
+    }
+
     /// redis-cli's hint for a pane's draft.
     pub fn hint(&self, pane: PaneId) -> Option<String> {
         self.pane(pane).and_then(|p| console::hint(&p.draft))
@@ -470,7 +532,9 @@ impl State {
             .as_ref()
             .filter(|a| a.first().is_some_and(|w| w.eq_ignore_ascii_case(b"help")))
         {
-            let output = console::help(words.get(1..).unwrap_or(&[]), self.lang);
+            let args = words.get(1..).unwrap_or(&[]).to_vec();
+            let output = console::help(&args, self.lang, self.help_zh.as_deref());
+            let waiting = self.lang == Lang::Zh && self.help_zh.is_none() && !args.is_empty();
             if let Some(p) = self.pane_mut(id) {
                 p.push(Entry::Command {
                     prompt,
@@ -478,6 +542,10 @@ impl State {
                     output: Some(output),
                     error: false,
                 });
+                let at = p.log_base + p.log.len() as u64 - 1;
+                if waiting {
+                    self.help_waiting.push((id, at, args));
+                }
             }
             return;
         }
@@ -881,6 +949,7 @@ impl Reducible for State {
                 }
             }
             Action::CloseVenn => next.venn = None,
+            Action::HelpZh(help) => next.help_zh_loaded(help),
             Action::Tick => {}
         }
         Rc::new(next)

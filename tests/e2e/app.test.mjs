@@ -98,17 +98,39 @@ test('HELP prints syntax, summary, complexity and since, in both languages', asy
   assert.match(text, /SET key value/);
   assert.match(text, /summary: /);
   assert.match(text, /complexity: O\(1\)/);
+  // The Chinese texts are a separate file, fetched only once Chinese mode needs them.
+  const asked = [];
+  page.on('request', (r) => r.url().includes('help.zh-CN.json') && asked.push(r.url()));
+  assert.deepEqual(asked, []);
   await page.getByRole('button', { name: 'Switch language to Chinese' }).click();
   const zh = pane('客户端 1');
+  await box(zh).press('Control+l');
+  await run(zh, 'HELP SET');
+  const t1 = await waitText(zh, /在键中存入字符串/);
+  assert.match(t1, /SET key value/);
+  assert.match(t1, /复杂度： O\(1\)/);
+  assert.match(t1, /分组： string（字符串）/);
+  assert.doesNotMatch(t1, /Stores a string/);
+  await run(zh, 'HELP CONFIG GET');
+  await waitText(zh, /返回名称或通配符模式匹配的参数及其值/);
   await run(zh, 'HELP @list');
-  const t2 = await waitText(zh, /概要：/);
+  const t2 = await waitText(zh, /将元素插入列表头部/);
   assert.match(t2, /LPUSH key element/);
   assert.match(t2, /起始版本：/);
+  assert.match(t2, /O\(N\)，N 为返回的元素数/);
+  assert.doesNotMatch(t2, /Prepends elements/);
+  assert.equal(asked.length, 1, 'fetched once');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
   await page.screenshot({ path: `${shots}/workbench-zh.png` });
   await page.getByRole('button', { name: '切换为英文界面' }).click();
-  await box(pane('client 1')).waitFor();
-  await box(pane('client 1')).press('Control+l');
+  const en = pane('client 1');
+  await box(en).waitFor();
+  await box(en).press('Control+l');
+  await run(en, 'HELP SET');
+  const t3 = await waitText(en, /summary: Stores a string under a key/);
+  assert.match(t3, /group: string\n/);
+  assert.doesNotMatch(t3, /在键中存入字符串|字符串/);
+  await box(en).press('Control+l');
 });
 
 test('two panes: PUBLISH reaches a SUBSCRIBEd pane; LPUSH wakes a BLPOP', async () => {

@@ -112,3 +112,24 @@ test('a new build is offered with "reload to update", then served whole', async 
   await command().waitFor({ timeout: 20_000 });
   assert.equal(await page.evaluate(() => document.querySelector('meta[name="kvlab-build"]').content), 'feedfacefeedface');
 });
+
+test('HELP in Chinese works with the network off: its texts are precached', async () => {
+  // The texts (i18n/help.zh-CN.json) are outside the wasm and fetched only in Chinese mode.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+  await page.context().setOffline(true);
+  try {
+    await page.reload();
+    await command().waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Switch language to Chinese' }).click();
+    const zhBox = page.getByRole('textbox', { name: '命令', exact: true });
+    await zhBox.fill('HELP SET');
+    await zhBox.press('Enter');
+    await page.waitForFunction(() => /在键中存入字符串/.test(document.querySelector('[role="log"]')?.innerText ?? ''), null, {
+      timeout: 10_000,
+    });
+    await page.getByRole('button', { name: '切换为英文界面' }).click();
+    await command().waitFor({ timeout: 5_000 });
+  } finally {
+    await page.context().setOffline(false);
+  }
+});

@@ -175,6 +175,17 @@ test('in Chinese, and stacked on a phone', async () => {
   await page.locator('.walk-lang').click();
   await page.getByRole('heading', { name: '标签系统' }).waitFor({ timeout: 5_000 });
   assert.match(await page.locator('.walk-step').innerText(), /差集/);
+  // No space is left between Chinese sentences where the file wraps a line.
+  assert.doesNotMatch(await page.locator('.walk').innerText(), /[，。；：] /);
+  // Cost lines quote the complexities in Chinese (from the HELP texts, fetched in zh mode).
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('.walk-kv .walk-cost')].some((e) => /O\([^)]*\)，?[^a-z]*为/.test(e.innerText)),
+    null,
+    { timeout: 10_000 },
+  );
+  for (const cost of await page.locator('.walk-kv .walk-cost').allInnerTexts()) {
+    assert.doesNotMatch(cost, /\b(where|the|per|for|each|in)\b/, cost);
+  }
   await page.setViewportSize({ width: 390, height: 800 });
   const cols = await page.locator('.walk > .walk-sides').evaluate((e) => getComputedStyle(e).gridTemplateColumns);
   assert.equal(cols.split(' ').length, 1, cols);
@@ -192,6 +203,9 @@ test('a file with a mistake is rejected with its name and step', async () => {
   const err = page.locator('.walk-error').last();
   await err.waitFor({ timeout: 5_000 });
   assert.equal(await err.innerText(), 'mistakes.walk:25: step 2: needs narration in en: and zh:');
+  await page.locator('.walk-lang').click();
+  assert.equal(await err.innerText(), '演练文件有误：mistakes.walk 第 25 行（第 2 步）：缺少 en: 和 zh: 的讲解文字');
+  await page.locator('.walk-lang').click();
 });
 
 test('every walkthrough runs to the end in the app and matches its file', async () => {

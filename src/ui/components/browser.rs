@@ -136,9 +136,10 @@ pub fn Browser(props: &BrowserProps) -> Html {
                     <button type="button" aria-pressed={props.flat.to_string()} onclick={on_list}>{ s.list_view }</button>
                 </div>
             </div>
-            <label class="cluster-toggle">
+            <label class="cluster-toggle" title={format!("{} — {}", s.cluster_mode, s.cluster_mode_hint)}>
                 <input type="checkbox" checked={cluster} onchange={on_cluster} />
-                { s.cluster_mode }
+                <span>{ s.cluster_mode }</span>
+                <small>{ s.cluster_mode_hint }</small>
             </label>
             <div class="browser-tools">
                 <input class="filter" type="search" placeholder={s.filter} aria-label={s.filter}

@@ -116,7 +116,7 @@ pub fn ValueView(props: &ValueViewProps) -> Html {
             html! {
                 <div class="key-tools">
                     <span class={classes!("badge", "type", meta.kind.name())}>{ meta.kind.name() }</span>
-                    <span class="ttl-label">{ format!("{}: ", s.ttl) }<strong class="ttl">{ ttl_text }</strong></span>
+                    <span class="ttl-label">{ format!("{}{}", s.ttl, s.colon) }<strong class="ttl">{ ttl_text }</strong></span>
                     <form class="inline" onsubmit={expire}>
                         <input type="number" min="1" placeholder={s.seconds} aria-label={s.seconds}
                             value={(*ttl).clone()} oninput={on_ttl} />
@@ -789,7 +789,7 @@ fn venn_html(v: &Venn, s: &Strings, on_action: &Callback<Action>) -> Html {
     html! {
         <div class="venn">
             <div class="panel-head">
-                <h2>{ format!("{}: {} ", s.set_op, v.op) }</h2>
+                <h2>{ format!("{}{}{} ", s.set_op, s.colon, v.op) }</h2>
                 <button type="button" class="icon-button" aria-label={s.close} title={s.close} onclick={close}>{ "×" }</button>
             </div>
             <svg viewBox="0 0 300 210" role="img" aria-label={format!("{} {}", v.op, s.result)}>
@@ -812,7 +812,7 @@ fn venn_html(v: &Venn, s: &Strings, on_action: &Callback<Action>) -> Html {
                     }
                 }) }
             </svg>
-            <p class="venn-result">{ format!("{}: {}", s.result, v.result.iter().map(|m| text(m)).collect::<Vec<_>>().join(", ")) }</p>
+            <p class="venn-result">{ format!("{}{}{}", s.result, s.colon, v.result.iter().map(|m| text(m)).collect::<Vec<_>>().join(", ")) }</p>
         </div>
     }
 }

@@ -21,10 +21,11 @@ use yew::prelude::*;
 use self::sql::{SqlReply, SqlWorker};
 use crate::engine::cli::split_args;
 use crate::engine::{ClientId, Engine};
+use crate::ui::console;
 use crate::ui::i18n::Lang;
 use crate::walk::cost::{kv_cost, KvCost};
 use crate::walk::kv::{new_engine, run_kv};
-use crate::walk::{parse, parse_index, parse_sql_text, Walkthrough};
+use crate::walk::{parse, parse_index, parse_sql_text, WalkError, Walkthrough};
 
 /// Where the walkthrough files are served from (trunk copies `www/walkthroughs/` there).
 pub const BASE: &str = "walkthroughs/";
@@ -112,6 +113,30 @@ fn t(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
     }
 }
 
+/// A walkthrough text as shown: the file's continuation lines are joined with a space,
+/// which Chinese does not put between two CJK characters (`问题， 看看` → `问题，看看`).
+/// Spaces between CJK and Latin text (`用 SQL 和`) stay; English is unchanged.
+fn zh_text(text: &str) -> String {
+    let cjk = |c: char| {
+        ('\u{2e80}'..='\u{9fff}').contains(&c)
+            || ('\u{3000}'..='\u{303f}').contains(&c)
+            || ('\u{ff00}'..='\u{ffef}').contains(&c)
+            || matches!(c, '“' | '”' | '‘' | '’' | '…' | '—')
+    };
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let between = c == ' '
+            && i > 0
+            && chars.get(i - 1).is_some_and(|&p| cjk(p))
+            && chars.get(i + 1).is_some_and(|&n| cjk(n));
+        if !between {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn tag(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "en",
@@ -162,7 +187,7 @@ struct Open {
 #[derive(Default)]
 struct Session {
     catalog: Vec<Rc<Walkthrough>>,
-    load_errors: Vec<String>,
+    load_errors: Vec<LoadError>,
     loaded: bool,
     worker: Option<SqlWorker>,
     worker_error: Option<String>,
@@ -173,27 +198,120 @@ struct Session {
 
 type Shared = Rc<RefCell<Session>>;
 
-async fn fetch_text(url: &str) -> Result<String, String> {
-    let window = web_sys::window().ok_or("no window")?;
+/// Why a walkthrough file could not be loaded; shown in the UI language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum LoadError {
+    /// The file could not be fetched: its URL and what the browser or server said.
+    Fetch {
+        /// The URL asked for.
+        url: String,
+        /// `HTTP 404`, or the browser's own error text (kept verbatim).
+        detail: String,
+    },
+    /// The file was read but is not a valid walkthrough.
+    Walk(WalkError),
+}
+
+impl LoadError {
+    fn fetch(url: &str, detail: String) -> LoadError {
+        LoadError::Fetch {
+            url: url.to_string(),
+            detail,
+        }
+    }
+
+    fn text(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (LoadError::Fetch { url, detail }, Lang::En) => format!("{url}: {detail}"),
+            (LoadError::Fetch { url, detail }, Lang::Zh) => format!("无法获取 {url}：{detail}"),
+            (LoadError::Walk(e), Lang::En) => e.to_string(),
+            (LoadError::Walk(e), Lang::Zh) => {
+                let mut at = e.file.clone();
+                if e.line > 0 {
+                    at.push_str(&format!(" 第 {} 行", e.line));
+                }
+                if let Some(step) = e.step {
+                    at.push_str(&format!("（第 {step} 步）"));
+                }
+                format!("演练文件有误：{at}：{}", walk_message_zh(&e.message))
+            }
+        }
+    }
+}
+
+/// The Chinese for a [`WalkError`] message (`src/walk` writes them in English); the parts
+/// quoted from the file stay as they are. An unknown message is shown as is.
+fn walk_message_zh(m: &str) -> String {
+    let fixed = match m {
+        "id: must be lowercase letters, digits and '-'" => Some("id: 只能包含小写字母、数字和 '-'"),
+        "needs title.en and title.zh" => Some("缺少 title.en 和 title.zh"),
+        "has no [step]" => Some("没有任何 [step]"),
+        "needs title.en: and title.zh:" => Some("缺少 title.en: 和 title.zh:"),
+        "needs narration in en: and zh:" => Some("缺少 en: 和 zh: 的讲解文字"),
+        "runs nothing: add sql> or kv> lines" => Some("没有要执行的内容：请添加 sql> 或 kv> 行"),
+        "sql> has no expected result below it" => Some("sql> 下面缺少预期结果"),
+        "kv> has no expected reply below it" => Some("kv> 下面缺少预期回复"),
+        "SQL statement does not end with ';'" => Some("SQL 语句没有以 ';' 结尾"),
+        "SQL statement does not end with ';' before the next line that starts something else" => {
+            Some("SQL 语句在下一段内容开始之前没有以 ';' 结尾")
+        }
+        _ => None,
+    };
+    if let Some(zh) = fixed {
+        return zh.to_string();
+    }
+    if let Some(rest) = m.strip_prefix("unknown section ") {
+        let name = rest.split(" (expected").next().unwrap_or(rest);
+        return format!("未知的段 {name}（应为 [schema]、[seed] 或 [step]）");
+    }
+    if let Some(rest) = m.strip_prefix("unknown header field ") {
+        let name = rest.split(" (expected").next().unwrap_or(rest);
+        return format!(
+            "未知的文件头字段 {name}（应为 id、title.en、title.zh、intro.en、intro.zh 或 tags）"
+        );
+    }
+    if let Some(got) = m.strip_prefix("expected 'field: value' in the header, got ") {
+        return format!("文件头中应为 'field: value'，实际为 {got}");
+    }
+    if let Some(got) = m.strip_prefix("expected title.en:, title.zh:, en:, zh:, sql> or kv>, got ")
+    {
+        return format!("应为 title.en:、title.zh:、en:、zh:、sql> 或 kv>，实际为 {got}");
+    }
+    m.to_string()
+}
+
+async fn fetch_text(url: &str) -> Result<String, LoadError> {
+    let window = web_sys::window().ok_or_else(|| LoadError::fetch(url, "no window".into()))?;
     let resp = JsFuture::from(window.fetch_with_str(url))
         .await
-        .map_err(|e| format!("{url}: {e:?}"))?;
+        .map_err(|e| LoadError::fetch(url, js_error_text(&e)))?;
     let resp: web_sys::Response = resp
         .dyn_into()
-        .map_err(|_| format!("{url}: not a response"))?;
+        .map_err(|_| LoadError::fetch(url, "not a response".into()))?;
     if !resp.ok() {
-        return Err(format!("{url}: HTTP {}", resp.status()));
+        return Err(LoadError::fetch(url, format!("HTTP {}", resp.status())));
     }
-    let text = JsFuture::from(resp.text().map_err(|e| format!("{e:?}"))?)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
+    let text = JsFuture::from(
+        resp.text()
+            .map_err(|e| LoadError::fetch(url, js_error_text(&e)))?,
+    )
+    .await
+    .map_err(|e| LoadError::fetch(url, js_error_text(&e)))?;
     Ok(text.as_string().unwrap_or_default())
 }
 
+/// A thrown JS value as text: an Error's `String(e)` (`TypeError: Failed to fetch`).
+fn js_error_text(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.to_string()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
 /// Parses and validates a file's text; the error names the file and step.
-fn load(name: &str, text: &str) -> Result<Walkthrough, String> {
-    let w = parse(name, text).map_err(|e| e.to_string())?;
-    w.validate(name).map_err(|e| e.to_string())?;
+fn load(name: &str, text: &str) -> Result<Walkthrough, LoadError> {
+    let w = parse(name, text).map_err(LoadError::Walk)?;
+    w.validate(name).map_err(LoadError::Walk)?;
     Ok(w)
 }
 
@@ -406,6 +524,16 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
     let kv_ref = use_node_ref();
     let lang = props.lang;
 
+    // In Chinese the cost lines quote the command table's complexities from the HELP texts.
+    {
+        let redraw = redraw.clone();
+        use_effect_with(lang, move |lang| {
+            if *lang == Lang::Zh {
+                console::load_help_zh(Callback::from(move |_| redraw.emit(())));
+            }
+        });
+    }
+
     // Load the list once.
     {
         let session = session.clone();
@@ -590,14 +718,14 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
             (n == cur).then_some("current"),
             (n <= o.done).then_some("done")
         );
-        html! { <button type="button" {class} onclick={nav(n)} title={w.steps[n - 1].title.get(l).to_string()}>{ n }</button> }
+        html! { <button type="button" {class} onclick={nav(n)} title={zh_text(w.steps[n - 1].title.get(l))}>{ n }</button> }
     });
 
     let narration = step.map(|st| {
         html! {
             <section class="walk-step" aria-live="polite">
-                <h2>{ format!("{cur}. {}", st.title.get(l)) }</h2>
-                { for st.say.get(l).split("\n\n").map(|p| html! { <p>{ p }</p> }) }
+                <h2>{ format!("{cur}. {}", zh_text(st.title.get(l))) }</h2>
+                { for zh_text(st.say.get(l)).split("\n\n").map(|p| html! { <p>{ p.to_string() }</p> }) }
             </section>
         }
     });
@@ -643,10 +771,10 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
         <div class="walk" data-done={o.done.to_string()} data-busy={busy.to_string()}>
             <nav class="walk-top">
                 <a href="#/walk">{ t(lang, "← All walkthroughs", "← 全部演练") }</a>
-                <h1>{ w.title.get(l) }</h1>
+                <h1>{ zh_text(w.title.get(l)) }</h1>
                 { lang_switch }
             </nav>
-            if cur == 1 { <p class="walk-intro">{ w.intro.get(l) }</p> }
+            if cur == 1 { <p class="walk-intro">{ zh_text(w.intro.get(l)) }</p> }
             <div class="walk-steps">{ for step_dots }</div>
             { for narration }
             <div class="walk-controls">
@@ -715,7 +843,7 @@ fn sql_run_view(r: &StepRun, lang: Lang) -> Html {
                 if let Some(n) = o.changes { <p class="walk-changes">{ format!("{n} {}", t(lang, "rows changed", "行被修改")) }</p> }
                 { plan }
                 <p class="walk-cost">
-                    { format!("{}: {} · {}: {} · {}: {}", t(lang, "full-scan steps", "全表扫描步数"), q.reply.fullscan, t(lang, "sorts", "排序"), q.reply.sort, t(lang, "VM steps", "虚拟机步数"), q.reply.vm) }
+                    { format!("{}{c}{} · {}{c}{} · {}{c}{}", t(lang, "full-scan steps", "全表扫描步数"), q.reply.fullscan, t(lang, "sorts", "排序"), q.reply.sort, t(lang, "VM steps", "虚拟机步数"), q.reply.vm, c = lang.strings().colon) }
                 </p>
                 if !ok { <pre class="walk-expected">{ t(lang, "The file expected:\n", "文件中的预期：\n") }{ q.expect.clone().unwrap_or_default() }</pre> }
             </div>
@@ -743,7 +871,7 @@ fn kv_run_view(r: &StepRun, lang: Lang) -> Html {
             <div class={classes!("walk-kv-run", (!ok).then_some("mismatch"))}>
                 <pre class="walk-cmd"><span class="prompt">{ "127.0.0.1:6379> " }</span>{ &k.command }</pre>
                 <pre class={classes!("walk-reply", error.then_some("error"))}>{ &k.reply }</pre>
-                <p class="walk-cost">{ format!("{} · {}", k.cost.name, if k.cost.complexity.is_empty() { "?" } else { k.cost.complexity }) }</p>
+                <p class="walk-cost">{ format!("{} · {}", k.cost.name, if k.cost.complexity.is_empty() { "?".to_string() } else { console::complexity_text(k.cost.complexity, lang) }) }</p>
                 if !ok { <pre class="walk-expected">{ t(lang, "The file expected:\n", "文件中的预期：\n") }{ k.expect.clone().unwrap_or_default() }</pre> }
             </div>
         }
@@ -753,7 +881,7 @@ fn kv_run_view(r: &StepRun, lang: Lang) -> Html {
             <h4>{ step_label(r.step, lang) }</h4>
             { for items }
             <p class="walk-cost walk-total">
-                { format!("{}: {} · {}: {}", t(lang, "commands", "命令数"), r.kv.len(), t(lang, "keys touched", "涉及的键"), keys.len()) }
+                { format!("{}{c}{} · {}{c}{}", t(lang, "commands", "命令数"), r.kv.len(), t(lang, "keys touched", "涉及的键"), keys.len(), c = lang.strings().colon) }
             </p>
         </div>
     }
@@ -897,10 +1025,10 @@ fn list_view(
         html! {
             <li class="walk-card">
                 <a href={format!("#/walk/{}/1", w.id)}>
-                    <strong>{ w.title.get(l) }</strong>
+                    <strong>{ zh_text(w.title.get(l)) }</strong>
                     <span class="walk-count">{ format!(" · {} {}", w.steps.len(), t(lang, "steps", "步")) }</span>
                 </a>
-                <p>{ w.intro.get(l).split("\n\n").next().unwrap_or("") }</p>
+                <p>{ zh_text(w.intro.get(l)).split("\n\n").next().unwrap_or("").to_string() }</p>
             </li>
         }
     });
@@ -924,7 +1052,7 @@ fn list_view(
                 </p>
                 <p class="walk-hint">{ t(lang, "Format: docs/walkthroughs.md", "格式说明：docs/walkthroughs.md") }</p>
             </details>
-            { for s.load_errors.iter().map(|e| html! { <p class="walk-error" role="alert">{ e }</p> }) }
+            { for s.load_errors.iter().map(|e| html! { <p class="walk-error" role="alert">{ e.text(lang) }</p> }) }
         </div>
     }
 }
