@@ -188,6 +188,37 @@ struct Inner {
     on_status: Option<StatusFn>,
 }
 
+impl Inner {
+    /// The state of a persister for `workspace` before anything is read or written: no
+    /// database, nothing pending, all figures zero.
+    fn new(workspace: &str, mode: Mode) -> Inner {
+        Inner {
+            db: None,
+            release: None,
+            next_seq: 1,
+            pending: Vec::new(),
+            flushing: false,
+            log_records: 0,
+            compact_due: false,
+            last_write_ms: 0.0,
+            engine: Weak::new(),
+            status: Status {
+                workspace: workspace.to_string(),
+                mode,
+                problems: Vec::new(),
+                appended: 0,
+                log_bytes: 0,
+                snapshot_bytes: 0,
+                restore_ms: 0.0,
+                snapshot_encode_ms: 0.0,
+                last_commit_ms: 0.0,
+                pending: false,
+            },
+            on_status: None,
+        }
+    }
+}
+
 fn now() -> f64 {
     js_sys::Date::now()
 }
@@ -213,31 +244,8 @@ async fn sleep(ms: u32) {
 /// the first command runs, then [`Persister::attach`] the engine.
 pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
     let t0 = perf_now();
-    let mut status = Status {
-        workspace: workspace.to_string(),
-        mode: Mode::Saved,
-        problems: Vec::new(),
-        appended: 0,
-        log_bytes: 0,
-        snapshot_bytes: 0,
-        restore_ms: 0.0,
-        snapshot_encode_ms: 0.0,
-        last_commit_ms: 0.0,
-        pending: false,
-    };
-    let mut inner = Inner {
-        db: None,
-        release: None,
-        next_seq: 1,
-        pending: Vec::new(),
-        flushing: false,
-        log_records: 0,
-        compact_due: false,
-        last_write_ms: 0.0,
-        engine: Weak::new(),
-        status: status.clone(),
-        on_status: None,
-    };
+    let mut inner = Inner::new(workspace, Mode::Saved);
+    let mut status = inner.status.clone();
     let lock = kv_lock(workspace).await;
     let owner = !lock.is_null();
     inner.release = lock.dyn_into::<js_sys::Function>().ok();
@@ -333,33 +341,12 @@ impl From<Inner> for Persister {
 impl Persister {
     /// A persister that saves nothing (for hosts and tests without storage).
     pub fn in_memory(workspace: &str, reason: &str) -> Persister {
-        let status = Status {
-            workspace: workspace.to_string(),
-            mode: Mode::Memory {
+        Persister::from(Inner::new(
+            workspace,
+            Mode::Memory {
                 reason: reason.to_string(),
             },
-            problems: Vec::new(),
-            appended: 0,
-            log_bytes: 0,
-            snapshot_bytes: 0,
-            restore_ms: 0.0,
-            snapshot_encode_ms: 0.0,
-            last_commit_ms: 0.0,
-            pending: false,
-        };
-        Persister::from(Inner {
-            db: None,
-            release: None,
-            next_seq: 1,
-            pending: Vec::new(),
-            flushing: false,
-            log_records: 0,
-            compact_due: false,
-            last_write_ms: 0.0,
-            engine: Weak::new(),
-            status,
-            on_status: None,
-        })
+        ))
     }
 
     /// Gives the persister the engine whose dataset it snapshots when compacting.
