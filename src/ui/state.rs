@@ -223,6 +223,8 @@ pub struct State {
     pub venn: Option<Rc<Venn>>,
     /// The clock, updated by ticks (whole seconds change the TTL and timeout countdowns).
     pub now_ms: i64,
+    /// What the last import ran: commands, and the errors replied (1-based command number).
+    pub import_report: Option<Rc<crate::engine::export::ImportReport>>,
 }
 
 impl PartialEq for State {
@@ -241,6 +243,7 @@ impl PartialEq for State {
             && self.filter == other.filter
             && self.delim == other.delim
             && self.flat == other.flat
+            && self.import_report == other.import_report
     }
 }
 
@@ -301,6 +304,9 @@ pub enum Action {
     CloseVenn,
     /// The 100 ms timer: active expiry, blocked-client timeouts, countdowns.
     Tick,
+    /// Run imported commands on a client of their own (the workspace manager's import);
+    /// the result goes to [`State::import_report`].
+    Import(Rc<Vec<Vec<Vec<u8>>>>),
 }
 
 impl State {
@@ -338,6 +344,7 @@ impl State {
             view: None,
             venn: None,
             now_ms,
+            import_report: None,
         };
         s.add_pane();
         if let Some(p) = s.ws.panes.first_mut() {
@@ -881,6 +888,23 @@ impl Reducible for State {
                 }
             }
             Action::CloseVenn => next.venn = None,
+            Action::Import(commands) => {
+                let client = next.ws.engine.connect();
+                let mut report = crate::engine::export::ImportReport::default();
+                for (n, argv) in commands.iter().enumerate() {
+                    let outcome = next.ws.engine.submit(client, argv.clone());
+                    report.commands += 1;
+                    if let Some(Reply::Error(e)) = outcome.output_of(client).next() {
+                        report.errors.push((n + 1, e.clone()));
+                    }
+                    next.absorb(outcome, Some(client));
+                }
+                next.ws.engine.disconnect(client);
+                next.import_report = Some(Rc::new(report));
+                next.sync_db();
+                next.rebuild_index();
+                next.refresh_view(None);
+            }
             Action::Tick => {}
         }
         Rc::new(next)
