@@ -47,13 +47,13 @@ pub fn set_lang(lang: Lang) {
 }
 
 fn banner_lang() -> Lang {
-    BANNER
-        .with(|b| b.borrow().0)
-        .unwrap_or_else(|| match crate::ui::services::storage::get("lang").as_deref() {
+    BANNER.with(|b| b.borrow().0).unwrap_or_else(|| {
+        match crate::ui::services::storage::get("lang").as_deref() {
             Some("en") => Lang::En,
             Some("zh-CN") => Lang::Zh,
             _ => Lang::detect(),
-        })
+        }
+    })
 }
 
 /// The banner's lines for `s` in `lang`: why writes are not saved, then each damage found.

@@ -321,7 +321,9 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
         let version = version.clone();
         let ask = ask.clone();
         Rc::new(
-            move |fut: std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, String>>>>| {
+            move |fut: std::pin::Pin<
+                Box<dyn std::future::Future<Output = Result<String, String>>>,
+            >| {
                 let message = message.clone();
                 let busy = busy.clone();
                 let version = version.clone();
