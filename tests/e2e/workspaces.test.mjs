@@ -49,6 +49,11 @@ async function manager(page) {
   return page.locator('.ws-dialog');
 }
 
+async function closeManager(page) {
+  await page.locator('.ws-close').click();
+  await page.locator('.ws-dialog').waitFor({ state: 'detached' });
+}
+
 const row = (page, name) => page.locator(`.ws-row[data-ws="${name}"]`);
 
 async function names(page) {
@@ -66,8 +71,15 @@ test('create, open, write, rename, reset and delete workspaces; sizes; separate 
     await settled(page);
 
     // The list shows the current workspace, marked, with its stored size and keys.
-    const dlg = await manager(page);
+    await page.locator('.ws-button').focus();
+    await page.keyboard.press('Enter');
+    const dlg = page.locator('.ws-dialog');
+    await dlg.waitFor();
     assert.equal(await dlg.getAttribute('role'), 'dialog');
+    assert.equal(await page.evaluate(() => document.activeElement?.className), 'ws-dialog');
+    await page.keyboard.press('Escape');
+    await dlg.waitFor({ state: 'detached' });
+    await manager(page);
     await row(page, 'alpha').waitFor();
     assert.equal(await row(page, 'alpha').getAttribute('aria-current'), 'true');
     await page.waitForFunction(() => Number(document.querySelector('.ws-row[data-ws="alpha"] .ws-size')?.dataset.bytes) > 0);
@@ -115,8 +127,7 @@ test('create, open, write, rename, reset and delete workspaces; sizes; separate 
     assert.match(await page.locator('.ws-confirm').innerText(), /Empty workspace “gamma”/);
     await page.locator('.ws-confirm .ws-yes').click();
     await page.getByRole('log').getByText('FLUSHALL').waitFor();
-    await page.keyboard.press('Escape');
-    await page.locator('.ws-dialog').waitFor({ state: 'detached' });
+    await closeManager(page);
     assert.equal(await run(page, 'DBSIZE'), '(integer) 0');
     await settled(page);
 
@@ -164,7 +175,7 @@ test('a JSON export imports into the workspace; a malformed one imports nothing'
     await page.locator('.ws-import-file').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from(json) });
     await page.waitForFunction(() => /Imported 2 keys/.test(document.querySelector('.ws-message')?.textContent));
     assert.match(await page.locator('.ws-message').innerText(), /1 already expired.*1 already here/);
-    await page.keyboard.press('Escape');
+    await closeManager(page);
     assert.equal(await run(page, 'GET keep'), '"mine"');
     assert.equal(await run(page, 'HGET h f'), '"v"');
     assert.equal(await run(page, 'SELECT 1'), 'OK');
@@ -175,7 +186,7 @@ test('a JSON export imports into the workspace; a malformed one imports nothing'
     await page.locator('.ws-import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(bad) });
     await page.waitForFunction(() => /Nothing imported/.test(document.querySelector('.ws-message')?.textContent));
     assert.match(await page.locator('.ws-message').innerText(), /line 2, key "q": a list value must be an array/);
-    await page.keyboard.press('Escape');
+    await closeManager(page);
     assert.equal(await run(page, 'EXISTS q'), '(integer) 0');
     assert.deepEqual(errors, []);
   } finally {
@@ -202,9 +213,12 @@ test('the manager in Chinese and on a 360 px screen; the banner follows the lang
     await row(page, 'phone').locator('.ws-delete').click();
     assert.match(await page.locator('.ws-confirm').innerText(), /删除工作区“phone”/);
     await shot(page, 'manager-zh-360');
-    await page.locator('.ws-confirm .ws-cancel').click();
+    // Keyboard: Escape closes the confirmation, then the dialog.
     await page.keyboard.press('Escape');
-    await page.setViewportSize({ width: 360, height: 740 });
+    await page.locator('.ws-confirm').waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await page.locator('.ws-dialog').waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
 
     // The persistence banner in both languages (no IndexedDB in this page).
     await page.addInitScript(() => Object.defineProperty(window, 'indexedDB', { value: undefined, configurable: true }));
@@ -216,7 +230,6 @@ test('the manager in Chinese and on a 360 px screen; the banner follows the lang
     assert.equal(await page.locator('#persist-status').getAttribute('lang'), 'en');
     await manager(page);
     await shot(page, 'manager-en-360');
-    assert.deepEqual(errors, []);
   } finally {
     await b.close();
   }

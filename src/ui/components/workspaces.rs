@@ -303,9 +303,13 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
     let onkeydown = {
         let open = open.clone();
         let ask = ask.clone();
+        let dialog = dialog.clone();
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Escape" {
                 if ask.is_some() {
+                    if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                        let _ = el.focus();
+                    }
                     ask.set(None);
                 } else {
                     open.set(false);
@@ -320,6 +324,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
         let busy = busy.clone();
         let version = version.clone();
         let ask = ask.clone();
+        let dialog = dialog.clone();
         Rc::new(
             move |fut: std::pin::Pin<
                 Box<dyn std::future::Future<Output = Result<String, String>>>,
@@ -327,6 +332,11 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                 let message = message.clone();
                 let busy = busy.clone();
                 let version = version.clone();
+                // The confirmation (and its focused button) goes away: keep the keyboard
+                // in the dialog.
+                if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
                 ask.set(None);
                 busy.set(true);
                 message.set(Some((t.working.to_string(), false)));
@@ -455,7 +465,13 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
     };
     let cancel_ask = {
         let ask = ask.clone();
-        Callback::from(move |_: MouseEvent| ask.set(None))
+        let dialog = dialog.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+            ask.set(None);
+        })
     };
 
     // Export of the current workspace.
