@@ -12,6 +12,7 @@
 
 use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
 
@@ -263,6 +264,23 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
         use_effect_with(*open, move |open| {
             if *open {
                 if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
+    // A confirmation takes the focus (its name field, else Cancel), so the keyboard is
+    // where the question is and Escape reaches the dialog.
+    {
+        let dialog = dialog.clone();
+        use_effect_with((*ask).clone(), move |ask| {
+            if ask.is_some() {
+                let target = dialog.cast::<web_sys::Element>().and_then(|d| {
+                    d.query_selector(".ws-confirm input, .ws-confirm .ws-cancel")
+                        .ok()
+                        .flatten()
+                });
+                if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
                     let _ = el.focus();
                 }
             }
