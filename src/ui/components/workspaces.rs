@@ -258,6 +258,43 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
             }
         });
     }
+    // Escape anywhere while the dialog is open: close the question, else the dialog (a
+    // document listener, so it works wherever the focus went).
+    {
+        let open = open.clone();
+        let ask = ask.clone();
+        let dialog = dialog.clone();
+        use_effect_with((*open, (*ask).is_some()), move |(is_open, asking)| {
+            let asking = *asking;
+            let listener = is_open.then(|| {
+                wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
+                    move |e: web_sys::KeyboardEvent| {
+                        if e.key() != "Escape" {
+                            return;
+                        }
+                        if asking {
+                            if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                                let _ = el.focus();
+                            }
+                            ask.set(None);
+                        } else {
+                            open.set(false);
+                        }
+                    },
+                )
+            });
+            let doc = web_sys::window().and_then(|w| w.document());
+            if let (Some(doc), Some(l)) = (&doc, &listener) {
+                let _ = doc.add_event_listener_with_callback("keydown", l.as_ref().unchecked_ref());
+            }
+            move || {
+                if let (Some(doc), Some(l)) = (doc, listener) {
+                    let _ = doc
+                        .remove_event_listener_with_callback("keydown", l.as_ref().unchecked_ref());
+                }
+            }
+        });
+    }
     // Focus the dialog when it opens.
     {
         let dialog = dialog.clone();
@@ -317,23 +354,6 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
     let close = {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(false))
-    };
-    let onkeydown = {
-        let open = open.clone();
-        let ask = ask.clone();
-        let dialog = dialog.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                if ask.is_some() {
-                    if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
-                        let _ = el.focus();
-                    }
-                    ask.set(None);
-                } else {
-                    open.set(false);
-                }
-            }
-        })
     };
 
     // Runs an async operation, then shows its message and reloads the list.
@@ -707,7 +727,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
             if *open {
                 <div class="ws-overlay">
                     <div class="ws-dialog" role="dialog" aria-modal="true" aria-labelledby="ws-title"
-                        tabindex="-1" ref={dialog} {onkeydown}>
+                        tabindex="-1" ref={dialog}>
                         <div class="ws-head">
                             <h2 id="ws-title">{ t.title }</h2>
                             <button type="button" class="icon-button ws-close" onclick={close}
