@@ -379,3 +379,302 @@ pub fn import_resp(engine: &mut Engine, client: ClientId, bytes: &[u8]) -> Impor
     }
     report
 }
+
+/// Why a JSON import was refused: the line (and key, once known) of the first problem.
+/// Nothing is imported when there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonImportError {
+    /// 1-based line in the file.
+    pub line: usize,
+    /// The key being read, shown as the export writes it, when the problem is inside one.
+    pub key: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for JsonImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.key {
+            Some(k) => write!(f, "line {}, key {}: {}", self.line, k, self.message),
+            None => write!(f, "line {}: {}", self.line, self.message),
+        }
+    }
+}
+
+/// A JSON export read and checked, ready to be run as commands ([`json_plan`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JsonPlan {
+    /// The commands that add the new keys (`SELECT` first where the database changes).
+    /// Run them on a client of its own: they change its selected database.
+    pub commands: Vec<Vec<Vec<u8>>>,
+    /// Keys the commands add.
+    pub keys: usize,
+    /// Keys left out because their deadline has passed.
+    pub expired: usize,
+    /// Keys left out because the workspace already has a key of that name (database,
+    /// key as the export writes it): an import never overwrites.
+    pub existing: Vec<(usize, String)>,
+}
+
+fn json_err(line: usize, key: Option<&str>, message: impl Into<String>) -> JsonImportError {
+    JsonImportError {
+        line,
+        key: key.map(str::to_string),
+        message: message.into(),
+    }
+}
+
+/// A byte string as the export writes it: a JSON string, or `{"hex": "…"}`.
+fn json_to_bytes(v: &super::json::Json) -> Option<Vec<u8>> {
+    use super::json::Kind;
+    match &v.kind {
+        Kind::Str(s) => Some(s.clone()),
+        Kind::Object(m) if m.len() == 1 => {
+            let hex = v.get("hex")?;
+            let Kind::Str(h) = &hex.kind else {
+                return None;
+            };
+            if h.len() % 2 != 0 {
+                return None;
+            }
+            h.chunks(2)
+                .map(|p| {
+                    std::str::from_utf8(p)
+                        .ok()
+                        .and_then(|p| u8::from_str_radix(p, 16).ok())
+                })
+                .collect()
+        }
+        _ => None,
+    }
+}
+
+fn key_label(key: &[u8]) -> String {
+    let mut s = String::new();
+    json_bytes(&mut s, key);
+    s
+}
+
+/// Reads one key object of a JSON export into its database number, key and entry.
+fn json_entry(
+    item: &super::json::Json,
+    now_ms: i64,
+) -> Result<(usize, Vec<u8>, super::keyspace::Entry), JsonImportError> {
+    use super::json::Kind;
+    use super::types::{HashValue, ListValue, SetValue, StrValue, ZSet};
+    let line = item.line;
+    if !matches!(item.kind, Kind::Object(_)) {
+        return Err(json_err(line, None, "each key must be an object"));
+    }
+    let key = item
+        .get("key")
+        .and_then(json_to_bytes)
+        .ok_or_else(|| json_err(line, None, "\"key\" missing or not a byte string"))?;
+    let label = key_label(&key);
+    let err = |line: usize, m: String| json_err(line, Some(&label), m);
+    let db = match item.get("db").map(|d| &d.kind) {
+        None => 0,
+        Some(Kind::Number(n)) => n
+            .parse::<usize>()
+            .ok()
+            .filter(|&d| d < super::NUM_DBS)
+            .ok_or_else(|| err(line, format!("\"db\" must be 0 to {}", super::NUM_DBS - 1)))?,
+        Some(_) => return Err(err(line, "\"db\" must be a number".into())),
+    };
+    let expire_at = match item.get("expire_at_ms") {
+        None => None,
+        Some(v) => match &v.kind {
+            Kind::Null => None,
+            Kind::Number(n) => Some(n.parse::<i64>().map_err(|_| {
+                err(
+                    v.line,
+                    "\"expire_at_ms\" must be whole Unix milliseconds".into(),
+                )
+            })?),
+            _ => return Err(err(v.line, "\"expire_at_ms\" must be a number".into())),
+        },
+    };
+    let Some(Kind::Str(ty)) = item.get("type").map(|t| &t.kind) else {
+        return Err(err(line, "\"type\" missing or not a string".into()));
+    };
+    let value = item
+        .get("value")
+        .ok_or_else(|| err(line, "\"value\" missing".into()))?;
+    let vline = value.line;
+    let ty = String::from_utf8_lossy(ty).into_owned();
+    let items = || match &value.kind {
+        Kind::Array(a) if !a.is_empty() => Ok(a),
+        Kind::Array(_) => Err(err(vline, format!("a {ty} value must not be empty"))),
+        _ => Err(err(vline, format!("a {ty} value must be an array"))),
+    };
+    let bytes = |v: &super::json::Json| {
+        json_to_bytes(v).ok_or_else(|| {
+            err(
+                v.line,
+                format!("expected a byte string, found {}", v.type_name()),
+            )
+        })
+    };
+    fn two(v: &super::json::Json) -> Option<(&super::json::Json, &super::json::Json)> {
+        match &v.kind {
+            Kind::Array(p) if p.len() == 2 => Some((p.first()?, p.get(1)?)),
+            _ => None,
+        }
+    }
+    let pair =
+        |v| two(v).ok_or_else(|| err(v.line, format!("a {ty} element must be a pair [a, b]")));
+    let value = match ty.as_str() {
+        "string" => Value::Str(StrValue::new(bytes(value)?)),
+        "list" => Value::List(ListValue {
+            items: items()?.iter().map(bytes).collect::<Result<_, _>>()?,
+        }),
+        "set" => Value::Set(
+            items()?
+                .iter()
+                .map(bytes)
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .collect::<SetValue>(),
+        ),
+        "zset" => {
+            let mut z = ZSet::new();
+            for p in items()? {
+                let (m, s) = pair(p)?;
+                let score = match &s.kind {
+                    Kind::Number(n) => n.parse::<f64>().ok(),
+                    Kind::Str(t) if t == b"inf" => Some(f64::INFINITY),
+                    Kind::Str(t) if t == b"-inf" => Some(f64::NEG_INFINITY),
+                    _ => None,
+                }
+                .filter(|s| !s.is_nan())
+                .ok_or_else(|| {
+                    err(
+                        s.line,
+                        "a score must be a number, \"inf\" or \"-inf\"".into(),
+                    )
+                })?;
+                z.add(&bytes(m)?, score);
+            }
+            Value::ZSet(z)
+        }
+        "hash" => {
+            let mut h = HashValue::default();
+            for p in items()? {
+                let (f, v) = pair(p)?;
+                h.insert(bytes(f)?, bytes(v)?, Default::default());
+            }
+            Value::Hash(h)
+        }
+        "stream" => {
+            let mut commands = Vec::new();
+            for c in items()? {
+                let Kind::Array(words) = &c.kind else {
+                    return Err(err(c.line, "a stream value is an array of commands".into()));
+                };
+                commands.push(words.iter().map(bytes).collect::<Result<Vec<_>, _>>()?);
+            }
+            if commands.first().and_then(|c| c.get(1)) != Some(&key) {
+                return Err(err(vline, "the stream's commands name another key".into()));
+            }
+            super::snapshot::stream_from_commands(commands, "stream", now_ms)
+                .map_err(|e| err(vline, e.to_string()))?
+        }
+        other => return Err(err(line, format!("unknown type \"{other}\""))),
+    };
+    Ok((
+        db,
+        key,
+        super::keyspace::Entry {
+            value,
+            expire_at,
+            accessed_ms: now_ms,
+        },
+    ))
+}
+
+/// Reads a JSON export ([`to_json`]) and plans its import: every key is checked first, so
+/// a malformed file imports nothing (the error names its line and key). Keys whose
+/// `expire_at_ms` has passed at `now_ms` are left out, as are keys for which `exists(db,
+/// key)` is true. **O(size of the file).**
+///
+/// # Errors
+/// The first problem: bad JSON, not a kvlab export, a newer version, a malformed key, or a
+/// key given twice.
+pub fn json_plan(
+    text: &[u8],
+    now_ms: i64,
+    exists: impl Fn(usize, &[u8]) -> bool,
+) -> Result<JsonPlan, JsonImportError> {
+    use super::json::Kind;
+    let doc = super::json::parse(text).map_err(|e| json_err(e.line, None, e.message))?;
+    let fmt_ok =
+        matches!(doc.get("format").map(|f| &f.kind), Some(Kind::Str(f)) if f == b"kvlab-export");
+    if !fmt_ok {
+        return Err(json_err(
+            doc.line,
+            None,
+            "not a kvlab JSON export (\"format\": \"kvlab-export\" missing)",
+        ));
+    }
+    match doc.get("version").map(|v| &v.kind) {
+        Some(Kind::Number(v)) if v == "1" => {}
+        Some(Kind::Number(v)) => {
+            return Err(json_err(
+                doc.line,
+                None,
+                format!("export version {v} is not supported (this kvlab reads version 1)"),
+            ))
+        }
+        _ => return Err(json_err(doc.line, None, "\"version\" missing")),
+    }
+    let Some(Kind::Array(items)) = doc.get("keys").map(|k| &k.kind) else {
+        return Err(json_err(doc.line, None, "\"keys\" missing or not an array"));
+    };
+    let mut dbs: Vec<Db> = (0..super::NUM_DBS).map(|_| Db::default()).collect();
+    let mut plan = JsonPlan::default();
+    for item in items {
+        let (db, key, entry) = json_entry(item, now_ms)?;
+        let Some(d) = dbs.get_mut(db) else {
+            continue;
+        };
+        if d.get_raw(&key).is_some() {
+            return Err(json_err(
+                item.line,
+                Some(&key_label(&key)),
+                format!("the key appears twice in database {db}"),
+            ));
+        }
+        if entry.is_expired_at(now_ms) {
+            plan.expired += 1;
+        } else if exists(db, &key) {
+            plan.existing.push((db, key_label(&key)));
+        } else {
+            plan.keys += 1;
+            d.insert_entry(key, entry);
+        }
+    }
+    plan.commands = to_commands(&dbs, now_ms);
+    Ok(plan)
+}
+
+/// Imports a JSON export ([`to_json`]) into `engine`: the keys it does not have yet, as
+/// commands run by a client of the import's own (so every write produces its effects and
+/// is persisted like a typed one). A malformed file changes nothing.
+///
+/// # Errors
+/// See [`json_plan`].
+pub fn import_json(engine: &mut Engine, text: &[u8]) -> Result<JsonPlan, JsonImportError> {
+    let plan = json_plan(text, engine.now_ms(), |db, key| {
+        engine
+            .dbs()
+            .get(db)
+            .and_then(|d| d.get_raw(key))
+            .is_some_and(|e| !e.is_expired_at(engine.now_ms()))
+    })?;
+    let client = engine.connect();
+    for argv in &plan.commands {
+        engine.execute(client, argv.clone());
+    }
+    engine.disconnect(client);
+    Ok(plan)
+}

@@ -76,6 +76,7 @@ pub mod error;
 pub mod export;
 pub mod glob;
 pub mod inspect;
+pub mod json;
 pub mod keyspace;
 pub mod longdouble;
 pub mod outbox;

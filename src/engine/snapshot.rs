@@ -416,7 +416,7 @@ fn encode_entry(out: &mut Vec<u8>, db: usize, key: &[u8], entry: &Entry) {
 /// Rebuilds a stream from its rewrite commands by running them on a scratch engine (the
 /// stream's internal node layout follows from the entries, as after an AOF load).
 /// `now_ms` must not be before any delivery time in the commands (XCLAIM clamps to now).
-fn stream_from_commands(
+pub(crate) fn stream_from_commands(
     commands: Vec<Vec<Vec<u8>>>,
     what: &str,
     now_ms: i64,

@@ -138,3 +138,112 @@ export function kv_error_name(e) {
   if (e && typeof e === 'object' && 'name' in e) return String(e.name);
   return String(e);
 }
+
+// Workspace management (the workspace manager in the UI). Each operation on a workspace
+// other than the page's own takes that workspace's Web Lock first, so a workspace open in
+// another tab is never renamed, reset or deleted under it (the error is named
+// "WorkspaceBusy"). The page leaves its own workspace (releasing the lock) before it calls
+// these on it.
+
+function busy() {
+  return new DOMException('the workspace is open in another tab', 'WorkspaceBusy');
+}
+
+async function withLock(workspace, fn) {
+  const release = await kv_lock(workspace);
+  if (release === null) throw busy();
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+async function exists(workspace) {
+  return (await kv_list()).includes(workspace);
+}
+
+/** Stored bytes of a workspace by name (opens and closes its database). */
+export async function kv_size_of(workspace) {
+  if (!(await exists(workspace))) return 0;
+  const db = await kv_open(workspace);
+  try {
+    return await kv_size(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Creates an empty workspace (its database). Rejects with "WorkspaceExists" if it exists. */
+export async function kv_create(workspace) {
+  if (await exists(workspace)) throw new DOMException('a workspace of this name exists', 'WorkspaceExists');
+  (await kv_open(workspace)).close();
+}
+
+/** Renames `from` to `to`: copies every record into the new database in one transaction,
+ * then deletes the old one. If anything fails before the copy has committed, the new
+ * database is removed and the old one is untouched; the old one is deleted only after. */
+export async function kv_rename(from, to) {
+  if (await exists(to)) throw new DOMException('a workspace of this name exists', 'WorkspaceExists');
+  await withLock(from, () =>
+    withLock(to, async () => {
+      const src = await kv_open(from);
+      let dst;
+      try {
+        const stores = ['meta', 'log', 'quarantine'];
+        const rtx = src.transaction(stores, 'readonly');
+        const data = await Promise.all(
+          stores.map((s) =>
+            Promise.all([req(rtx.objectStore(s).getAllKeys()), req(rtx.objectStore(s).getAll())]),
+          ),
+        );
+        dst = await kv_open(to);
+        const wtx = dst.transaction(stores, 'readwrite', { durability: 'strict' });
+        stores.forEach((s, i) => {
+          const [keys, values] = data[i];
+          keys.forEach((k, j) => wtx.objectStore(s).put(values[j], k));
+        });
+        await done(wtx);
+      } catch (e) {
+        if (dst) dst.close();
+        await kv_delete(to).catch(() => {});
+        throw e;
+      } finally {
+        src.close();
+      }
+      dst.close();
+      await kv_delete(from);
+    }),
+  );
+}
+
+/** Empties a workspace (it stays listed). */
+export async function kv_reset(workspace) {
+  await withLock(workspace, async () => {
+    const db = await kv_open(workspace);
+    try {
+      const tx = db.transaction(['meta', 'log', 'quarantine'], 'readwrite', { durability: 'strict' });
+      for (const s of ['meta', 'log', 'quarantine']) tx.objectStore(s).clear();
+      await done(tx);
+    } finally {
+      db.close();
+    }
+  });
+}
+
+/** Deletes a workspace, unless another tab has it open. */
+export async function kv_remove(workspace) {
+  await withLock(workspace, () => kv_delete(workspace));
+}
+
+/** Offers `bytes` as a file download named `name`. */
+export function kv_download(name, bytes, type) {
+  const url = URL.createObjectURL(new Blob([bytes.slice()], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}

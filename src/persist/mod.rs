@@ -75,6 +75,17 @@ extern "C" {
     #[wasm_bindgen(catch)]
     async fn kv_delete(workspace: &str) -> Result<(), JsValue>;
     fn kv_error_name(e: &JsValue) -> String;
+    #[wasm_bindgen(catch)]
+    async fn kv_size_of(workspace: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
+    async fn kv_create(workspace: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch)]
+    async fn kv_rename(from: &str, to: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch)]
+    async fn kv_reset(workspace: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch)]
+    async fn kv_remove(workspace: &str) -> Result<(), JsValue>;
+    fn kv_download(name: &str, bytes: &[u8], mime: &str);
 }
 
 /// Whether writes are being saved, and if not, why.
@@ -137,6 +148,30 @@ impl Mode {
     }
 }
 
+impl Mode {
+    /// [`Mode::message`] in Simplified Chinese (the browser's reason stays as the browser
+    /// gave it).
+    pub fn message_zh(&self) -> Option<String> {
+        match self {
+            Mode::Saved => None,
+            Mode::Memory { reason } => Some(format!(
+                "浏览器存储不可用（{reason}）：kvlab 仅在内存中运行，关闭此页面后不会保留任何数据。"
+            )),
+            Mode::Refused { reason } => Some(format!(
+                "未加载此工作区：{reason}。当前仅在内存中运行，不会保存任何数据。"
+            )),
+            Mode::OtherTab => Some(
+                "此工作区已在另一个标签页中打开，并由该标签页保存。在此标签页中所做的更改不会被保存。"
+                    .to_string(),
+            ),
+            Mode::WriteFailed { reason } => Some(format!(
+                "保存失败（{reason}）：最近的更改只保留在内存中。请释放存储空间或导出工作区；\
+                 之前已保存的数据完好无损。"
+            )),
+        }
+    }
+}
+
 /// What the persistence layer reports to the UI.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Status {
@@ -188,6 +223,37 @@ struct Inner {
     on_status: Option<StatusFn>,
 }
 
+impl Inner {
+    /// The state of a persister for `workspace` before anything is read or written: no
+    /// database, nothing pending, all figures zero.
+    fn new(workspace: &str, mode: Mode) -> Inner {
+        Inner {
+            db: None,
+            release: None,
+            next_seq: 1,
+            pending: Vec::new(),
+            flushing: false,
+            log_records: 0,
+            compact_due: false,
+            last_write_ms: 0.0,
+            engine: Weak::new(),
+            status: Status {
+                workspace: workspace.to_string(),
+                mode,
+                problems: Vec::new(),
+                appended: 0,
+                log_bytes: 0,
+                snapshot_bytes: 0,
+                restore_ms: 0.0,
+                snapshot_encode_ms: 0.0,
+                last_commit_ms: 0.0,
+                pending: false,
+            },
+            on_status: None,
+        }
+    }
+}
+
 fn now() -> f64 {
     js_sys::Date::now()
 }
@@ -213,31 +279,8 @@ async fn sleep(ms: u32) {
 /// the first command runs, then [`Persister::attach`] the engine.
 pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
     let t0 = perf_now();
-    let mut status = Status {
-        workspace: workspace.to_string(),
-        mode: Mode::Saved,
-        problems: Vec::new(),
-        appended: 0,
-        log_bytes: 0,
-        snapshot_bytes: 0,
-        restore_ms: 0.0,
-        snapshot_encode_ms: 0.0,
-        last_commit_ms: 0.0,
-        pending: false,
-    };
-    let mut inner = Inner {
-        db: None,
-        release: None,
-        next_seq: 1,
-        pending: Vec::new(),
-        flushing: false,
-        log_records: 0,
-        compact_due: false,
-        last_write_ms: 0.0,
-        engine: Weak::new(),
-        status: status.clone(),
-        on_status: None,
-    };
+    let mut inner = Inner::new(workspace, Mode::Saved);
+    let mut status = inner.status.clone();
     let lock = kv_lock(workspace).await;
     let owner = !lock.is_null();
     inner.release = lock.dyn_into::<js_sys::Function>().ok();
@@ -333,33 +376,12 @@ impl From<Inner> for Persister {
 impl Persister {
     /// A persister that saves nothing (for hosts and tests without storage).
     pub fn in_memory(workspace: &str, reason: &str) -> Persister {
-        let status = Status {
-            workspace: workspace.to_string(),
-            mode: Mode::Memory {
+        Persister::from(Inner::new(
+            workspace,
+            Mode::Memory {
                 reason: reason.to_string(),
             },
-            problems: Vec::new(),
-            appended: 0,
-            log_bytes: 0,
-            snapshot_bytes: 0,
-            restore_ms: 0.0,
-            snapshot_encode_ms: 0.0,
-            last_commit_ms: 0.0,
-            pending: false,
-        };
-        Persister::from(Inner {
-            db: None,
-            release: None,
-            next_seq: 1,
-            pending: Vec::new(),
-            flushing: false,
-            log_records: 0,
-            compact_due: false,
-            last_write_ms: 0.0,
-            engine: Weak::new(),
-            status,
-            on_status: None,
-        })
+        ))
     }
 
     /// Gives the persister the engine whose dataset it snapshots when compacting.
@@ -590,4 +612,49 @@ pub async fn list_workspaces() -> Vec<String> {
 /// The browser's error name when deletion fails.
 pub async fn delete_workspace(workspace: &str) -> Result<(), String> {
     kv_delete(workspace).await.map_err(|e| kv_error_name(&e))
+}
+
+/// Bytes stored for a workspace by name (0 when it has no database).
+pub async fn workspace_bytes(workspace: &str) -> Option<u64> {
+    kv_size_of(workspace).await.ok()?.as_f64().map(|n| n as u64)
+}
+
+/// Creates an empty workspace.
+///
+/// # Errors
+/// `WorkspaceExists`, or the browser's error name.
+pub async fn create_workspace(workspace: &str) -> Result<(), String> {
+    kv_create(workspace).await.map_err(|e| kv_error_name(&e))
+}
+
+/// Renames a workspace: copies its records into the new name's database in one
+/// transaction, then deletes the old one, so a failure midway loses nothing. Leave the
+/// workspace first ([`Persister::close`]) if it is this page's.
+///
+/// # Errors
+/// `WorkspaceExists`, `WorkspaceBusy` (open in another tab), or the browser's error name.
+pub async fn rename_workspace(from: &str, to: &str) -> Result<(), String> {
+    kv_rename(from, to).await.map_err(|e| kv_error_name(&e))
+}
+
+/// Empties another workspace's stored data (it stays listed). For the page's own
+/// workspace, run `FLUSHALL` instead: the engine and the log then agree.
+///
+/// # Errors
+/// `WorkspaceBusy` (open in another tab), or the browser's error name.
+pub async fn reset_workspace(workspace: &str) -> Result<(), String> {
+    kv_reset(workspace).await.map_err(|e| kv_error_name(&e))
+}
+
+/// Deletes a workspace unless another tab has it open ([`delete_workspace`] does not ask).
+///
+/// # Errors
+/// `WorkspaceBusy`, or the browser's error name.
+pub async fn remove_workspace(workspace: &str) -> Result<(), String> {
+    kv_remove(workspace).await.map_err(|e| kv_error_name(&e))
+}
+
+/// Offers `bytes` to the user as a downloaded file.
+pub fn download(name: &str, bytes: &[u8], mime: &str) {
+    kv_download(name, bytes, mime);
 }

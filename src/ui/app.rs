@@ -12,6 +12,7 @@ use super::components::header::Header;
 use super::components::pane::{ConsolePane, PaneStatus};
 use super::components::status_bar::StatusBar;
 use super::components::value_view::ValueView;
+use super::components::workspaces::Workspaces;
 use super::share_view::{ShareBox, SharePage};
 use super::state::{Action, State, Tab};
 use super::walkthrough::{use_walk_route, WalkRoute, WalkthroughPage};
@@ -57,6 +58,7 @@ pub fn App() -> Html {
             }
             doc.set_title(lang.strings().title);
         }
+        super::persist_hook::set_lang(*lang);
     });
 
     // Chinese HELP texts: fetched (once, outside the wasm) when Chinese mode first needs them.
@@ -178,7 +180,8 @@ pub fn App() -> Html {
             <Header lang={state.lang} theme={state.theme} tab={state.tab} walk={false}
                 on_lang={on_action.reform(Action::SetLang)}
                 on_theme={on_action.reform(Action::SetTheme)}
-                on_tab={on_action.reform(Action::SetTab)} />
+                on_tab={on_action.reform(Action::SetTab)}
+                extra={html! { <Workspaces state={state.clone()} /> }} />
             { content }
             <StatusBar lang={state.lang} {db} {keys} />
         </div>

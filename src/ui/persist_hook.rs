@@ -24,10 +24,51 @@ use crate::engine::keyspace::Db;
 use crate::engine::snapshot;
 use crate::engine::{Effect, Engine};
 use crate::persist::{self, Persister, Status};
+use crate::ui::i18n::Lang;
 
 thread_local! {
     static PERSISTER: RefCell<Option<Persister>> = const { RefCell::new(None) };
     static RESTORED: RefCell<Option<Vec<Db>>> = const { RefCell::new(None) };
+    /// The banner's language (the app's, see [`set_lang`]) and the status it shows.
+    static BANNER: RefCell<(Option<Lang>, Option<Status>)> = const { RefCell::new((None, None)) };
+}
+
+/// Shows the persistence banner in `lang` from now on (the app calls it whenever its
+/// language changes; before that, the language saved or asked for by the browser).
+pub fn set_lang(lang: Lang) {
+    let last = BANNER.with(|b| {
+        let mut b = b.borrow_mut();
+        b.0 = Some(lang);
+        b.1.clone()
+    });
+    if let Some(s) = last {
+        show_status(&s);
+    }
+}
+
+fn banner_lang() -> Lang {
+    BANNER.with(|b| b.borrow().0).unwrap_or_else(|| {
+        match crate::ui::services::storage::get("lang").as_deref() {
+            Some("en") => Lang::En,
+            Some("zh-CN") => Lang::Zh,
+            _ => Lang::detect(),
+        }
+    })
+}
+
+/// The banner's lines for `s` in `lang`: why writes are not saved, then each damage found.
+pub fn status_lines(s: &Status, lang: Lang) -> Vec<String> {
+    let mut lines: Vec<String> = match lang {
+        Lang::En => s.mode.message(),
+        Lang::Zh => s.mode.message_zh(),
+    }
+    .into_iter()
+    .collect();
+    lines.extend(s.problems.iter().map(|p| match lang {
+        Lang::En => format!("Damaged data found: {p}. Everything saved before it was recovered."),
+        Lang::Zh => format!("发现损坏的数据：{p}。在它之前保存的所有数据都已恢复。"),
+    }));
+    lines
 }
 
 /// The workspace named in the page address: `embed-<ws>` in embed mode (`#/embed?ws=…`),
@@ -99,6 +140,7 @@ pub fn record(effects: Vec<Effect>, at_ms: i64) {
 }
 
 fn show_status(s: &Status) {
+    BANNER.with(|b| b.borrow_mut().1 = Some(s.clone()));
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -125,12 +167,8 @@ fn show_status(s: &Status) {
             let _ = root.remove_attribute("data-persist-pending");
         }
     }
-    let mut lines: Vec<String> = s.mode.message().into_iter().collect();
-    lines.extend(
-        s.problems
-            .iter()
-            .map(|p| format!("Damaged data found: {p}. Everything saved before it was recovered.")),
-    );
+    let lang = banner_lang();
+    let lines = status_lines(s, lang);
     let banner = match doc.get_element_by_id("persist-status") {
         Some(b) => b,
         None => {
@@ -143,12 +181,14 @@ fn show_status(s: &Status) {
             b.set_id("persist-status");
             let _ = b.set_attribute("role", "status");
             let _ = b.set_attribute("class", "persist-status");
+            let _ = b.set_attribute("lang", lang.tag());
             if let Some(body) = doc.body() {
                 let _ = body.prepend_with_node_1(&b);
             }
             b
         }
     };
+    let _ = banner.set_attribute("lang", lang.tag());
     b_set_text(&banner, &lines.join("\n"));
 }
 
@@ -158,5 +198,36 @@ fn b_set_text(el: &web_sys::Element, text: &str) {
         let _ = el.set_attribute("hidden", "");
     } else {
         let _ = el.remove_attribute("hidden");
+    }
+}
+
+/// The page's workspace (as opened by [`prepare`]).
+pub fn current_workspace() -> String {
+    PERSISTER
+        .with(|x| x.borrow().as_ref().map(|p| p.status().workspace))
+        .unwrap_or_else(workspace_from_url)
+}
+
+/// Bytes stored for the page's workspace.
+pub async fn current_bytes() -> Option<u64> {
+    let p = PERSISTER.with(|x| x.borrow().clone())?;
+    p.stored_bytes().await
+}
+
+/// Leaves the page's workspace before it is renamed or deleted, or the page moves to
+/// another: waits for pending writes and releases the workspace. Writes after this are
+/// not saved, so navigate away next.
+pub async fn leave() {
+    let p = PERSISTER.with(|x| x.borrow().clone());
+    if let Some(p) = p {
+        p.close().await;
+    }
+}
+
+/// Waits until every write so far is committed.
+pub async fn flushed() {
+    let p = PERSISTER.with(|x| x.borrow().clone());
+    if let Some(p) = p {
+        p.flushed().await;
     }
 }

@@ -229,6 +229,8 @@ pub struct State {
     /// pane, absolute log position (`log_base` + index) and the words after `HELP`. They
     /// are rewritten in Chinese when the texts arrive.
     help_waiting: Vec<(PaneId, u64, Vec<Vec<u8>>)>,
+    /// What the last import ran: commands, and the errors replied (1-based command number).
+    pub import_report: Option<Rc<crate::engine::export::ImportReport>>,
 }
 
 impl PartialEq for State {
@@ -247,6 +249,7 @@ impl PartialEq for State {
             && self.filter == other.filter
             && self.delim == other.delim
             && self.flat == other.flat
+            && self.import_report == other.import_report
     }
 }
 
@@ -309,6 +312,9 @@ pub enum Action {
     Tick,
     /// The Chinese HELP texts were fetched.
     HelpZh(Rc<console::HelpZh>),
+    /// Run imported commands on a client of their own (the workspace manager's import);
+    /// the result goes to [`State::import_report`].
+    Import(Rc<Vec<Vec<Vec<u8>>>>),
 }
 
 impl State {
@@ -348,6 +354,7 @@ impl State {
             now_ms,
             help_zh: None,
             help_waiting: Vec::new(),
+            import_report: None,
         };
         s.add_pane();
         if let Some(p) = s.ws.panes.first_mut() {
@@ -950,6 +957,23 @@ impl Reducible for State {
             }
             Action::CloseVenn => next.venn = None,
             Action::HelpZh(help) => next.help_zh_loaded(help),
+            Action::Import(commands) => {
+                let client = next.ws.engine.connect();
+                let mut report = crate::engine::export::ImportReport::default();
+                for (n, argv) in commands.iter().enumerate() {
+                    let outcome = next.ws.engine.submit(client, argv.clone());
+                    report.commands += 1;
+                    if let Some(Reply::Error(e)) = outcome.output_of(client).next() {
+                        report.errors.push((n + 1, e.clone()));
+                    }
+                    next.absorb(outcome, Some(client));
+                }
+                next.ws.engine.disconnect(client);
+                next.import_report = Some(Rc::new(report));
+                next.sync_db();
+                next.rebuild_index();
+                next.refresh_view(None);
+            }
             Action::Tick => {}
         }
         Rc::new(next)

@@ -23,6 +23,9 @@ pub struct HeaderProps {
     /// True while a walkthrough page (`#/walk…`) is shown instead of a tab.
     #[prop_or_default]
     pub walk: bool,
+    /// More controls before the theme switch (the workspace manager's button).
+    #[prop_or_default]
+    pub extra: Html,
 }
 
 /// The name of a tab in the navigation.
@@ -67,6 +70,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                 </a>
             </nav>
             <p class="tagline">{ s.tagline }</p>
+            { props.extra.clone() }
             <button class="icon-button theme" type="button" onclick={on_theme}
                 aria-label={theme_label} title={theme_label}>
                 { theme_icon }

@@ -7,3 +7,4 @@ pub mod log;
 pub mod pane;
 pub mod status_bar;
 pub mod value_view;
+pub mod workspaces;

@@ -1,0 +1,776 @@
+//! The workspace manager: a dialog opened from the header that lists the stored
+//! workspaces (one IndexedDB database each, see [`crate::persist`]) with their stored
+//! size, and creates, switches, renames, resets and deletes them; it also exports the
+//! current workspace (JSON, redis-cli commands, RESP) and imports a file into it.
+//!
+//! Switching navigates to `?ws=<name>` (the page reloads into the other dataset). An
+//! operation on the page's own workspace first leaves it (pending writes committed, the
+//! Web Lock released) — except reset, which runs the real `FLUSHALL` in the active pane,
+//! so it shows in the console and is saved like a typed command. Workspaces open in
+//! another tab are refused (`WorkspaceBusy`). Tutorial embeds' workspaces (`embed-…`) are
+//! listed apart.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use yew::prelude::*;
+
+use crate::engine::export;
+use crate::persist;
+use crate::ui::i18n::Lang;
+use crate::ui::persist_hook;
+use crate::ui::state::{Action, State};
+
+/// Longest workspace name.
+pub const MAX_NAME: usize = 64;
+
+/// Why a workspace name is refused, if it is (the message key, see [`Texts`]).
+pub fn name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() || name.chars().count() > MAX_NAME {
+        return Some("length");
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Some("chars");
+    }
+    if name.starts_with("embed-") {
+        return Some("embed");
+    }
+    None
+}
+
+/// The manager's texts in one language.
+struct Texts {
+    open: &'static str,
+    title: &'static str,
+    close: &'static str,
+    current: &'static str,
+    embeds: &'static str,
+    keys: &'static str,
+    create: &'static str,
+    new_name: &'static str,
+    switch: &'static str,
+    rename: &'static str,
+    rename_to: &'static str,
+    reset: &'static str,
+    delete: &'static str,
+    confirm_reset: &'static str,
+    confirm_delete: &'static str,
+    yes: &'static str,
+    cancel: &'static str,
+    export: &'static str,
+    import: &'static str,
+    import_hint: &'static str,
+    bad_length: &'static str,
+    bad_chars: &'static str,
+    bad_embed: &'static str,
+    exists: &'static str,
+    busy: &'static str,
+    failed: &'static str,
+    created: &'static str,
+    reset_done: &'static str,
+    deleted: &'static str,
+    imported: &'static str,
+    skipped_expired: &'static str,
+    skipped_existing: &'static str,
+    import_failed: &'static str,
+    working: &'static str,
+}
+
+const EN: Texts = Texts {
+    open: "Workspaces",
+    title: "Workspaces",
+    close: "Close",
+    current: "current",
+    embeds: "Tutorial embeds",
+    keys: "Keys",
+    create: "Create",
+    new_name: "New workspace name",
+    switch: "Open",
+    rename: "Rename",
+    rename_to: "New name",
+    reset: "Reset",
+    delete: "Delete",
+    confirm_reset: "Empty workspace “{}”? Its keys are deleted.",
+    confirm_delete: "Delete workspace “{}” and everything in it?",
+    yes: "Yes",
+    cancel: "Cancel",
+    export: "Export",
+    import: "Import a file…",
+    import_hint: "JSON export, redis-cli command file or RESP. Existing keys are kept.",
+    bad_length: "A name has 1 to 64 characters.",
+    bad_chars: "Use letters, digits, “-”, “_” and “.” only.",
+    bad_embed: "Names starting with “embed-” belong to tutorial embeds.",
+    exists: "A workspace of that name exists.",
+    busy: "That workspace is open in another tab; close it there first.",
+    failed: "It did not work",
+    created: "Created “{}”.",
+    reset_done: "Emptied “{}”.",
+    deleted: "Deleted “{}”.",
+    imported: "Imported {} keys.",
+    skipped_expired: "{} already expired, skipped.",
+    skipped_existing: "{} already here, kept as they were.",
+    import_failed: "Nothing imported",
+    working: "Working…",
+};
+
+const ZH: Texts = Texts {
+    open: "工作区",
+    title: "工作区",
+    close: "关闭",
+    current: "当前",
+    embeds: "教程嵌入",
+    keys: "键",
+    create: "新建",
+    new_name: "新工作区名称",
+    switch: "打开",
+    rename: "重命名",
+    rename_to: "新名称",
+    reset: "重置",
+    delete: "删除",
+    confirm_reset: "清空工作区“{}”？其中的键将被删除。",
+    confirm_delete: "删除工作区“{}”及其全部数据？",
+    yes: "确定",
+    cancel: "取消",
+    export: "导出",
+    import: "导入文件…",
+    import_hint: "JSON 导出、redis-cli 命令文件或 RESP。已有的键保持不变。",
+    bad_length: "名称长度为 1 到 64 个字符。",
+    bad_chars: "只能使用字母、数字、“-”、“_”和“.”。",
+    bad_embed: "以“embed-”开头的名称留给教程嵌入使用。",
+    exists: "已存在同名工作区。",
+    busy: "该工作区已在另一个标签页中打开，请先在那里关闭。",
+    failed: "操作失败",
+    created: "已创建“{}”。",
+    reset_done: "已清空“{}”。",
+    deleted: "已删除“{}”。",
+    imported: "已导入 {} 个键。",
+    skipped_expired: "{} 个已过期，已跳过。",
+    skipped_existing: "{} 个已存在，保持原样。",
+    import_failed: "未导入任何数据",
+    working: "处理中…",
+};
+
+fn texts(lang: Lang) -> &'static Texts {
+    match lang {
+        Lang::En => &EN,
+        Lang::Zh => &ZH,
+    }
+}
+
+fn fill(t: &str, x: impl std::fmt::Display) -> String {
+    t.replacen("{}", &x.to_string(), 1)
+}
+
+fn error_text(t: &Texts, e: &str) -> String {
+    match e {
+        "WorkspaceExists" => t.exists.to_string(),
+        "WorkspaceBusy" => t.busy.to_string(),
+        other => format!("{}: {other}", t.failed),
+    }
+}
+
+/// Bytes in a short human form (`1.2 KB`), with the exact count for a title.
+pub fn size_text(n: u64) -> String {
+    if n < 1024 {
+        format!("{n} B")
+    } else if n < 1024 * 1024 {
+        format!("{:.1} KB", n as f64 / 1024.0)
+    } else {
+        format!("{:.1} MB", n as f64 / (1024.0 * 1024.0))
+    }
+}
+
+/// Goes to workspace `name` (the page reloads into it).
+pub fn navigate_to(name: &str) {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return;
+    };
+    let path = loc.pathname().unwrap_or_else(|_| "./".into());
+    let enc: String = js_sys::encode_uri_component(name).into();
+    let _ = loc.set_href(&format!("{path}?ws={enc}"));
+}
+
+/// One listed workspace.
+#[derive(Debug, Clone, PartialEq)]
+struct Row {
+    name: String,
+    bytes: Option<u64>,
+}
+
+/// A confirmation being asked.
+#[derive(Debug, Clone, PartialEq)]
+enum Ask {
+    Reset(String),
+    Delete(String),
+    Rename(String),
+}
+
+/// Properties of [`Workspaces`].
+#[derive(Properties, PartialEq)]
+pub struct WorkspacesProps {
+    /// The app state (engine, active pane, language).
+    pub state: UseReducerHandle<State>,
+}
+
+/// The header button and the workspace manager dialog.
+#[component]
+pub fn Workspaces(props: &WorkspacesProps) -> Html {
+    let state = props.state.clone();
+    let t = texts(state.lang);
+    let open = use_state(|| false);
+    let rows = use_state(Vec::<Row>::new);
+    let message = use_state(|| None::<(String, bool)>);
+    let ask = use_state(|| None::<Ask>);
+    let draft = use_state(String::new);
+    let rename_draft = use_state(String::new);
+    let busy = use_state(|| false);
+    let version = use_state(|| 0u32);
+    let dialog = use_node_ref();
+    let current = persist_hook::current_workspace();
+
+    // (Re)load the list with sizes while the dialog is open.
+    {
+        let rows = rows.clone();
+        let current = current.clone();
+        use_effect_with((*open, *version), move |(open, _)| {
+            if *open {
+                spawn_local(async move {
+                    let mut names = persist::list_workspaces().await;
+                    if !names.contains(&current) {
+                        names.push(current.clone());
+                    }
+                    names.sort();
+                    let mut out = Vec::new();
+                    for name in names {
+                        let bytes = if name == current {
+                            persist_hook::current_bytes().await
+                        } else {
+                            persist::workspace_bytes(&name).await
+                        };
+                        out.push(Row { name, bytes });
+                    }
+                    rows.set(out);
+                });
+            }
+        });
+    }
+    // Escape anywhere while the dialog is open: close the question, else the dialog (a
+    // document listener, so it works wherever the focus went).
+    {
+        let open = open.clone();
+        let ask = ask.clone();
+        let dialog = dialog.clone();
+        use_effect_with((*open, (*ask).is_some()), move |(is_open, asking)| {
+            let asking = *asking;
+            let listener = is_open.then(|| {
+                wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
+                    move |e: web_sys::KeyboardEvent| {
+                        if e.key() != "Escape" {
+                            return;
+                        }
+                        if asking {
+                            if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                                let _ = el.focus();
+                            }
+                            ask.set(None);
+                        } else {
+                            open.set(false);
+                        }
+                    },
+                )
+            });
+            let doc = web_sys::window().and_then(|w| w.document());
+            if let (Some(doc), Some(l)) = (&doc, &listener) {
+                let _ = doc.add_event_listener_with_callback("keydown", l.as_ref().unchecked_ref());
+            }
+            move || {
+                if let (Some(doc), Some(l)) = (doc, listener) {
+                    let _ = doc
+                        .remove_event_listener_with_callback("keydown", l.as_ref().unchecked_ref());
+                }
+            }
+        });
+    }
+    // Focus the dialog when it opens.
+    {
+        let dialog = dialog.clone();
+        use_effect_with(*open, move |open| {
+            if *open {
+                if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
+    // A confirmation takes the focus (its name field, else Cancel), so the keyboard is
+    // where the question is and Escape reaches the dialog.
+    {
+        let dialog = dialog.clone();
+        use_effect_with((*ask).clone(), move |ask| {
+            if ask.is_some() {
+                let target = dialog.cast::<web_sys::Element>().and_then(|d| {
+                    d.query_selector(".ws-confirm input, .ws-confirm .ws-cancel")
+                        .ok()
+                        .flatten()
+                });
+                if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
+    // Report an import's result once the reducer has run it.
+    {
+        let message = message.clone();
+        let version = version.clone();
+        use_effect_with(state.import_report.clone(), move |r| {
+            if let Some(r) = r {
+                if !r.errors.is_empty() {
+                    let (n, e) = &r.errors[0];
+                    message.set(Some((
+                        format!("{} / {}: #{n} {e}", r.errors.len(), r.commands),
+                        true,
+                    )));
+                }
+                version.set(*version + 1);
+            }
+        });
+    }
+
+    let toggle = {
+        let open = open.clone();
+        let message = message.clone();
+        let ask = ask.clone();
+        Callback::from(move |_: MouseEvent| {
+            message.set(None);
+            ask.set(None);
+            open.set(!*open);
+        })
+    };
+    let close = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(false))
+    };
+
+    // Runs an async operation, then shows its message and reloads the list.
+    let run = {
+        let message = message.clone();
+        let busy = busy.clone();
+        let version = version.clone();
+        let ask = ask.clone();
+        let dialog = dialog.clone();
+        Rc::new(
+            move |fut: std::pin::Pin<
+                Box<dyn std::future::Future<Output = Result<String, String>>>,
+            >| {
+                let message = message.clone();
+                let busy = busy.clone();
+                let version = version.clone();
+                // The confirmation (and its focused button) goes away: keep the keyboard
+                // in the dialog.
+                if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+                ask.set(None);
+                busy.set(true);
+                message.set(Some((t.working.to_string(), false)));
+                spawn_local(async move {
+                    let r = fut.await;
+                    busy.set(false);
+                    message.set(Some(match r {
+                        Ok(m) => (m, false),
+                        Err(e) => (error_text(t, &e), true),
+                    }));
+                    version.set(*version + 1);
+                });
+            },
+        )
+    };
+
+    let on_draft = {
+        let draft = draft.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                draft.set(i.value());
+            }
+        })
+    };
+    let on_rename_draft = {
+        let d = rename_draft.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                d.set(i.value());
+            }
+        })
+    };
+    let problem_text = |p: &str| match p {
+        "length" => t.bad_length,
+        "chars" => t.bad_chars,
+        _ => t.bad_embed,
+    };
+    let draft_name = draft.trim().to_string();
+    let draft_problem = (!draft_name.is_empty())
+        .then(|| name_problem(&draft_name))
+        .flatten();
+    let on_create = {
+        let run = run.clone();
+        let draft = draft.clone();
+        let message = message.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let name = draft.trim().to_string();
+            if let Some(p) = name_problem(&name) {
+                message.set(Some((problem_text(p).to_string(), true)));
+                return;
+            }
+            draft.set(String::new());
+            run(Box::pin(async move {
+                persist::create_workspace(&name).await?;
+                Ok(fill(t.created, &name))
+            }));
+        })
+    };
+
+    let do_confirm = {
+        let run = run.clone();
+        let ask = ask.clone();
+        let state = state.clone();
+        let current = current.clone();
+        let rename_draft = rename_draft.clone();
+        let message = message.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let Some(a) = (*ask).clone() else {
+                return;
+            };
+            let is_current = |n: &str| n == current;
+            match a {
+                Ask::Reset(name) if is_current(&name) => {
+                    state.dispatch(Action::Run("FLUSHALL".to_string()));
+                    let name2 = name.clone();
+                    run(Box::pin(async move {
+                        persist_hook::flushed().await;
+                        Ok(fill(t.reset_done, &name2))
+                    }));
+                }
+                Ask::Reset(name) => run(Box::pin(async move {
+                    persist::reset_workspace(&name).await?;
+                    Ok(fill(t.reset_done, &name))
+                })),
+                Ask::Delete(name) => {
+                    let here = is_current(&name);
+                    run(Box::pin(async move {
+                        if here {
+                            persist_hook::leave().await;
+                            persist::delete_workspace(&name).await?;
+                            navigate_to("default");
+                        } else {
+                            persist::remove_workspace(&name).await?;
+                        }
+                        Ok(fill(t.deleted, &name))
+                    }));
+                }
+                Ask::Rename(name) => {
+                    let to = rename_draft.trim().to_string();
+                    if let Some(p) = name_problem(&to) {
+                        message.set(Some((problem_text(p).to_string(), true)));
+                        return;
+                    }
+                    let here = is_current(&name);
+                    run(Box::pin(async move {
+                        if here {
+                            persist_hook::leave().await;
+                            match persist::rename_workspace(&name, &to).await {
+                                Ok(()) => navigate_to(&to),
+                                // Back into the old one (nothing changed there).
+                                Err(e) => {
+                                    navigate_to(&name);
+                                    return Err(e);
+                                }
+                            }
+                        } else {
+                            persist::rename_workspace(&name, &to).await?;
+                        }
+                        Ok(format!("{name} → {to}"))
+                    }));
+                }
+            }
+        })
+    };
+    let cancel_ask = {
+        let ask = ask.clone();
+        let dialog = dialog.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+            ask.set(None);
+        })
+    };
+
+    // Export of the current workspace.
+    let export_btn = |kind: &'static str, label: &'static str| {
+        let state = state.clone();
+        let current = current.clone();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            let (bytes, ext, mime) = state.engine().read(|e| {
+                let now = e.now_ms();
+                match kind {
+                    "json" => (
+                        export::to_json(e.dbs(), now).into_bytes(),
+                        "json",
+                        "application/json",
+                    ),
+                    "cli" => (
+                        export::to_cli_text(&export::to_commands(e.dbs(), now)).into_bytes(),
+                        "redis",
+                        "text/plain",
+                    ),
+                    _ => (
+                        export::to_resp(&export::to_commands(e.dbs(), now)),
+                        "resp",
+                        "application/octet-stream",
+                    ),
+                }
+            });
+            persist::download(&format!("kvlab-{current}.{ext}"), &bytes, mime);
+        });
+        html! {
+            <button type="button" class={classes!("ws-export", format!("ws-export-{kind}"))} {onclick}>
+                { label }
+            </button>
+        }
+    };
+
+    let on_file = {
+        let state = state.clone();
+        let message = message.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            let state = state.clone();
+            let message = message.clone();
+            spawn_local(async move {
+                let Ok(buf) = JsFuture::from(file.array_buffer()).await else {
+                    message.set(Some((t.import_failed.to_string(), true)));
+                    return;
+                };
+                let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+                let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
+                let commands = match first {
+                    Some(b'{') => {
+                        let plan = state.engine().read(|en| {
+                            let now = en.now_ms();
+                            export::json_plan(&bytes, now, |db, key| {
+                                en.dbs()
+                                    .get(db)
+                                    .and_then(|d| d.get_raw(key))
+                                    .is_some_and(|x| !x.is_expired_at(now))
+                            })
+                        });
+                        match plan {
+                            Ok(p) => {
+                                let mut m = fill(t.imported, p.keys);
+                                if p.expired > 0 {
+                                    m.push(' ');
+                                    m.push_str(&fill(t.skipped_expired, p.expired));
+                                }
+                                if !p.existing.is_empty() {
+                                    m.push(' ');
+                                    m.push_str(&fill(t.skipped_existing, p.existing.len()));
+                                }
+                                message.set(Some((m, false)));
+                                p.commands
+                            }
+                            Err(err) => {
+                                message.set(Some((format!("{}: {err}", t.import_failed), true)));
+                                return;
+                            }
+                        }
+                    }
+                    Some(b'*') => {
+                        let (cmds, stop) = export::parse_resp(&bytes);
+                        if let Some(at) = stop {
+                            message.set(Some((
+                                format!("{}: RESP, byte {at}", t.import_failed),
+                                true,
+                            )));
+                            return;
+                        }
+                        message.set(None);
+                        cmds
+                    }
+                    _ => {
+                        let mut cmds = Vec::new();
+                        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+                            let line = line.strip_suffix(b"\r").unwrap_or(line);
+                            match crate::engine::cli::split_args_bytes(line) {
+                                Some(a) if !a.is_empty() => cmds.push(a),
+                                Some(_) => {}
+                                None => {
+                                    message.set(Some((
+                                        format!(
+                                            "{}: line {}: Invalid argument(s)",
+                                            t.import_failed,
+                                            i + 1
+                                        ),
+                                        true,
+                                    )));
+                                    return;
+                                }
+                            }
+                        }
+                        message.set(None);
+                        cmds
+                    }
+                };
+                state.dispatch(Action::Import(Rc::new(commands)));
+            });
+        })
+    };
+
+    let keys_here: usize = state
+        .engine()
+        .read(|e| e.dbs().iter().map(|d| d.len()).sum());
+    let row_html = |r: &Row| {
+        let here = r.name == current;
+        let name = r.name.clone();
+        let open_ws = Callback::from({
+            let name = name.clone();
+            move |_: MouseEvent| {
+                let name = name.clone();
+                spawn_local(async move {
+                    persist_hook::flushed().await;
+                    navigate_to(&name);
+                });
+            }
+        });
+        let ask_for = |a: Ask| {
+            let ask = ask.clone();
+            let rename_draft = rename_draft.clone();
+            let name = name.clone();
+            Callback::from(move |_: MouseEvent| {
+                if matches!(a, Ask::Rename(_)) {
+                    rename_draft.set(name.clone());
+                }
+                ask.set(Some(a.clone()));
+            })
+        };
+        let disabled = *busy;
+        html! {
+            <li class={classes!("ws-row", here.then_some("current"))} data-ws={r.name.clone()}
+                aria-current={here.then_some("true")}>
+                <span class="ws-name">{ &r.name }</span>
+                if here {
+                    <span class="ws-badge">{ t.current }</span>
+                }
+                <span class="ws-size" title={r.bytes.map(|b| format!("{b} bytes"))} data-bytes={r.bytes.map(|b| b.to_string())}>
+                    { r.bytes.map(size_text).unwrap_or_else(|| "—".into()) }
+                </span>
+                if here {
+                    <span class="ws-keys">{ format!("{keys_here} {}", t.keys) }</span>
+                }
+                <span class="ws-actions">
+                    if !here {
+                        <button type="button" class="ws-open" onclick={open_ws} {disabled}>{ t.switch }</button>
+                    }
+                    <button type="button" class="ws-rename" onclick={ask_for(Ask::Rename(name.clone()))} {disabled}
+                        aria-label={format!("{} {}", t.rename, r.name)}>{ t.rename }</button>
+                    <button type="button" class="ws-reset" onclick={ask_for(Ask::Reset(name.clone()))} {disabled}
+                        aria-label={format!("{} {}", t.reset, r.name)}>{ t.reset }</button>
+                    <button type="button" class="ws-delete" onclick={ask_for(Ask::Delete(name.clone()))} {disabled}
+                        aria-label={format!("{} {}", t.delete, r.name)}>{ t.delete }</button>
+                </span>
+            </li>
+        }
+    };
+    let (embeds, own): (Vec<&Row>, Vec<&Row>) =
+        rows.iter().partition(|r| r.name.starts_with("embed-"));
+
+    let confirm = (*ask).clone().map(|a| {
+        let (text, rename) = match &a {
+            Ask::Reset(n) => (fill(t.confirm_reset, n), false),
+            Ask::Delete(n) => (fill(t.confirm_delete, n), false),
+            Ask::Rename(n) => (format!("{} “{n}”", t.rename), true),
+        };
+        html! {
+            <form class="ws-confirm" role="alertdialog" aria-label={text.clone()} onsubmit={do_confirm.clone()}>
+                <p>{ text }</p>
+                if rename {
+                    <label>{ t.rename_to }
+                        <input class="ws-rename-input" value={(*rename_draft).clone()} oninput={on_rename_draft.clone()}
+                            maxlength="64" autofocus=true />
+                    </label>
+                }
+                <button type="submit" class="ws-yes">{ if rename { t.rename } else { t.yes } }</button>
+                <button type="button" class="ws-cancel" onclick={cancel_ask.clone()}>{ t.cancel }</button>
+            </form>
+        }
+    });
+
+    html! {
+        <>
+            <button type="button" class="lang ws-button" onclick={toggle} aria-haspopup="dialog"
+                aria-expanded={(*open).to_string()} title={t.open}>
+                <span aria-hidden="true">{ "▤ " }</span>{ current.clone() }
+                <span class="visually-hidden">{ format!(" — {}", t.open) }</span>
+            </button>
+            if *open {
+                <div class="ws-overlay">
+                    <div class="ws-dialog" role="dialog" aria-modal="true" aria-labelledby="ws-title"
+                        tabindex="-1" ref={dialog}>
+                        <div class="ws-head">
+                            <h2 id="ws-title">{ t.title }</h2>
+                            <button type="button" class="icon-button ws-close" onclick={close}
+                                aria-label={t.close} title={t.close}>{ "✕" }</button>
+                        </div>
+                        <ul class="ws-list" aria-label={t.title}>
+                            { for own.iter().map(|r| row_html(r)) }
+                        </ul>
+                        if !embeds.is_empty() {
+                            <h3>{ t.embeds }</h3>
+                            <ul class="ws-list ws-embeds" aria-label={t.embeds}>
+                                { for embeds.iter().map(|r| row_html(r)) }
+                            </ul>
+                        }
+                        { for confirm }
+                        <form class="ws-create" onsubmit={on_create}>
+                            <label for="ws-new">{ t.new_name }</label>
+                            <input id="ws-new" value={(*draft).clone()} oninput={on_draft} maxlength="64"
+                                aria-invalid={draft_problem.is_some().then_some("true")} />
+                            <button type="submit" disabled={*busy}>{ t.create }</button>
+                        </form>
+                        if let Some(p) = draft_problem {
+                            <p class="ws-hint error">{ problem_text(p) }</p>
+                        }
+                        <div class="ws-io">
+                            <span>{ t.export }</span>
+                            { export_btn("json", "JSON") }
+                            { export_btn("cli", "redis-cli") }
+                            { export_btn("resp", "RESP") }
+                            <label class="ws-import">
+                                { t.import }
+                                <input type="file" class="ws-import-file" accept=".json,.redis,.txt,.resp,application/json,text/plain"
+                                    onchange={on_file} />
+                            </label>
+                        </div>
+                        <p class="ws-hint">{ t.import_hint }</p>
+                        <p class={classes!("ws-message", message.as_ref().is_some_and(|m| m.1).then_some("error"))}
+                            role="status" aria-live="polite">
+                            { message.as_ref().map(|m| m.0.clone()).unwrap_or_default() }
+                        </p>
+                    </div>
+                </div>
+            }
+        </>
+    }
+}
