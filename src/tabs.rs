@@ -574,7 +574,10 @@ mod tests {
                     ..Session::default()
                 },
             },
-            Msg::Close { from: 2, pane: None },
+            Msg::Close {
+                from: 2,
+                pane: None,
+            },
             Msg::Close {
                 from: 2,
                 pane: Some(u32::MAX),
@@ -611,8 +614,14 @@ mod tests {
                 let _ = Msg::decode(&c);
             }
         }
-        assert_eq!(Msg::decode(b"KT\x02\x01\x00"), Err(BadMessage("unknown version")));
-        assert_eq!(Msg::decode(b"KT\x01\x63"), Err(BadMessage("unknown message")));
+        assert_eq!(
+            Msg::decode(b"KT\x02\x01\x00"),
+            Err(BadMessage("unknown version"))
+        );
+        assert_eq!(
+            Msg::decode(b"KT\x01\x63"),
+            Err(BadMessage("unknown message"))
+        );
         // A huge count with no bytes behind it is refused before anything is reserved.
         assert_eq!(
             Msg::decode(b"KT\x01\x05\x01\x01\x01\x01\xff\xff\xff\xff\x0f"),
