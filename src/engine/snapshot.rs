@@ -836,6 +836,20 @@ impl Replayer {
     }
 }
 
+/// Applies replicated effects to a live engine's dataset (a follower tab's replica), each
+/// at the time it first ran, as [`Replayer`] does while loading. Clients keep their state;
+/// the effects this produces are discarded. **O(size of the effects).**
+pub fn apply_effects(engine: &mut Engine, effects: &[TimedEffect]) {
+    if effects.is_empty() {
+        return;
+    }
+    let mut rp = Replayer::new(Some(std::mem::take(&mut engine.srv.dbs)));
+    for e in effects {
+        rp.apply(e);
+    }
+    engine.srv.dbs = rp.finish();
+}
+
 /// Replaces the databases of `engine` with `dbs` (a restored dataset), dropping the keys
 /// whose deadline passed — they expired while nothing was running. Connected clients keep
 /// their state; the effects this produces are discarded. **O(keys).**

@@ -94,6 +94,12 @@ export async function kv_size(db) {
  * nothing. */
 export function kv_lock(workspace) {
   if (typeof navigator === 'undefined' || !navigator.locks) return Promise.resolve(() => Promise.resolve());
+  // A lock this tab was granted while waiting (kv_wait_lock): it is this tab's now.
+  const handed = handover.get(workspace);
+  if (handed) {
+    handover.delete(workspace);
+    return Promise.resolve(handed);
+  }
   return new Promise((ok) => {
     const request = navigator.locks
       .request(PREFIX + workspace, { ifAvailable: true }, (lock) => {
@@ -105,6 +111,30 @@ export function kv_lock(workspace) {
         return new Promise((release) => ok(() => (release(), request)));
       })
       .catch(() => ok(() => Promise.resolve()));
+  });
+}
+
+/** Locks granted to kv_wait_lock and not yet taken by kv_lock, by workspace. */
+const handover = new Map();
+
+/** Waits in the queue for the workspace's lock (another tab holds it). Resolves to true once
+ * this tab holds it — the next kv_lock of the workspace then returns its release function —
+ * or false without the Web Locks API. */
+export function kv_wait_lock(workspace) {
+  if (typeof navigator === 'undefined' || !navigator.locks) return Promise.resolve(false);
+  return new Promise((ok) => {
+    const request = navigator.locks
+      .request(PREFIX + workspace, (lock) => {
+        if (lock === null) {
+          ok(false);
+          return undefined;
+        }
+        return new Promise((release) => {
+          handover.set(workspace, () => (release(), request));
+          ok(true);
+        });
+      })
+      .catch(() => ok(false));
   });
 }
 

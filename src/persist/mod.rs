@@ -22,8 +22,11 @@
 //!   the app works, nothing is saved, and the status says so plainly.
 //! * Data saved by a newer kvlab: [`Mode::Refused`] — the stored data is neither read nor
 //!   written; the app runs in memory and says why.
-//! * Another tab holds the workspace: [`Mode::OtherTab`] — this tab shows the data as it was
-//!   when it opened, runs in memory, and does not write (the other tab's writes are safe).
+//! * Another tab holds the workspace: [`Mode::OtherTab`] — that tab runs the workspace and
+//!   saves it; this one does not write to IndexedDB. The web app then forwards this tab's
+//!   commands to that tab and keeps a replica of its data ([`crate::tabs`],
+//!   `src/ui/tabs_hook.rs`), and takes the workspace over when that tab goes
+//!   ([`wait_for_lock`], then [`open`] again).
 //! * Quota exceeded or another write failure: [`Mode::WriteFailed`] — the command has
 //!   already answered as Redis would; the write (and later ones) stay in memory, a warning
 //!   stays visible, and nothing already saved is touched (the failed transaction aborted
@@ -69,6 +72,7 @@ extern "C" {
     #[wasm_bindgen(catch)]
     async fn kv_size(db: &JsValue) -> Result<JsValue, JsValue>;
     async fn kv_lock(workspace: &str) -> JsValue;
+    async fn kv_wait_lock(workspace: &str) -> JsValue;
     fn kv_close(db: &JsValue);
     #[wasm_bindgen(catch)]
     async fn kv_list() -> Result<JsValue, JsValue>;
@@ -103,7 +107,8 @@ pub enum Mode {
         /// The format error, with its message.
         reason: String,
     },
-    /// Another tab owns this workspace: this tab does not write.
+    /// Another tab owns this workspace: it runs and saves it, this tab does not write
+    /// (the app forwards its commands there).
     OtherTab,
     /// A write failed (quota exceeded, …): writes from then on stay in memory.
     WriteFailed {
@@ -125,8 +130,8 @@ impl Mode {
                 "This workspace was not loaded: {reason}. Working in memory; nothing will be saved."
             )),
             Mode::OtherTab => Some(
-                "This workspace is open in another tab, which saves it. Changes made in this tab \
-                 are not saved."
+                "This workspace is open in another tab, which runs and saves it: commands typed \
+                 here run there and are saved. If that tab closes, this one takes over."
                     .to_string(),
             ),
             Mode::WriteFailed { reason } => Some(format!(
@@ -405,6 +410,11 @@ impl Persister {
         self.inner.borrow().status.clone()
     }
 
+    /// True while this tab holds the workspace's Web Lock (it owns the workspace).
+    pub fn holds_lock(&self) -> bool {
+        self.inner.borrow().release.is_some()
+    }
+
     /// True while writes reach IndexedDB.
     pub fn is_saving(&self) -> bool {
         let i = self.inner.borrow();
@@ -593,6 +603,12 @@ impl Persister {
         let db = self.inner.borrow().db.clone()?;
         kv_size(&db).await.ok()?.as_f64().map(|n| n as u64)
     }
+}
+
+/// Waits until this tab may own `workspace` (the tab that holds it closed or crashed);
+/// the next [`open`] of it then takes the lock. `false` without the Web Locks API.
+pub async fn wait_for_lock(workspace: &str) -> bool {
+    kv_wait_lock(workspace).await.as_bool().unwrap_or(false)
 }
 
 /// The stored workspaces' names (empty where the browser cannot list them).

@@ -49,6 +49,14 @@ pub fn App() -> Html {
         });
     }
 
+    // Messages from the workspace's other tabs reach the state (see `tabs_hook`).
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            super::tabs_hook::set_dispatch(std::rc::Rc::new(move |a| dispatcher.dispatch(a)));
+        });
+    }
+
     // The document follows the UI language and theme: `<html lang data-theme>`, the title.
     use_effect_with((state.lang, state.theme), |(lang, theme)| {
         if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
@@ -107,19 +115,29 @@ pub fn App() -> Html {
         Tab::Workbench => {
             let closable = state.ws.panes.len() > 1;
             let panes = state.ws.panes.iter().map(|p| {
-                let status = engine.read(|e| PaneStatus {
-                    blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
-                    queued: e.client(p.client).and_then(|c| c.multi.as_ref()).map(|m| {
-                        m.queue
-                            .iter()
-                            .map(|q| {
-                                let words: Vec<&[u8]> = q.argv.iter().map(Vec::as_slice).collect();
-                                super::console::line(&words)
-                            })
-                            .collect()
-                    }),
-                    subscribed: e.server().pubsub.total(p.client) > 0,
-                });
+                // A follower tab's pane shows its session on the leader tab.
+                let status = if let Some(s) = &p.session {
+                    PaneStatus {
+                        blocked: s.blocked,
+                        queued: s.queued.clone(),
+                        subscribed: s.subscribed,
+                    }
+                } else {
+                    engine.read(|e| PaneStatus {
+                        blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
+                        queued: e.client(p.client).and_then(|c| c.multi.as_ref()).map(|m| {
+                            m.queue
+                                .iter()
+                                .map(|q| {
+                                    let words: Vec<&[u8]> =
+                                        q.argv.iter().map(Vec::as_slice).collect();
+                                    super::console::line(&words)
+                                })
+                                .collect()
+                        }),
+                        subscribed: e.server().pubsub.total(p.client) > 0,
+                    })
+                };
                 html! {
                     <ConsolePane key={p.id}
                         pane={p.clone()}
@@ -182,6 +200,7 @@ pub fn App() -> Html {
                 on_theme={on_action.reform(Action::SetTheme)}
                 on_tab={on_action.reform(Action::SetTab)}
                 extra={html! { <Workspaces state={state.clone()} /> }} />
+            <super::tabs_hook::TabBadge lang={state.lang} version={state.tabs_version} />
             { content }
             <StatusBar lang={state.lang} {db} {keys} />
         </div>
@@ -228,7 +247,8 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
                 _ => {}
             }
             let empty = engine.read(|e| e.server().dbs.iter().all(|d| d.is_empty()));
-            if empty {
+            // The tab that runs the workspace sets it up (a second tab would do it twice).
+            if empty && !super::tabs_hook::is_follower() {
                 for line in &embed.setup {
                     on_action.emit(Action::Run(line.clone()));
                 }
@@ -263,11 +283,18 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
     let now_ms = engine.read(|e| e.server().clock.now_ms()).div_euclid(1000) * 1000;
     let pane = state.pane(state.ws.active).cloned();
     let console = pane.map(|p| {
-        let status = engine.read(|e| PaneStatus {
-            blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
-            queued: None,
-            subscribed: e.server().pubsub.total(p.client) > 0,
-        });
+        let status = match &p.session {
+            Some(s) => PaneStatus {
+                blocked: s.blocked,
+                queued: None,
+                subscribed: s.subscribed,
+            },
+            None => engine.read(|e| PaneStatus {
+                blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
+                queued: None,
+                subscribed: e.server().pubsub.total(p.client) > 0,
+            }),
+        };
         html! {
             <ConsolePane key={p.id}
                 pane={p.clone()}

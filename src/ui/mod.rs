@@ -14,6 +14,8 @@
 //! - [`services`]: the engine service (all commands and their effects go through it) and
 //!   browser storage.
 //! - [`i18n`]: every UI string, in English and Chinese.
+//! - [`tabs_hook`]: several tabs on one workspace — one runs it, the others forward their
+//!   commands to it and show a replica.
 //! - [`walkthrough`]: SQL and KV side by side (`#/walk…`), with the SQL worker's client.
 
 pub mod app;
@@ -24,6 +26,7 @@ pub mod persist_hook;
 pub mod services;
 pub mod share_view;
 pub mod state;
+pub mod tabs_hook;
 pub mod walkthrough;
 
 /// Opens the saved workspace (see [`persist_hook`]), then mounts the app into
@@ -31,6 +34,7 @@ pub mod walkthrough;
 pub fn start() {
     wasm_bindgen_futures::spawn_local(async {
         persist_hook::prepare().await;
+        tabs_hook::prepare();
         mount();
     });
 }

@@ -139,6 +139,41 @@ pub fn record(effects: Vec<Effect>, at_ms: i64) {
     });
 }
 
+/// True while this tab owns the workspace (holds its Web Lock): it runs it and saves it.
+pub fn holds_lock() -> bool {
+    PERSISTER.with(|x| x.borrow().as_ref().is_some_and(Persister::holds_lock))
+}
+
+/// True when every recorded write is committed.
+pub fn idle() -> bool {
+    PERSISTER.with(|x| x.borrow().as_ref().is_none_or(Persister::is_idle))
+}
+
+/// Resolves once every write recorded so far is committed (or failed).
+pub async fn flushed() {
+    let p = PERSISTER.with(|x| x.borrow().clone());
+    if let Some(p) = p {
+        p.flushed().await;
+    }
+}
+
+/// This tab takes the workspace over (the tab that owned it is gone; see `tabs_hook`):
+/// opens it again — the lock is this tab's now — replaces the engine's dataset with what is
+/// stored, and saves every later write.
+pub async fn take_over(engine: &Rc<RefCell<Engine>>) {
+    let old = PERSISTER.with(|x| x.borrow_mut().take());
+    if let Some(old) = old {
+        old.close().await;
+    }
+    let (p, dbs) = persist::open(&workspace_from_url()).await;
+    p.on_status(show_status);
+    if let Ok(mut e) = engine.try_borrow_mut() {
+        snapshot::install(&mut e, dbs);
+    }
+    p.attach(engine);
+    PERSISTER.with(|x| *x.borrow_mut() = Some(p));
+}
+
 fn show_status(s: &Status) {
     BANNER.with(|b| b.borrow_mut().1 = Some(s.clone()));
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
@@ -221,13 +256,5 @@ pub async fn leave() {
     let p = PERSISTER.with(|x| x.borrow().clone());
     if let Some(p) = p {
         p.close().await;
-    }
-}
-
-/// Waits until every write so far is committed.
-pub async fn flushed() {
-    let p = PERSISTER.with(|x| x.borrow().clone());
-    if let Some(p) = p {
-        p.flushed().await;
     }
 }

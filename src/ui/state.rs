@@ -21,9 +21,11 @@ use super::console;
 use super::i18n::Lang;
 use super::services::engine::{EngineService, Outcome};
 use super::services::storage;
+use super::tabs_hook;
 use crate::engine::cli::{format_reply_for, split_args, INVALID_ARGUMENTS};
 use crate::engine::inspect::{self, KeyIndex, KeyMeta, Row, ValueView};
-use crate::engine::{ClientId, Engine, Reply};
+use crate::engine::{ClientId, Effect, Engine, Reply};
+use crate::tabs::{Line, Msg, Session, TabId};
 
 /// Blocks kept in a pane before the oldest are dropped.
 pub const MAX_LOG: usize = 1000;
@@ -82,6 +84,12 @@ pub struct Pane {
     stash: String,
     /// Tab cycling: the line before the word, the candidates, the one shown.
     completion: Option<(String, Vec<String>, usize)>,
+    /// In a follower tab: the pane's session on the leader, as of its last reply
+    /// (`None` before the first, and after a failover).
+    pub session: Option<Session>,
+    /// In a follower tab: commands sent to the leader and not answered yet — their number
+    /// and the absolute index (`log_base` + position) of their block.
+    waiting: Vec<(u64, u64)>,
 }
 
 impl Pane {
@@ -106,6 +114,37 @@ impl Pane {
         self.log_base += self.log.len() as u64;
         self.log.clear();
     }
+
+    /// Fills in the output of the command block at absolute index `abs` (a forwarded
+    /// command's reply), if it is still in the log.
+    fn answer(&mut self, abs: u64, text: String, is_error: bool) {
+        let Some(i) = abs.checked_sub(self.log_base).map(|i| i as usize) else {
+            return;
+        };
+        if let Some(slot) = self.log.get_mut(i) {
+            if let Entry::Command {
+                prompt,
+                line,
+                output: None,
+                ..
+            } = slot.as_ref()
+            {
+                *slot = Rc::new(Entry::Command {
+                    prompt: prompt.clone(),
+                    line: line.clone(),
+                    output: Some(text),
+                    error: is_error,
+                });
+            }
+        }
+    }
+}
+
+/// The leader's clients for the panes of follower tabs.
+#[derive(Debug, Default)]
+pub struct RemoteClients {
+    by_pane: std::collections::HashMap<(TabId, PaneId), ClientId>,
+    by_client: std::collections::HashMap<ClientId, (TabId, PaneId)>,
 }
 
 /// What the value view shows: the selected key's value, and what it was before the last
@@ -160,6 +199,8 @@ pub struct Workspace {
     pub index: Rc<RefCell<KeyIndex>>,
     /// Which database `index` holds.
     pub index_db: usize,
+    /// Leader: the clients of follower tabs' panes (see `tabs_hook`).
+    pub remote: Rc<RefCell<RemoteClients>>,
 }
 
 /// The page's top-level sections. Walkthroughs will add theirs here.
@@ -231,6 +272,10 @@ pub struct State {
     help_waiting: Vec<(PaneId, u64, Vec<Vec<u8>>)>,
     /// What the last import ran: commands, and the errors replied (1-based command number).
     pub import_report: Option<Rc<crate::engine::export::ImportReport>>,
+    /// Follower: the number of the last command forwarded.
+    next_req: u64,
+    /// Changes when this tab's role or its other tabs change (the role badge).
+    pub tabs_version: u64,
 }
 
 impl PartialEq for State {
@@ -250,6 +295,7 @@ impl PartialEq for State {
             && self.delim == other.delim
             && self.flat == other.flat
             && self.import_report == other.import_report
+            && self.tabs_version == other.tabs_version
     }
 }
 
@@ -315,6 +361,15 @@ pub enum Action {
     /// Run imported commands on a client of their own (the workspace manager's import);
     /// the result goes to [`State::import_report`].
     Import(Rc<Vec<Vec<Vec<u8>>>>),
+    /// A message from another tab of the workspace (`tabs_hook`): a follower's command or
+    /// pane closing (leader), a reply or later output (follower).
+    Remote(Msg),
+    /// Follower: the replica changed — these effects, or everything (`None`, a snapshot).
+    Replicated(Option<Vec<Effect>>),
+    /// The sessions on the leader are gone: this tab took over (`true`) or another did.
+    Reconnected(bool),
+    /// This tab's role or its other tabs changed.
+    TabsChanged,
 }
 
 impl State {
@@ -339,6 +394,7 @@ impl State {
                 next_pane: 1,
                 index: Rc::new(RefCell::new(KeyIndex::default())),
                 index_db: 0,
+                remote: Rc::default(),
             },
             history,
             lang,
@@ -355,6 +411,8 @@ impl State {
             help_zh: None,
             help_waiting: Vec::new(),
             import_report: None,
+            next_req: 0,
+            tabs_version: 0,
         };
         s.add_pane();
         if let Some(p) = s.ws.panes.first_mut() {
@@ -398,6 +456,7 @@ impl State {
             let _ = engine.configure("cluster-enabled", "yes");
         }
         super::persist_hook::connect(&engine);
+        tabs_hook::connect(&engine);
         State::with_service(engine, lang, history, theme)
     }
 
@@ -418,6 +477,16 @@ impl State {
 
     /// The database a client has selected.
     pub fn db_of(&self, client: ClientId) -> usize {
+        // A follower's pane: its session on the leader.
+        if let Some(s) = self
+            .ws
+            .panes
+            .iter()
+            .find(|p| p.client == client)
+            .and_then(|p| p.session.as_ref())
+        {
+            return usize::try_from(s.db).unwrap_or(0);
+        }
         self.ws
             .engine
             .read(|e| e.client(client).map_or(0, |c| c.db))
@@ -499,6 +568,8 @@ impl State {
             history_pos: None,
             stash: String::new(),
             completion: None,
+            session: None,
+            waiting: Vec::new(),
         });
         self.ws.active = id;
     }
@@ -559,6 +630,26 @@ impl State {
         let (output, error, outcome) = match argv {
             None => (Some(INVALID_ARGUMENTS.to_string()), true, None),
             Some(argv) if argv.is_empty() => (None, false, None),
+            Some(argv) if tabs_hook::is_follower() => {
+                // The leader tab runs it; the reply fills this block in (`Action::Remote`).
+                self.next_req += 1;
+                let req = self.next_req;
+                let sent = tabs_hook::forward(id, req, argv);
+                let lang = self.lang;
+                if let Some(p) = self.pane_mut(id) {
+                    p.push(Entry::Command {
+                        prompt,
+                        line,
+                        output: (!sent).then(|| tabs_hook::texts(lang).not_connected.to_string()),
+                        error: !sent,
+                    });
+                    if sent {
+                        let abs = p.log_base + p.log.len() as u64 - 1;
+                        p.waiting.push((req, abs));
+                    }
+                }
+                return;
+            }
             Some(argv) => {
                 let venn_keys = venn_request(&argv);
                 let outcome = self.ws.engine.submit(client, argv);
@@ -602,6 +693,20 @@ impl State {
     fn absorb(&mut self, outcome: Outcome, except: Option<ClientId>) {
         for (client, replies) in &outcome.output {
             if Some(*client) == except {
+                continue;
+            }
+            let remote = self.ws.remote.borrow().by_client.get(client).copied();
+            if let Some((tab, pane)) = remote {
+                // A follower tab's pane: its later output goes there.
+                let lines = self.render(*client, replies.iter());
+                tabs_hook::send(Msg::Reply {
+                    leader: tabs_hook::me(),
+                    to: tab,
+                    pane,
+                    req: 0,
+                    lines,
+                    session: self.session_of(*client),
+                });
                 continue;
             }
             let proto = self
@@ -663,6 +768,155 @@ impl State {
         if let Some(cmd) = touched_view {
             self.refresh_view((!cmd.is_empty()).then_some(cmd));
         }
+    }
+
+    /// Renders replies for `client` as redis-cli prints them.
+    fn render<'a>(&self, client: ClientId, replies: impl Iterator<Item = &'a Reply>) -> Vec<Line> {
+        let proto = self
+            .ws
+            .engine
+            .read(|e| e.client(client).map_or(2, |c| c.proto));
+        replies
+            .map(|r| Line {
+                text: format_reply_for(r, proto),
+                error: matches!(r, Reply::Error(_)),
+            })
+            .collect()
+    }
+
+    /// What a follower's pane shows of its session on this (the leader's) engine.
+    fn session_of(&self, client: ClientId) -> Session {
+        self.ws.engine.read(|e| {
+            let c = e.client(client);
+            Session {
+                db: c.map_or(0, |c| c.db as u64),
+                proto: c.map_or(2, |c| c.proto),
+                blocked: e.server().blocking.get(client).map(|b| b.deadline_ms),
+                queued: c.and_then(|c| c.multi.as_ref()).map(|m| {
+                    m.queue
+                        .iter()
+                        .map(|q| {
+                            let words: Vec<&[u8]> = q.argv.iter().map(Vec::as_slice).collect();
+                            console::line(&words)
+                        })
+                        .collect()
+                }),
+                subscribed: e.server().pubsub.total(client) > 0,
+            }
+        })
+    }
+
+    /// A message from another tab (see [`Action::Remote`]).
+    fn remote(&mut self, msg: Msg) {
+        match msg {
+            // Leader: run a follower pane's command as that pane's client.
+            Msg::Command {
+                from,
+                pane,
+                req,
+                argv,
+                ..
+            } => {
+                let known = self.ws.remote.borrow().by_pane.get(&(from, pane)).copied();
+                let client = known.unwrap_or_else(|| {
+                    let c = self.ws.engine.connect();
+                    let mut r = self.ws.remote.borrow_mut();
+                    r.by_pane.insert((from, pane), c);
+                    r.by_client.insert(c, (from, pane));
+                    c
+                });
+                let outcome = self.ws.engine.submit(client, argv);
+                let lines = self.render(client, outcome.output_of(client));
+                tabs_hook::send(Msg::Reply {
+                    leader: tabs_hook::me(),
+                    to: from,
+                    pane,
+                    req,
+                    lines,
+                    session: self.session_of(client),
+                });
+                self.absorb(outcome, Some(client));
+            }
+            Msg::Close { from, pane } => {
+                let gone: Vec<ClientId> = {
+                    let mut r = self.ws.remote.borrow_mut();
+                    let keys: Vec<(TabId, PaneId)> = r
+                        .by_pane
+                        .keys()
+                        .filter(|(t, p)| *t == from && pane.is_none_or(|x| x == *p))
+                        .copied()
+                        .collect();
+                    let gone: Vec<ClientId> =
+                        keys.iter().filter_map(|k| r.by_pane.remove(k)).collect();
+                    for c in &gone {
+                        r.by_client.remove(c);
+                    }
+                    gone
+                };
+                for c in gone {
+                    self.ws.engine.disconnect(c);
+                }
+            }
+            Msg::Config { name, value, .. } => {
+                let _ = self.ws.engine.configure(&name, &value);
+            }
+            // Follower: a reply, or later output, for one of this tab's panes.
+            Msg::Reply {
+                pane,
+                req,
+                lines,
+                session,
+                ..
+            } => {
+                let Some(p) = self.pane_mut(pane) else {
+                    return;
+                };
+                p.session = Some(session);
+                if req == 0 {
+                    for l in lines {
+                        p.push(Entry::Late {
+                            output: l.text,
+                            error: l.error,
+                        });
+                    }
+                } else if let Some(i) = p.waiting.iter().position(|(r, _)| *r == req) {
+                    let (_, abs) = p.waiting.remove(i);
+                    // No output: the command blocks (its reply comes later, as for a pane
+                    // of this tab).
+                    if !lines.is_empty() {
+                        let error = lines.first().is_some_and(|l| l.error);
+                        let text = lines
+                            .into_iter()
+                            .map(|l| l.text)
+                            .collect::<Vec<_>>()
+                            .join("\n");
+                        p.answer(abs, text, error);
+                    }
+                }
+                self.sync_db();
+            }
+            _ => {}
+        }
+    }
+
+    /// The sessions of this tab's panes on the old leader are gone (see
+    /// [`Action::Reconnected`]).
+    fn reconnected(&mut self, promoted: bool) {
+        let t = tabs_hook::texts(self.lang);
+        for p in &mut self.ws.panes {
+            let waiting = std::mem::take(&mut p.waiting);
+            for (_, abs) in &waiting {
+                p.answer(*abs, t.lost.to_string(), true);
+            }
+            if p.session.take().is_some() || !waiting.is_empty() {
+                p.push(Entry::Late {
+                    output: if promoted { t.promoted } else { t.moved }.to_string(),
+                    error: true,
+                });
+            }
+        }
+        self.rebuild_index();
+        self.refresh_view(None);
     }
 
     /// Follows the active pane's database.
@@ -862,6 +1116,17 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if action == Action::Tick && tabs_hook::is_follower() {
+            // Only the leader's clock expires keys and times blocked clients out; the
+            // replica receives the effects.
+            let now = self.ws.engine.read(|e| e.server().clock.now_ms());
+            if now / 1000 == self.now_ms / 1000 {
+                return self;
+            }
+            let mut next = Rc::unwrap_or_clone(self);
+            next.now_ms = now;
+            return Rc::new(next);
+        }
         if action == Action::Tick {
             let outcome = self.ws.engine.tick();
             let now = self.ws.engine.read(|e| e.server().clock.now_ms());
@@ -886,6 +1151,7 @@ impl Reducible for State {
                 if next.ws.panes.len() > 1 {
                     if let Some(p) = next.pane(id) {
                         next.ws.engine.disconnect(p.client);
+                        tabs_hook::pane_closed(id);
                     }
                     next.ws.panes.retain(|p| p.id != id);
                     if next.ws.active == id {
@@ -914,6 +1180,7 @@ impl Reducible for State {
                 storage_set("theme", theme.name());
             }
             Action::SetCluster(on) => {
+                tabs_hook::configure("cluster-enabled", if on { "yes" } else { "no" });
                 let _ = next
                     .ws
                     .engine
@@ -975,6 +1242,23 @@ impl Reducible for State {
                 next.refresh_view(None);
             }
             Action::Tick => {}
+            Action::Remote(msg) => next.remote(msg),
+            Action::Replicated(Some(effects)) => next.absorb(
+                Outcome {
+                    effects,
+                    output: Vec::new(),
+                },
+                None,
+            ),
+            Action::Replicated(None) => {
+                next.rebuild_index();
+                next.refresh_view(None);
+            }
+            Action::Reconnected(promoted) => {
+                next.reconnected(promoted);
+                next.tabs_version += 1;
+            }
+            Action::TabsChanged => next.tabs_version += 1,
         }
         Rc::new(next)
     }

@@ -312,23 +312,7 @@ test('data from a newer version is refused with a clear message and left untouch
   await context.close();
 });
 
-test('a second tab on the same workspace does not write over the first', async () => {
-  const { context, page } = await launch(await newProfile());
-  await open(page, 'tabs');
-  await run(page, 'SET from first');
-  const second = await context.newPage();
-  await open(second, 'tabs');
-  assert.equal(await mode(second), 'other-tab');
-  assert.match(await banner(second), /open in another tab/);
-  assert.equal(await run(second, 'GET from'), '"first"');
-  await run(page, 'SET more first');
-  await settled(page, 2);
-  await second.close();
-  await page.reload();
-  await page.waitForFunction(() => document.documentElement.hasAttribute('data-persist'));
-  assert.equal(await run(page, 'MGET from more'), '1) "first"\n2) "first"');
-  await context.close();
-});
+// Two tabs of one workspace: tests/e2e/tabs.test.mjs.
 
 // --- Crash: SIGKILL the browser right after the replies are painted. --------------------
 

@@ -1,0 +1,635 @@
+//! Several tabs on one workspace: the app's side of the protocol of [`crate::tabs`].
+//!
+//! The tab that holds the workspace's Web Lock is the **leader** ([`Role::Leader`]): it runs
+//! the engine and saves it, as a lone tab does. Any other tab of the workspace is a
+//! **follower**: its panes forward their commands to the leader over a `BroadcastChannel`
+//! (`kvlab-ws-<workspace>`), its views show a replica kept up to date with the leader's
+//! effect batches, and it waits in the lock's queue, so that when the leader closes or
+//! crashes one follower takes over ([`persist_hook::take_over`]: it re-reads IndexedDB,
+//! where everything acknowledged is).
+//!
+//! Calls, in this order: [`prepare`] after `persist_hook::prepare` (picks the role, opens
+//! the channel), [`connect`] after `persist_hook::connect` (numbers and broadcasts the
+//! effect batches of the leader's engine), [`set_dispatch`] once the app is mounted
+//! (messages for the state arrive as [`Action`]s).
+//!
+//! # A reply on screen is a reply on disk
+//! The leader posts its messages in order through one outbox that is emptied only when
+//! persistence is idle ([`persist_hook::idle`]): a reply or an effect batch leaves only once
+//! the writes before it are committed. A follower thus never shows a write that a crash of
+//! the leader could lose.
+//!
+//! `<html>` carries `data-tab-role` (`leader`, `follower`, `alone` without
+//! `BroadcastChannel`), `data-tab-synced` on a follower whose replica is current, and
+//! `data-tab-followers` on a leader; [`TabBadge`] shows the role.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::rc::{Rc, Weak};
+
+use js_sys::Uint8Array;
+use wasm_bindgen::prelude::*;
+use yew::prelude::*;
+
+use super::i18n::Lang;
+use super::persist_hook;
+use super::services::engine::EngineService;
+use super::state::Action;
+use crate::engine::snapshot::{self, TimedEffect};
+use crate::engine::{Effect, Engine};
+use crate::tabs::{Follow, Msg, Step, TabId};
+
+#[wasm_bindgen(module = "/src/ui/tabs.js")]
+extern "C" {
+    fn tabs_open(workspace: &str, onmessage: &Closure<dyn FnMut(Uint8Array)>) -> JsValue;
+    fn tabs_post(ch: &JsValue, bytes: &[u8]);
+    fn tabs_on_leave(f: &Closure<dyn FnMut()>);
+    fn tabs_random_id() -> f64;
+}
+
+/// This tab's part in its workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// No `BroadcastChannel`: the tab works on its own (as `persist` says).
+    Alone,
+    /// Runs the engine and saves it.
+    Leader,
+    /// Forwards its commands to the leader and shows a replica.
+    Follower,
+}
+
+impl Role {
+    /// The `data-tab-role` value.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Role::Alone => "alone",
+            Role::Leader => "leader",
+            Role::Follower => "follower",
+        }
+    }
+}
+
+enum Out {
+    Msg(Msg),
+    /// A snapshot for a follower, encoded when it is posted (then the engine's dataset is
+    /// exactly what the batches posted so far add up to).
+    SnapshotFor(TabId),
+}
+
+struct Hub {
+    me: TabId,
+    channel: JsValue,
+    role: Role,
+    follow: Follow,
+    /// Leader: the number of the last effect batch.
+    seq: u64,
+    outbox: Vec<Out>,
+    draining: bool,
+    dispatch: Option<Rc<dyn Fn(Action)>>,
+    early: Vec<Action>,
+    engine: Weak<RefCell<Engine>>,
+    followers: BTreeSet<TabId>,
+}
+
+thread_local! {
+    static HUB: RefCell<Option<Hub>> = const { RefCell::new(None) };
+}
+
+fn with<R>(f: impl FnOnce(&mut Hub) -> R) -> Option<R> {
+    HUB.with(|h| h.borrow_mut().as_mut().map(f))
+}
+
+/// This tab's role ([`Role::Alone`] before [`prepare`]).
+pub fn role() -> Role {
+    with(|h| h.role).unwrap_or(Role::Alone)
+}
+
+/// True on a follower: commands go to the leader ([`forward`]).
+pub fn is_follower() -> bool {
+    role() == Role::Follower
+}
+
+/// This tab's id.
+pub fn me() -> TabId {
+    with(|h| h.me).unwrap_or(0)
+}
+
+/// Picks the role (the leader holds the workspace's lock) and opens the channel. Call it
+/// after `persist_hook::prepare`.
+pub fn prepare() {
+    let workspace = persist_hook::workspace_from_url();
+    let on_message = Closure::<dyn FnMut(Uint8Array)>::new(|bytes: Uint8Array| {
+        if let Ok(msg) = Msg::decode(&bytes.to_vec()) {
+            receive(msg);
+        }
+    });
+    let channel = tabs_open(&workspace, &on_message);
+    on_message.forget();
+    let role = if channel.is_null() {
+        Role::Alone
+    } else if persist_hook::holds_lock() {
+        Role::Leader
+    } else {
+        Role::Follower
+    };
+    let me = tabs_random_id() as u64;
+    HUB.with(|h| {
+        *h.borrow_mut() = Some(Hub {
+            me,
+            channel,
+            role,
+            follow: Follow::default(),
+            seq: 0,
+            outbox: Vec::new(),
+            draining: false,
+            dispatch: None,
+            early: Vec::new(),
+            engine: Weak::new(),
+            followers: BTreeSet::new(),
+        })
+    });
+    match role {
+        Role::Leader => post(Msg::Leader { leader: me }),
+        Role::Follower => {
+            post(Msg::Hello { from: me });
+            wasm_bindgen_futures::spawn_local(keep_asking());
+            wasm_bindgen_futures::spawn_local(async move {
+                if crate::persist::wait_for_lock(&workspace).await {
+                    promote().await;
+                }
+            });
+        }
+        Role::Alone => {}
+    }
+    let leave = Closure::<dyn FnMut()>::new(move || {
+        if is_follower() {
+            post(Msg::Close {
+                from: me,
+                pane: None,
+            });
+        }
+    });
+    tabs_on_leave(&leave);
+    leave.forget();
+    show_role();
+}
+
+/// Numbers and broadcasts (once committed) every batch of effects of the leader's engine.
+/// Call it after `persist_hook::connect`, so that the batch is recorded before it is posted.
+pub fn connect(service: &EngineService) {
+    let shared = service.shared();
+    with(|h| h.engine = Rc::downgrade(&shared));
+    let engine = Rc::downgrade(&shared);
+    service.observe(Rc::new(move |effects: &[Effect]| {
+        if role() != Role::Leader {
+            return;
+        }
+        let at_ms = engine
+            .upgrade()
+            .and_then(|e| e.try_borrow().ok().map(|e| e.now_ms()))
+            .unwrap_or_else(|| js_sys::Date::now() as i64);
+        let timed: Vec<TimedEffect> = effects
+            .iter()
+            .map(|effect| TimedEffect {
+                at_ms,
+                effect: effect.clone(),
+            })
+            .collect();
+        let Some((leader, seq)) = with(|h| {
+            h.seq += 1;
+            (h.me, h.seq)
+        }) else {
+            return;
+        };
+        send_out(Out::Msg(Msg::Effects {
+            leader,
+            seq,
+            record: snapshot::encode_log_record(seq, &timed),
+        }));
+    }));
+}
+
+/// Gives the hook the app's dispatcher; actions that arrived before are delivered now.
+pub fn set_dispatch(f: Rc<dyn Fn(Action)>) {
+    let early = with(|h| {
+        h.dispatch = Some(f.clone());
+        std::mem::take(&mut h.early)
+    })
+    .unwrap_or_default();
+    for a in early {
+        f(a);
+    }
+}
+
+fn dispatch(a: Action) {
+    let f = with(|h| match &h.dispatch {
+        Some(f) => Some(f.clone()),
+        None => {
+            h.early.push(a.clone());
+            None
+        }
+    })
+    .flatten();
+    if let Some(f) = f {
+        f(a);
+    }
+}
+
+/// Follower: sends a pane's command to the leader. `false` while no leader is known yet.
+pub fn forward(pane: u32, req: u64, argv: Vec<Vec<u8>>) -> bool {
+    let Some(Some((from, to))) = with(|h| h.follow.leader.map(|l| (h.me, l))) else {
+        return false;
+    };
+    post(Msg::Command {
+        from,
+        to,
+        pane,
+        req,
+        argv,
+    });
+    true
+}
+
+/// Follower: a pane closed; the leader drops its client.
+pub fn pane_closed(pane: u32) {
+    if is_follower() {
+        post(Msg::Close {
+            from: me(),
+            pane: Some(pane),
+        });
+    }
+}
+
+/// Follower: a configuration change (cluster mode) is the leader's to make.
+pub fn configure(name: &str, value: &str) {
+    if let Some(Some(to)) = with(|h| h.follow.leader) {
+        post(Msg::Config {
+            to,
+            name: name.to_string(),
+            value: value.to_string(),
+        });
+    }
+}
+
+/// Leader: posts `msg` once every write before it is committed.
+pub fn send(msg: Msg) {
+    send_out(Out::Msg(msg));
+}
+
+fn send_out(out: Out) {
+    enum Next {
+        Now(Out),
+        Drain,
+        Queued,
+    }
+    let next = with(|h| {
+        if h.outbox.is_empty() && !h.draining && persist_hook::idle() {
+            Next::Now(out)
+        } else {
+            h.outbox.push(out);
+            if std::mem::replace(&mut h.draining, true) {
+                Next::Queued
+            } else {
+                Next::Drain
+            }
+        }
+    });
+    match next {
+        Some(Next::Now(out)) => post_out(out),
+        Some(Next::Drain) => wasm_bindgen_futures::spawn_local(drain()),
+        _ => {}
+    }
+}
+
+async fn drain() {
+    loop {
+        persist_hook::flushed().await;
+        // Persistence is idle: everything recorded before these messages is committed.
+        let items = with(|h| {
+            let items = std::mem::take(&mut h.outbox);
+            if items.is_empty() {
+                h.draining = false;
+            }
+            items
+        })
+        .unwrap_or_default();
+        if items.is_empty() {
+            return;
+        }
+        for out in items {
+            post_out(out);
+        }
+    }
+}
+
+fn post_out(out: Out) {
+    match out {
+        Out::Msg(m) => post(m),
+        Out::SnapshotFor(to) => {
+            let Some((engine, leader, seq)) = with(|h| (h.engine.upgrade(), h.me, h.seq)) else {
+                return;
+            };
+            // Busy or gone: the follower asks again.
+            let Some(bytes) = engine.as_ref().and_then(|e| {
+                e.try_borrow()
+                    .ok()
+                    .map(|e| snapshot::encode_snapshot(e.dbs(), seq, e.now_ms()))
+            }) else {
+                return;
+            };
+            post(Msg::Snapshot {
+                leader,
+                to,
+                seq,
+                bytes,
+            });
+        }
+    }
+}
+
+fn post(msg: Msg) {
+    let ch = with(|h| h.channel.clone());
+    if let Some(ch) = ch.filter(|c| !c.is_null()) {
+        tabs_post(&ch, &msg.encode());
+    }
+}
+
+fn receive(msg: Msg) {
+    let Some((me, role)) = with(|h| (h.me, h.role)) else {
+        return;
+    };
+    match (role, msg) {
+        (Role::Leader, Msg::Hello { from }) => {
+            with(|h| h.followers.insert(from));
+            send_out(Out::SnapshotFor(from));
+            show_role();
+        }
+        (Role::Leader, m @ Msg::Command { .. }) => {
+            if let Msg::Command { from, to, .. } = &m {
+                if *to != me {
+                    return;
+                }
+                with(|h| h.followers.insert(*from));
+            }
+            dispatch(Action::Remote(m));
+        }
+        (Role::Leader, m @ Msg::Close { .. }) => {
+            if let Msg::Close { from, pane: None } = &m {
+                with(|h| h.followers.remove(from));
+                show_role();
+            }
+            dispatch(Action::Remote(m));
+        }
+        (Role::Leader, m @ Msg::Config { .. }) => {
+            if matches!(&m, Msg::Config { to, .. } if *to == me) {
+                dispatch(Action::Remote(m));
+            }
+        }
+        (
+            Role::Follower,
+            Msg::Snapshot {
+                leader,
+                to,
+                seq,
+                bytes,
+            },
+        ) if to == me => {
+            // A snapshot from another leader than the one followed (one that took over
+            // meanwhile) is fine: following it is the point.
+            let Ok(decoded) = snapshot::decode_snapshot(&bytes) else {
+                return;
+            };
+            let Some(engine) = with(|h| h.engine.upgrade()).flatten() else {
+                return;
+            };
+            let lost = with(|h| {
+                let old = h.follow.leader;
+                h.follow.snapshot(leader, seq);
+                old.is_some_and(|o| o != leader)
+            })
+            .unwrap_or(false);
+            if let Ok(mut e) = engine.try_borrow_mut() {
+                snapshot::install(&mut e, decoded.value.dbs);
+            }
+            if lost {
+                dispatch(Action::Reconnected(false));
+            }
+            dispatch(Action::Replicated(None));
+            show_role();
+        }
+        (
+            Role::Follower,
+            Msg::Effects {
+                leader,
+                seq,
+                record,
+            },
+        ) => {
+            let step = with(|h| h.follow.effects(leader, seq)).unwrap_or(Step::Skip);
+            match step {
+                Step::Skip => {}
+                Step::Resync => {
+                    post(Msg::Hello { from: me });
+                    show_role();
+                }
+                Step::Apply => {
+                    let Ok(rec) = snapshot::decode_log_record(&record, 0) else {
+                        with(|h| h.follow.last = None);
+                        post(Msg::Hello { from: me });
+                        return;
+                    };
+                    let Some(engine) = with(|h| h.engine.upgrade()).flatten() else {
+                        return;
+                    };
+                    if let Ok(mut e) = engine.try_borrow_mut() {
+                        snapshot::apply_effects(&mut e, &rec.effects);
+                    }
+                    dispatch(Action::Replicated(Some(
+                        rec.effects.into_iter().map(|t| t.effect).collect(),
+                    )));
+                }
+            }
+        }
+        (Role::Follower, m @ Msg::Reply { .. }) => {
+            if matches!(&m, Msg::Reply { to, .. } if *to == me) {
+                dispatch(Action::Remote(m));
+            }
+        }
+        (Role::Follower, Msg::Leader { leader }) => {
+            let lost = with(|h| {
+                let old = h.follow.leader;
+                if old == Some(leader) {
+                    return false;
+                }
+                h.follow.new_leader(leader);
+                old.is_some()
+            })
+            .unwrap_or(false);
+            post(Msg::Hello { from: me });
+            if lost {
+                dispatch(Action::Reconnected(false));
+            }
+            show_role();
+        }
+        _ => {}
+    }
+}
+
+async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+/// Follower: asks for a snapshot until one comes (the leader may still be starting).
+async fn keep_asking() {
+    loop {
+        sleep(400).await;
+        let Some((me, role, synced)) = with(|h| (h.me, h.role, h.follow.synced())) else {
+            return;
+        };
+        if role != Role::Follower {
+            return;
+        }
+        if !synced {
+            post(Msg::Hello { from: me });
+        }
+    }
+}
+
+/// The leader is gone and this tab holds the lock: re-read the workspace from IndexedDB,
+/// take persistence over, announce it, and tell the panes.
+async fn promote() {
+    let Some(engine) = with(|h| h.engine.upgrade()).flatten() else {
+        return;
+    };
+    persist_hook::take_over(&engine).await;
+    let Some(me) = with(|h| {
+        h.role = Role::Leader;
+        h.seq = 0;
+        h.follow = Follow::default();
+        h.followers.clear();
+        h.me
+    }) else {
+        return;
+    };
+    post(Msg::Leader { leader: me });
+    dispatch(Action::Reconnected(true));
+    show_role();
+}
+
+fn show_role() {
+    let Some((role, synced, followers)) = with(|h| (h.role, h.follow.synced(), h.followers.len()))
+    else {
+        return;
+    };
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-tab-role", role.tag());
+        if role == Role::Follower && synced {
+            let _ = root.set_attribute("data-tab-synced", "");
+        } else {
+            let _ = root.remove_attribute("data-tab-synced");
+        }
+        let _ = root.set_attribute("data-tab-followers", &followers.to_string());
+    }
+    dispatch(Action::TabsChanged);
+}
+
+/// Texts of this feature, in the UI language.
+pub struct TabTexts {
+    /// A forwarded command had no reply when the leader went.
+    pub lost: &'static str,
+    /// A pane's session on the old leader is gone; this tab runs the workspace now.
+    pub promoted: &'static str,
+    /// A pane's session on the old leader is gone; another tab runs the workspace now.
+    pub moved: &'static str,
+    /// A command typed before the leader answered.
+    pub not_connected: &'static str,
+    /// The badge of a follower.
+    pub follower: &'static str,
+    /// The badge of a follower not synced yet.
+    pub connecting: &'static str,
+    /// The badge of a leader, before the count of other tabs.
+    pub leader: &'static str,
+    /// Its tooltip.
+    pub leader_title: &'static str,
+    /// The follower badge's tooltip.
+    pub follower_title: &'static str,
+}
+
+/// The texts in `lang`.
+pub fn texts(lang: Lang) -> &'static TabTexts {
+    match lang {
+        Lang::En => &TabTexts {
+            lost: "Error: the tab that ran this workspace closed before replying. This command \
+                   may or may not have run: check before running it again.",
+            promoted: "The tab that ran this workspace closed; this tab runs it now. This client \
+                       was reconnected: its subscriptions, blocked command, transaction and \
+                       selected database are gone.",
+            moved: "The tab that ran this workspace closed; another tab runs it now. This client \
+                    was reconnected: its subscriptions, blocked command, transaction and \
+                    selected database are gone.",
+            not_connected: "Error: not connected yet to the tab that runs this workspace. Try \
+                            again in a moment.",
+            follower: "Connected to the owner tab",
+            connecting: "Connecting to the owner tab…",
+            leader: "Owner tab · other tabs connected: ",
+            leader_title: "This tab runs the workspace and saves it; other tabs of it send \
+                           their commands here.",
+            follower_title: "Another tab runs this workspace and saves it: commands typed here \
+                             run there. If it closes, this tab takes over.",
+        },
+        Lang::Zh => &TabTexts {
+            lost: "错误：运行此工作区的标签页在回复前关闭了。此命令可能已执行，也可能没有：\
+                   再次执行前请先检查。",
+            promoted: "运行此工作区的标签页已关闭，现在由本标签页运行。此客户端已重新连接：\
+                       它的订阅、阻塞中的命令、事务和所选数据库都已失效。",
+            moved: "运行此工作区的标签页已关闭，现在由另一个标签页运行。此客户端已重新连接：\
+                    它的订阅、阻塞中的命令、事务和所选数据库都已失效。",
+            not_connected: "错误：尚未连接到运行此工作区的标签页，请稍后再试。",
+            follower: "已连接到主标签页",
+            connecting: "正在连接主标签页…",
+            leader: "主标签页 · 已连接的其他标签页：",
+            leader_title: "本标签页运行并保存此工作区；它的其他标签页把命令发送到这里。",
+            follower_title: "另一个标签页运行并保存此工作区：在这里输入的命令在那里执行。\
+                             它关闭时，本标签页接管。",
+        },
+    }
+}
+
+/// Properties of [`TabBadge`].
+#[derive(Properties, PartialEq)]
+pub struct TabBadgeProps {
+    /// The UI language.
+    pub lang: Lang,
+    /// Changes when the role or the tabs change (re-renders the badge).
+    pub version: u64,
+}
+
+/// Shows the tab's role when another tab shares its workspace: "Owner tab · other tabs
+/// connected: 1", or "Connected to the owner tab".
+#[component]
+pub fn TabBadge(props: &TabBadgeProps) -> Html {
+    let t = texts(props.lang);
+    let (role, synced, followers) =
+        with(|h| (h.role, h.follow.synced(), h.followers.len())).unwrap_or((Role::Alone, false, 0));
+    match role {
+        Role::Leader if followers > 0 => html! {
+            <div class="tab-role leader" role="status" title={t.leader_title}>
+                { format!("{}{followers}", t.leader) }
+            </div>
+        },
+        Role::Follower => html! {
+            <div class="tab-role follower" role="status" title={t.follower_title}>
+                { if synced { t.follower } else { t.connecting } }
+            </div>
+        },
+        _ => html! {},
+    }
+}
