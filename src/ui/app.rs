@@ -81,8 +81,10 @@ pub fn App() -> Html {
         });
     }
 
-    let dispatcher = state.dispatcher();
-    let on_action = Callback::from(move |a: Action| dispatcher.dispatch(a));
+    // One callback for the page's life (the dispatcher never changes): views whose other
+    // props are unchanged skip re-rendering, so a read-only command (a GET) re-renders only
+    // the console pane it ran in, not the keyspace browser or the value view.
+    let on_action = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
     let s = state.lang.strings();
     let engine = state.engine().clone();
     let active_client = state.pane(state.ws.active).map_or(0, |p| p.client);

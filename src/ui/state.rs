@@ -586,7 +586,9 @@ impl State {
         if self.history.len() > MAX_HISTORY {
             self.history.remove(0);
         }
-        storage_set("history", &self.history.join("\n"));
+        // Written a moment later, not before the reply is painted (see `storage::set_later`).
+        let history = self.history.clone();
+        storage::set_later("history", move || history.join("\n"));
     }
 
     /// Runs `line` in pane `id` as redis-cli would and shows the result there.
