@@ -77,6 +77,7 @@ struct Texts {
     skipped_expired: &'static str,
     skipped_existing: &'static str,
     import_failed: &'static str,
+    import_follower: &'static str,
     working: &'static str,
 }
 
@@ -114,6 +115,8 @@ const EN: Texts = Texts {
     skipped_expired: "{} already expired, skipped.",
     skipped_existing: "{} already here, kept as they were.",
     import_failed: "Nothing imported",
+    import_follower:
+        "Nothing imported: this workspace runs in another tab. Import there, or close that tab.",
     working: "Working…",
 };
 
@@ -151,6 +154,7 @@ const ZH: Texts = Texts {
     skipped_expired: "{} 个已过期，已跳过。",
     skipped_existing: "{} 个已存在，保持原样。",
     import_failed: "未导入任何数据",
+    import_follower: "未导入：这个工作区由另一个标签页运行。请在那个标签页导入，或先关闭它。",
     working: "处理中…",
 };
 
@@ -557,6 +561,12 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                 return;
             };
             input.set_value("");
+            // A follower tab's engine is a replica: an import must run where the workspace
+            // is run and saved.
+            if crate::ui::tabs_hook::is_follower() {
+                message.set(Some((t.import_follower.to_string(), true)));
+                return;
+            }
             let state = state.clone();
             let message = message.clone();
             spawn_local(async move {
