@@ -972,11 +972,40 @@ impl Run<'_> {
             // Same count, different members: give the other side Redis's outcome.
             let mut sadd = vec![b"SADD".to_vec(), key.clone()];
             sadd.extend(got_b);
-            let mut srem = vec![b"SREM".to_vec(), key];
+            let mut srem = vec![b"SREM".to_vec(), key.clone()];
             srem.extend(got_a);
             self.b.call(&sadd)?;
             self.b.call(&srem)?;
             self.stats.harness_calls += 2;
+            // Popping most of a set makes Redis rebuild it from what remains (SPOP's third
+            // case), so a hash-table set whose remaining members are all integers becomes an
+            // intset again. The members patched in above can't change an encoding: rebuild
+            // the other side's set from Redis's members, keeping its deadline.
+            let enc = vec![b"OBJECT".to_vec(), b"ENCODING".to_vec(), key.clone()];
+            let intset = Reply::bulk(b"intset");
+            if self.a.call(&enc)? == intset && self.b.call(&enc)? != intset {
+                let members = self.a.call(&[b"SMEMBERS".to_vec(), key.clone()])?;
+                let at = self.b.call(&[b"PEXPIRETIME".to_vec(), key.clone()])?;
+                let mut sadd = vec![b"SADD".to_vec(), key.clone()];
+                if let Reply::Array(items) = members {
+                    sadd.extend(items.into_iter().filter_map(|m| match m {
+                        Reply::Bulk(b) => Some(b),
+                        _ => None,
+                    }));
+                }
+                self.b.call(&[b"DEL".to_vec(), key.clone()])?;
+                self.b.call(&sadd)?;
+                if let Reply::Integer(t) = at {
+                    if t > 0 {
+                        self.b.call(&[
+                            b"PEXPIREAT".to_vec(),
+                            key.clone(),
+                            t.to_string().into_bytes(),
+                        ])?;
+                    }
+                }
+                self.stats.harness_calls += 6;
+            }
         }
         Ok(ra)
     }

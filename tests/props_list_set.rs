@@ -827,10 +827,19 @@ fn check_set_op(models: &mut SetModels, op: &SetOp, got: &Reply) -> Result<(), T
                 (Some(_), r) => sorted_bulks(r).unwrap_or_default(),
                 _ => return Err(TestCaseError::fail(format!("bad SPOP reply {got:?}"))),
             };
-            let want_len = count.map_or(1, |n| (n as usize).min(m.members.len()));
+            let size = m.members.len();
+            let want_len = count.map_or(1, |n| (n as usize).min(size));
             prop_assert_eq!(popped.len(), want_len);
             for p in popped {
                 prop_assert!(m.members.remove(&p), "popped a non-member");
+            }
+            // Redis's third SPOP case: when the members that stay, times 5, are at most the
+            // count, it builds a new set of them (an intset again if they are integers).
+            if let Some(n) = count {
+                let stay = size.saturating_sub(*n as usize);
+                if (*n as usize) < size && stay * 5 <= *n as usize {
+                    *m = ModelSet::fresh(std::mem::take(&mut m.members));
+                }
             }
         }
         SetOp::RandMember { key, count } => {

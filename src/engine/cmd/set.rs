@@ -35,6 +35,9 @@ pub const MAX_REPEATED_PICKS: u64 = 1 << 20;
 
 /// How many members one `SREM` effect of `SPOP` carries at most.
 const SPOP_EFFECT_BATCH: usize = 1024;
+/// Redis's `SPOP_MOVE_STRATEGY_MUL`: when the members that stay, times this, are at most
+/// the count, SPOP builds a new set from them instead of removing the count one by one.
+const SPOP_MOVE_STRATEGY_MUL: u64 = 5;
 
 const R: Flags = Flags::READONLY;
 const RF: Flags = Flags::READONLY.union(Flags::FAST);
@@ -510,7 +513,10 @@ fn smove(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 /// The count is parsed first (`ERR value is out of range, must be positive` for anything
 /// but a non-negative integer); a third argument is a syntax error. A missing key gives nil,
 /// or an empty set with a count. Recorded as `SREM` of the popped members, or `DEL` when
-/// the count took the whole set. O(1) without count, O(count) with.
+/// the count took the whole set. When few members stay (five times them at most the
+/// count), Redis builds a new set from them, so a hash table of integers becomes an intset
+/// again; that is recorded as `DEL` + `SADD` of the rest (+ `PEXPIREAT`), which replays to
+/// the same encoding. O(1) without count, O(count) with.
 fn spop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     if args.remaining() > 2 {
         return Err(Error::Syntax);
@@ -561,6 +567,7 @@ fn spop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         }
         Some(n) => {
             let mut out = Vec::with_capacity(n as usize);
+            let mut rebuilt = None;
             let rng = &mut ctx.srv.rng;
             let idx = ctx.client.db;
             if let Some(s) = ctx.srv.dbs[idx]
@@ -573,6 +580,35 @@ fn spop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                         out.push(m);
                     }
                 }
+                // Redis's third case (few members stay: remaining × 5 ≤ count): it builds a
+                // new set from the members that stay, so a hash-table set whose remaining
+                // members are all integers becomes an intset again.
+                let remaining = size as u64 - n;
+                if remaining.saturating_mul(SPOP_MOVE_STRATEGY_MUL) <= n && !s.is_intset() {
+                    let fresh: SetValue = s.iter().collect();
+                    if fresh.is_intset() {
+                        *s = fresh;
+                        rebuilt = Some(s.iter().map(<[u8]>::to_vec).collect::<Vec<_>>());
+                    }
+                }
+            }
+            if let Some(members) = rebuilt {
+                // SREMs would replay into a hash table: record the rebuilt set itself.
+                ctx.dirty += out.len() as u64;
+                ctx.notify(class::SET, "spop", &key);
+                let deadline = ctx.db().get_raw(&key).and_then(|e| e.expire_at);
+                let mut sadd = vec![b"SADD".to_vec(), key.clone()];
+                sadd.extend(members);
+                ctx.propagate(vec![b"DEL".to_vec(), key.clone()]);
+                ctx.propagate(sadd);
+                if let Some(at) = deadline {
+                    ctx.propagate(vec![
+                        b"PEXPIREAT".to_vec(),
+                        key.clone(),
+                        at.to_string().into_bytes(),
+                    ]);
+                }
+                return Ok(set_reply(proto, out));
             }
             out
         }
@@ -824,6 +860,37 @@ mod tests {
         e.take_effects();
         run(e, c, line);
         e.take_effects().into_iter().map(|fx| fx.argv).collect()
+    }
+
+    #[test]
+    fn spop_leaving_few_integers_rebuilds_an_intset_and_records_it() {
+        // Recorded from redis-server 7.0.15: 11 integers in a hash table, SPOP 9 keeps the
+        // encoding (two stay), SPOP 10 rebuilds the one that stays as an intset.
+        for seed in 1..20 {
+            let (mut e, c) = engine(seed);
+            run(&mut e, c, "SADD h 1 2 3 4 5 6 7 8 9 10 11 a");
+            run(&mut e, c, "SREM h a");
+            run(&mut e, c, "SPOP h 9");
+            assert_eq!(
+                run(&mut e, c, "OBJECT ENCODING h"),
+                Reply::bulk(b"hashtable")
+            );
+            run(&mut e, c, "SADD s 1 2 3 4 5 6 7 8 9 10 11 a");
+            run(&mut e, c, "SREM s a");
+            run(&mut e, c, "PEXPIRE s 100000");
+            let fx = effects_of(&mut e, c, "SPOP s 10");
+            assert_eq!(run(&mut e, c, "OBJECT ENCODING s"), Reply::bulk(b"intset"));
+            assert_eq!(run(&mut e, c, "SCARD s"), Reply::Integer(1));
+            // The effects rebuild the same set, as an intset, with its deadline.
+            let left = members(&mut e, c, "s");
+            let (mut r, rc) = engine(seed);
+            for argv in fx {
+                r.execute(rc, argv);
+            }
+            assert_eq!(members(&mut r, rc, "s"), left);
+            assert_eq!(run(&mut r, rc, "OBJECT ENCODING s"), Reply::bulk(b"intset"));
+            assert_eq!(run(&mut r, rc, "PTTL s"), Reply::Integer(100_000));
+        }
     }
 
     /// The members of `key`, sorted, whatever the encoding.
