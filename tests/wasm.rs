@@ -226,7 +226,7 @@ async fn mounted_console_runs_typed_commands() {
         .is_none()
     {
         let button: web_sys::HtmlElement = root
-            .query_selector("button.lang")
+            .query_selector("button.lang:not(.ws-button)")
             .expect("query")
             .expect("language button")
             .dyn_into()
@@ -257,7 +257,7 @@ async fn mounted_console_runs_typed_commands() {
 
     // The language switch renames the command box.
     let button: web_sys::HtmlElement = root
-        .query_selector("button.lang")
+        .query_selector("button.lang:not(.ws-button)")
         .expect("query")
         .expect("language button")
         .dyn_into()
