@@ -13,8 +13,9 @@ use super::components::pane::{ConsolePane, PaneStatus};
 use super::components::status_bar::StatusBar;
 use super::components::value_view::ValueView;
 use super::components::workspaces::Workspaces;
+use super::services::engine::EngineService;
 use super::share_view::{ShareBox, SharePage};
-use super::state::{Action, State, Tab};
+use super::state::{Action, Pane, State, Tab};
 use super::walkthrough::{use_walk_route, WalkRoute, WalkthroughPage};
 use crate::share::{Embed, Route};
 
@@ -117,29 +118,7 @@ pub fn App() -> Html {
         Tab::Workbench => {
             let closable = state.ws.panes.len() > 1;
             let panes = state.ws.panes.iter().map(|p| {
-                // A follower tab's pane shows its session on the leader tab.
-                let status = if let Some(s) = &p.session {
-                    PaneStatus {
-                        blocked: s.blocked,
-                        queued: s.queued.clone(),
-                        subscribed: s.subscribed,
-                    }
-                } else {
-                    engine.read(|e| PaneStatus {
-                        blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
-                        queued: e.client(p.client).and_then(|c| c.multi.as_ref()).map(|m| {
-                            m.queue
-                                .iter()
-                                .map(|q| {
-                                    let words: Vec<&[u8]> =
-                                        q.argv.iter().map(Vec::as_slice).collect();
-                                    super::console::line(&words)
-                                })
-                                .collect()
-                        }),
-                        subscribed: e.server().pubsub.total(p.client) > 0,
-                    })
-                };
+                let status = pane_status(&engine, p);
                 html! {
                     <ConsolePane key={p.id}
                         pane={p.clone()}
@@ -285,18 +264,7 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
     let now_ms = engine.read(|e| e.server().clock.now_ms()).div_euclid(1000) * 1000;
     let pane = state.pane(state.ws.active).cloned();
     let console = pane.map(|p| {
-        let status = match &p.session {
-            Some(s) => PaneStatus {
-                blocked: s.blocked,
-                queued: None,
-                subscribed: s.subscribed,
-            },
-            None => engine.read(|e| PaneStatus {
-                blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
-                queued: None,
-                subscribed: e.server().pubsub.total(p.client) > 0,
-            }),
-        };
+        let status = pane_status(&engine, &p);
         html! {
             <ConsolePane key={p.id}
                 pane={p.clone()}
@@ -362,4 +330,29 @@ fn post_height() {
     let _ = js_sys::Reflect::set(&msg, &"type".into(), &"kvlab:height".into());
     let _ = js_sys::Reflect::set(&msg, &"height".into(), &f64::from(height).into());
     let _ = parent.post_message(&msg, "*");
+}
+
+/// What a pane's status line shows: its blocked deadline, MULTI queue and subscriptions,
+/// from this tab's engine, or from its session on the leader tab in a follower tab.
+fn pane_status(engine: &EngineService, p: &Pane) -> PaneStatus {
+    if let Some(s) = &p.session {
+        return PaneStatus {
+            blocked: s.blocked,
+            queued: s.queued.clone(),
+            subscribed: s.subscribed,
+        };
+    }
+    engine.read(|e| PaneStatus {
+        blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
+        queued: e.client(p.client).and_then(|c| c.multi.as_ref()).map(|m| {
+            m.queue
+                .iter()
+                .map(|q| {
+                    let words: Vec<&[u8]> = q.argv.iter().map(Vec::as_slice).collect();
+                    super::console::line(&words)
+                })
+                .collect()
+        }),
+        subscribed: e.server().pubsub.total(p.client) > 0,
+    })
 }
