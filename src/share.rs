@@ -8,7 +8,7 @@
 //! | --- | --- |
 //! | (empty), `#/` | the console |
 //! | `#/walk`, `#/walk/<id>`, `#/walk/<id>/<step>` | the walkthrough list, one walkthrough, a step of it |
-//! | `#/embed?ws=…&setup=…&walk=…&step=…&lang=…` | embed mode (see `www/embed.js`) |
+//! | `#/embed?ws=…&setup=…&walk=…&step=…&lang=…&then=1` | embed mode (see `www/embed.js`) |
 //! | `#/share?s=…` | a shared session: shown first, replayed into a fresh workspace on request |
 //!
 //! # Share payload
@@ -149,6 +149,10 @@ pub struct Embed {
     pub walk: Option<(String, usize)>,
     /// `en` or `zh-CN` when the page asked for one.
     pub lang: Option<String>,
+    /// Set by `embed.js` on a later embed of a page whose first embed on the same workspace
+    /// has just set it up (`then=1`): this embed's setup runs too, after that one's, even
+    /// though the workspace is no longer empty.
+    pub then: bool,
 }
 
 /// The most setup lines an embed takes.
@@ -206,6 +210,7 @@ impl Route {
                     setup,
                     walk,
                     lang,
+                    then: param("then") == Some("1"),
                 })
             }
             Some("share") => Route::Share(decode(param("s").unwrap_or(""))),
@@ -239,6 +244,9 @@ impl Route {
                 }
                 if let Some(l) = &e.lang {
                     q.push(format!("lang={l}"));
+                }
+                if e.then {
+                    q.push("then=1".to_string());
                 }
                 format!("/embed?{}", q.join("&"))
             }
@@ -423,11 +431,21 @@ mod tests {
         assert_eq!(e.setup, vec!["RPUSH queue job:1".to_string()]);
         assert_eq!(e.walk, Some(("login".into(), 2)));
         assert_eq!(e.lang.as_deref(), Some("zh-CN"));
-        let Route::Embed(e) = Route::parse("#/embed?lang=<b>&setup=%%%") else {
+        assert!(!e.then);
+        let Route::Embed(e) = Route::parse("#/embed?ws=a&then=1") else {
+            panic!()
+        };
+        assert!(e.then);
+        assert_eq!(
+            Route::parse(&format!("#{}", Route::Embed(e.clone()).fragment())),
+            Route::Embed(e)
+        );
+        let Route::Embed(e) = Route::parse("#/embed?lang=<b>&setup=%%%&then=yes") else {
             panic!()
         };
         assert_eq!(e.lang, None);
         assert!(e.setup.is_empty());
+        assert!(!e.then);
         assert_eq!(
             Route::parse(&format!("#{}", Route::Embed(e.clone()).fragment())),
             Route::Embed(e)

@@ -14,20 +14,28 @@
 // workspace when it opens and again on reset, and the learner types below them. Options,
 // as attributes (data-* on <pre>, plain on <kvlab-console>):
 //   workspace    name of the workspace (blocks with the same name share data; default: one
-//                per block, named after the page and the block's position)
+//                per block, named after the page and the block's position). Blocks that
+//                share a workspace open one after another, in page order: the first runs
+//                its setup when the workspace is empty, and each later one runs its own
+//                after it, so a lesson can build on the block above.
 //   walkthrough  open a walkthrough instead of a bare console; step: the step to open at
 //   height       initial height in px (the embed then reports its own height)
 //   lang         en or zh-CN (default: the reader's browser language)
 //
 // The iframe tells this page its content height with postMessage
-// {type: 'kvlab:height', height}; messages of any other shape, or from another window,
-// are ignored. Commands travel to the iframe in its URL fragment, never as markup.
+// {type: 'kvlab:height', height}, and whether it ran its setup with {type: 'kvlab:ready',
+// ran}; messages of any other shape, or from another window, are ignored. Commands travel to the iframe in its URL fragment, never as markup.
 (() => {
   'use strict';
   const script = document.currentScript;
   const base = new URL('./', script ? script.src : location.href);
   const origin = base.origin;
   const frames = new Map(); // contentWindow -> iframe
+  // Per named workspace, the last embed of the chain; per embed, its place in the chain.
+  const chains = new Map(); // workspace -> iframe
+  const links = new WeakMap(); // iframe -> { src, ready, ran, next }
+  // How long a later embed waits for the one before it (which may never load: it is lazy).
+  const CHAIN_WAIT_MS = 10_000;
 
   const encode = (text) => {
     const bytes = new TextEncoder().encode(text);
@@ -46,7 +54,20 @@
     if (opts.step) params.set('step', String(parseInt(opts.step, 10) || 1));
     if (opts.lang) params.set('lang', opts.lang);
     const iframe = document.createElement('iframe');
-    iframe.src = `${base.href}#/embed?${params}`;
+    const src = `${base.href}#/embed?${params}`;
+    const link = { src, ready: false, ran: false, next: null, started: false };
+    links.set(iframe, link);
+    const before = opts.workspace ? chains.get(opts.workspace) : null;
+    if (opts.workspace) chains.set(opts.workspace, iframe);
+    const prev = before && links.get(before);
+    if (prev && prev.ready) {
+      start(iframe, prev.ran);
+    } else if (prev) {
+      prev.next = iframe;
+      setTimeout(() => start(iframe, false), CHAIN_WAIT_MS);
+    } else {
+      start(iframe, false);
+    }
     iframe.title = opts.title || 'kvlab console';
     iframe.loading = 'lazy';
     iframe.className = 'kvlab-embed';
@@ -56,6 +77,22 @@
     iframe.style.borderRadius = '8px';
     iframe.style.height = `${parseInt(opts.height, 10) || 320}px`;
     return iframe;
+  }
+
+  // Loads an embed; `then` when the one before it on its workspace has just run its setup.
+  function start(iframe, then) {
+    const link = links.get(iframe);
+    if (!link || link.started) return;
+    link.started = true;
+    iframe.src = then ? `${link.src}&then=1` : link.src;
+  }
+
+  function ready(iframe, ran) {
+    const link = links.get(iframe);
+    if (!link || link.ready) return;
+    link.ready = true;
+    link.ran = ran;
+    if (link.next) start(link.next, ran);
   }
 
   function mount(el, opts, index) {
@@ -79,11 +116,22 @@
     };
   }
 
+  // Blocks are numbered, and chained per workspace, in document order, whichever kind
+  // they are and whenever the custom element is defined.
   let counter = 0;
   function upgradeAll(root = document) {
-    for (const pre of root.querySelectorAll('pre.kvlab:not([data-kvlab-done])')) {
-      pre.setAttribute('data-kvlab-done', '');
-      mount(pre, optionsOf(pre), counter++);
+    for (const el of root.querySelectorAll('pre.kvlab:not([data-kvlab-done]), kvlab-console')) {
+      if (el.tagName === 'PRE') {
+        el.setAttribute('data-kvlab-done', '');
+        mount(el, optionsOf(el), counter++);
+      } else if (!el.iframe) {
+        const opts = optionsOf(el);
+        if (!opts.setup) opts.setup = el.textContent.replace(/^\n+|\s+$/g, '');
+        el.textContent = '';
+        el.iframe = frameFor(opts, counter++);
+        el.append(el.iframe);
+        frames.set(el.iframe.contentWindow, el.iframe);
+      }
     }
   }
 
@@ -92,13 +140,8 @@
       'kvlab-console',
       class extends HTMLElement {
         connectedCallback() {
-          if (this.iframe) return;
-          const opts = optionsOf(this);
-          if (!opts.setup) opts.setup = this.textContent.replace(/^\n+|\s+$/g, '');
-          this.textContent = '';
-          this.iframe = frameFor(opts, counter++);
-          this.append(this.iframe);
-          frames.set(this.iframe.contentWindow, this.iframe);
+          // Added after the page loaded: upgrade it (and anything added with it) in order.
+          if (!this.iframe && document.readyState !== 'loading') queueMicrotask(() => upgradeAll());
         }
       },
     );
@@ -110,7 +153,12 @@
       [...document.querySelectorAll('iframe.kvlab-embed')].find((f) => f.contentWindow === event.source);
     if (!iframe) return;
     const data = event.data;
-    if (!data || typeof data !== 'object' || data.type !== 'kvlab:height') return;
+    if (!data || typeof data !== 'object') return;
+    if (data.type === 'kvlab:ready') {
+      ready(iframe, data.ran === true);
+      return;
+    }
+    if (data.type !== 'kvlab:height') return;
     const height = Number(data.height);
     if (!Number.isFinite(height) || height < 80 || height > 4000) return;
     iframe.style.height = `${Math.ceil(height)}px`;

@@ -216,24 +216,43 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
     let embed = props.embed.clone();
     let dispatcher = state.dispatcher();
     let on_action = Callback::from(move |a: Action| dispatcher.dispatch(a));
-    // Language asked for by the page, then the setup on an empty workspace.
+    // Language asked for by the page.
+    {
+        let on_action = on_action.clone();
+        let lang = embed.lang.clone();
+        use_effect_with((), move |_| match lang.as_deref() {
+            Some("zh-CN") => on_action.emit(Action::SetLang(super::i18n::Lang::Zh)),
+            Some("en") => on_action.emit(Action::SetLang(super::i18n::Lang::En)),
+            _ => {}
+        });
+    }
+    // The setup, once per page load: on the tab that runs the workspace when it is empty
+    // (a second tab would run it twice), or, on a later embed of a page whose first embed on
+    // this workspace has just set it up (`then`), wherever it is: a follower forwards it once
+    // it reaches the leader. The page then hears whether it ran (`kvlab:ready`), which is
+    // what `embed.js` waits for before it loads the next embed on the same workspace.
     {
         let on_action = on_action.clone();
         let embed = embed.clone();
         let engine = state.engine().clone();
-        use_effect_with((), move |_| {
-            match embed.lang.as_deref() {
-                Some("zh-CN") => on_action.emit(Action::SetLang(super::i18n::Lang::Zh)),
-                Some("en") => on_action.emit(Action::SetLang(super::i18n::Lang::En)),
-                _ => {}
+        let decided = use_mut_ref(|| false);
+        use_effect(move || {
+            if *decided.borrow() {
+                return;
             }
-            let empty = engine.read(|e| e.server().dbs.iter().all(|d| d.is_empty()));
-            // The tab that runs the workspace sets it up (a second tab would do it twice).
-            if empty && !super::tabs_hook::is_follower() {
+            let ran = match (embed.then, super::tabs_hook::is_follower()) {
+                (true, true) if !super::tabs_hook::connected() => return,
+                (true, _) => true,
+                (false, true) => false,
+                (false, false) => engine.read(|e| e.server().dbs.iter().all(|d| d.is_empty())),
+            };
+            *decided.borrow_mut() = true;
+            if ran {
                 for line in &embed.setup {
                     on_action.emit(Action::Run(line.clone()));
                 }
             }
+            post_to_parent("kvlab:ready", "ran", ran.into());
         });
     }
     use_effect(post_height);
@@ -320,6 +339,14 @@ fn post_height() {
     else {
         return;
     };
+    post_to_parent("kvlab:height", "height", f64::from(height).into());
+}
+
+/// Posts `{type: kind, [field]: value}` to the page embedding this one, if any.
+fn post_to_parent(kind: &str, field: &str, value: wasm_bindgen::JsValue) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let Ok(Some(parent)) = window.parent() else {
         return;
     };
@@ -327,8 +354,8 @@ fn post_height() {
         return;
     }
     let msg = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&msg, &"type".into(), &"kvlab:height".into());
-    let _ = js_sys::Reflect::set(&msg, &"height".into(), &f64::from(height).into());
+    let _ = js_sys::Reflect::set(&msg, &"type".into(), &kind.into());
+    let _ = js_sys::Reflect::set(&msg, &field.into(), &value);
     let _ = parent.post_message(&msg, "*");
 }
 

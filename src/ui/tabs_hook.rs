@@ -109,6 +109,11 @@ pub fn is_follower() -> bool {
     role() == Role::Follower
 }
 
+/// True on a follower whose replica is current: forwarded commands reach a leader.
+pub fn connected() -> bool {
+    with(|h| h.role == Role::Follower && h.follow.synced()).unwrap_or(false)
+}
+
 /// This tab's id.
 pub fn me() -> TabId {
     with(|h| h.me).unwrap_or(0)

@@ -49,6 +49,12 @@ test('the example tutorial page turns code blocks into live, isolated consoles',
   // The first block's setup ran in its own workspace: INCR then GET gives 1.
   const first = page.frameLocator('iframe.kvlab-embed >> nth=0');
   await first.getByRole('log').getByText('"1"').first().waitFor({ timeout: 30_000 });
+  // The second block shares that workspace and opens after it, so its INCR runs second and
+  // sees the first block's keys (whichever of the two frames runs the workspace).
+  const second = page.frameLocator('iframe.kvlab-embed >> nth=1');
+  await second.getByRole('log').getByText('(integer) 2').first().waitFor({ timeout: 30_000 });
+  await run(second, 'GET login:1:name');
+  await second.getByRole('log').getByText('"ken thompson"').first().waitFor({ timeout: 10_000 });
   // The third block is isolated: its sorted set is there.
   await frames.nth(2).scrollIntoViewIfNeeded();
   const third = page.frameLocator('iframe.kvlab-embed >> nth=2');
@@ -127,5 +133,6 @@ test('cluster mode: multi-key commands across hash slots fail with CROSSSLOT', a
   assert.match(text, /MSET \{user:1\}:name ken \{user:1\}:visits 1\s+OK/);
   await toggle.uncheck();
   await run(page, 'MSET a 1 b 2');
+  await page.getByRole('log').getByText('OK', { exact: true }).nth(1).waitFor({ timeout: 10_000 });
   assert.match(await logText(page), /MSET a 1 b 2\s+OK/);
 });
