@@ -203,7 +203,13 @@ fn show_status(s: &Status) {
         }
     }
     let lang = banner_lang();
-    let lines = status_lines(s, lang);
+    let mut lines = status_lines(s, lang);
+    // Embeds of one tutorial page share workspaces by design: a reader needs no word about
+    // which frame runs it.
+    if s.mode == persist::Mode::OtherTab && super::app::embed_route().is_some() && !lines.is_empty()
+    {
+        lines.remove(0);
+    }
     let banner = match doc.get_element_by_id("persist-status") {
         Some(b) => b,
         None => {
