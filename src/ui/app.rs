@@ -170,7 +170,7 @@ pub fn App() -> Html {
                     on_lang={on_action.reform(Action::SetLang)}
                     on_theme={on_action.reform(Action::SetTheme)}
                     on_tab={on_action.reform(Action::SetTab)} />
-                <WalkthroughPage {route} lang={state.lang} on_lang={on_action.reform(Action::SetLang)} />
+                <WalkthroughPage {route} lang={state.lang} />
             </div>
         };
     }
@@ -265,7 +265,7 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
         };
         return html! {
             <div class="app embed">
-                <WalkthroughPage {route} {lang} on_lang={on_action.reform(Action::SetLang)} />
+                <WalkthroughPage {route} {lang} on_lang={Some(on_action.reform(Action::SetLang))} />
             </div>
         };
     }

@@ -172,7 +172,7 @@ test('free play runs edited SQL and commands on both sides', async () => {
 });
 
 test('in Chinese, and stacked on a phone', async () => {
-  await page.locator('.walk-lang').click();
+  await page.locator('button.lang:not(.ws-button)').click();
   await page.getByRole('heading', { name: '标签系统' }).waitFor({ timeout: 5_000 });
   assert.match(await page.locator('.walk-step').innerText(), /差集/);
   // No space is left between Chinese sentences where the file wraps a line.
@@ -191,7 +191,7 @@ test('in Chinese, and stacked on a phone', async () => {
   assert.equal(cols.split(' ').length, 1, cols);
   await page.screenshot({ path: screenshot.replace(/\.png$/, '-phone-zh.png'), fullPage: true });
   await page.setViewportSize({ width: 1200, height: 800 });
-  await page.locator('.walk-lang').click();
+  await page.locator('button.lang:not(.ws-button)').click();
 });
 
 test('a file with a mistake is rejected with its name and step', async () => {
@@ -203,9 +203,9 @@ test('a file with a mistake is rejected with its name and step', async () => {
   const err = page.locator('.walk-error').last();
   await err.waitFor({ timeout: 5_000 });
   assert.equal(await err.innerText(), 'mistakes.walk:25: step 2: needs narration in en: and zh:');
-  await page.locator('.walk-lang').click();
+  await page.locator('button.lang:not(.ws-button)').click();
   assert.equal(await err.innerText(), '演练文件有误：mistakes.walk 第 25 行（第 2 步）：缺少 en: 和 zh: 的讲解文字');
-  await page.locator('.walk-lang').click();
+  await page.locator('button.lang:not(.ws-button)').click();
 });
 
 test('every walkthrough runs to the end in the app and matches its file', async () => {

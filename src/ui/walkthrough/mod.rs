@@ -508,8 +508,10 @@ pub struct WalkthroughPageProps {
     pub route: WalkRoute,
     /// The UI language.
     pub lang: Lang,
-    /// Called to switch the language.
-    pub on_lang: Callback<Lang>,
+    /// Called to switch the language, where the page shows its own switch (in an embed,
+    /// which has no header; the app's header has one).
+    #[prop_or_default]
+    pub on_lang: Option<Callback<Lang>>,
 }
 
 /// The walkthroughs: the list, or one walkthrough side by side.
@@ -582,14 +584,17 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
     }
 
     let s = session.borrow();
-    let lang_switch = {
-        let on_lang = props.on_lang.clone();
-        let other = lang.other();
-        html! {
-            <button class="walk-lang" type="button" onclick={move |_| on_lang.emit(other)}>
-                { other.strings().name }
-            </button>
+    let lang_switch = match props.on_lang.clone() {
+        Some(on_lang) => {
+            let other = lang.other();
+            html! {
+                <button class="walk-lang" type="button" lang={other.tag()}
+                    onclick={move |_| on_lang.emit(other)}>
+                    { other.strings().name }
+                </button>
+            }
         }
+        None => Html::default(),
     };
 
     let Some(id) = props.route.id.clone() else {
