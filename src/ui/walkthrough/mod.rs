@@ -21,6 +21,7 @@ use yew::prelude::*;
 use self::sql::{SqlReply, SqlWorker};
 use crate::engine::cli::split_args;
 use crate::engine::{ClientId, Engine};
+use crate::share::Route;
 use crate::ui::console;
 use crate::ui::i18n::Lang;
 use crate::walk::cost::{kv_cost, KvCost};
@@ -40,28 +41,25 @@ pub struct WalkRoute {
 }
 
 impl WalkRoute {
-    /// Parses a location hash; `None` when it is not a walkthrough link.
+    /// Parses a location hash (see [`Route::parse`]); `None` when it is not a walkthrough
+    /// link.
     pub fn parse(hash: &str) -> Option<WalkRoute> {
-        let rest = hash.trim_start_matches('#').strip_prefix("/walk")?;
-        if !(rest.is_empty() || rest.starts_with('/')) {
-            return None;
+        match Route::parse(hash) {
+            Route::Walk { id, step } => Some(WalkRoute {
+                id,
+                step: step.unwrap_or(1),
+            }),
+            _ => None,
         }
-        let mut parts = rest.split('/').filter(|p| !p.is_empty());
-        let id = parts.next().map(str::to_string);
-        let step = parts
-            .next()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(1)
-            .max(1);
-        Some(WalkRoute { id, step })
     }
 
     /// The hash that leads here.
     pub fn hash(&self) -> String {
-        match &self.id {
-            Some(id) => format!("#/walk/{id}/{}", self.step),
-            None => "#/walk".to_string(),
-        }
+        let route = Route::Walk {
+            id: self.id.clone(),
+            step: self.id.as_ref().map(|_| self.step.max(1)),
+        };
+        format!("#{}", route.fragment())
     }
 }
 
