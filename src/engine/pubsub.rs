@@ -266,7 +266,7 @@ impl PubSub {
             .cloned()
             .collect();
         // Redis lists them in hash-table order, which is unspecified; sorted is stable.
-        out.sort();
+        crate::sorting::sort(&mut out);
         out
     }
 
