@@ -161,7 +161,7 @@ impl KeyIndex {
     /// Re-reads every key of `db`. **O(n log n).**
     pub fn rebuild(&mut self, db: &Db) {
         self.all = db.iter().map(|(k, _)| k.clone()).collect();
-        crate::sorting::sort(&mut self.all);
+        self.all.sort_unstable();
         self.refilter();
     }
 

@@ -894,7 +894,7 @@ fn dump(dbs: &[Db], with_encoding: bool) -> String {
     let mut out = String::new();
     for (i, db) in dbs.iter().enumerate() {
         let mut keys: Vec<(&Key, &Entry)> = db.iter().collect();
-        crate::sorting::sort_by(&mut keys, |a, b| a.0.cmp(b.0));
+        keys.sort_by(|a, b| a.0.cmp(b.0));
         for (k, e) in keys {
             let _ = write!(
                 out,
@@ -938,7 +938,7 @@ fn dump(dbs: &[Db], with_encoding: bool) -> String {
                 _ => false,
             };
             if unordered {
-                crate::sorting::sort(&mut items);
+                items.sort();
             }
             let _ = writeln!(out, " {}", items.join(" "));
         }
@@ -1006,7 +1006,7 @@ pub fn recover(
         }
     }
     let mut sorted: Vec<&(u64, &[u8])> = log.iter().collect();
-    crate::sorting::sort_by_key(&mut sorted, |(seq, _)| *seq);
+    sorted.sort_by_key(|(seq, _)| *seq);
     let mut rp = Replayer::new(dbs);
     let mut last_seq = snap_seq;
     let mut skipped = Vec::new();

@@ -125,7 +125,7 @@ pub fn completions(draft: &str, keys: &KeyIndex) -> (String, Vec<String>) {
             }
         }
     };
-    crate::sorting::sort(&mut out);
+    out.sort();
     out.dedup();
     (head.to_string(), out)
 }

@@ -260,7 +260,7 @@ fn sort_generic(ctx: &mut Ctx<'_>, args: &mut Args, readonly: bool) -> CmdResult
             let by = o.sortby.is_some();
             let store = o.store.is_some();
             let (alpha, desc) = (o.alpha, o.desc);
-            crate::sorting::sort_by(&mut items, |a, b| {
+            items.sort_by(|a, b| {
                 let c = compare(a, b, alpha, by, store);
                 if desc {
                     c.reverse()

@@ -1792,7 +1792,7 @@ fn setop_generic(
     if card_only {
         return Ok(Reply::Integer(cardinality as i64));
     }
-    crate::sorting::sort_by(&mut result, |a, b| {
+    result.sort_by(|a, b| {
         a.1.partial_cmp(&b.1)
             .unwrap_or(std::cmp::Ordering::Equal)
             .then_with(|| a.0.cmp(b.0))

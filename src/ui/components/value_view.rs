@@ -630,7 +630,7 @@ fn set_diff(prev: &[Vec<u8>], new: &[Vec<u8>]) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
 /// A sorted copy, for [`has`]. (Sorted vectors rather than hash sets keep the page small.)
 fn sorted(items: &[Vec<u8>]) -> Vec<Vec<u8>> {
     let mut v = items.to_vec();
-    crate::sorting::sort(&mut v);
+    v.sort_unstable();
     v
 }
 

@@ -247,7 +247,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     if !names.contains(&current) {
                         names.push(current.clone());
                     }
-                    crate::sorting::sort(&mut names);
+                    names.sort();
                     let mut out = Vec::new();
                     for name in names {
                         let bytes = if name == current {
