@@ -11,6 +11,8 @@
 //! - [`share`]: share links and the app's URL routes (embed mode, walkthrough deep links).
 //! - [`walk`]: walkthroughs as data — the same problem in SQL and in KV; parsing and
 //!   validation shared by the host check, the SQL worker and the app.
+//! - [`sorting`]: stable sorting through one shared copy of the standard sort (a smaller
+//!   wasm binary than a sort compiled per call site).
 //! - [`tabs`]: several browser tabs on one workspace — the messages between the tab that runs
 //!   it and the others, and their sequence rule.
 //! - `persist` (wasm only): the effect log and snapshots in IndexedDB, workspaces, fallbacks.
@@ -24,6 +26,7 @@ pub mod persist;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
 pub mod share;
+pub mod sorting;
 pub mod tabs;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -315,7 +315,7 @@ pub fn import_cli_text(engine: &mut Engine, client: ClientId, text: &[u8]) -> Im
         .collect();
     let mut report = run_all(engine, client, cmds.into_iter());
     report.errors.extend(bad);
-    report.errors.sort();
+    crate::sorting::sort(&mut report.errors);
     report
 }
 

@@ -154,15 +154,18 @@ impl HelpZh {
         let section = |name: &str| -> Option<BTreeMap<String, String>> {
             let obj = js_sys::Reflect::get(&file, &name.into()).ok()?;
             let obj: js_sys::Object = obj.dyn_into().ok()?;
-            Some(
-                js_sys::Object::entries(&obj)
-                    .iter()
-                    .filter_map(|pair| {
-                        let pair: js_sys::Array = pair.dyn_into().ok()?;
-                        Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
-                    })
-                    .collect(),
-            )
+            // Inserted one by one (a later duplicate wins, as with `collect`): `collect`
+            // would sort first, compiling one more copy of the standard sort into the app.
+            let mut map = BTreeMap::new();
+            for pair in js_sys::Object::entries(&obj).iter() {
+                let Ok(pair) = pair.dyn_into::<js_sys::Array>() else {
+                    continue;
+                };
+                if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                    map.insert(k, v);
+                }
+            }
+            Some(map)
         };
         Some(HelpZh {
             summary: section("summary")?,

@@ -397,7 +397,7 @@ fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 fn all_clients<'c>(ctx: &'c Ctx<'_>) -> Vec<&'c Client> {
     let mut all: Vec<&Client> = ctx.others.values().collect();
     all.push(&*ctx.client);
-    all.sort_by_key(|c| c.id);
+    crate::sorting::sort_by_key(&mut all, |c| c.id);
     all
 }
 
@@ -627,7 +627,7 @@ fn client_kill(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         .filter(|c| matches(c, ctx.srv))
         .map(|c| c.id)
         .collect();
-    victims.sort_unstable();
+    crate::sorting::sort(&mut victims);
     let mut killed = victims.len();
     for v in victims {
         if let Some(c) = ctx.others.get_mut(&v) {

@@ -304,7 +304,7 @@ fn intersection<'s>(sets: &[Option<&'s SetValue>], limit: usize) -> Vec<&'s [u8]
     let Some(mut sets) = sets.iter().copied().collect::<Option<Vec<&SetValue>>>() else {
         return Vec::new();
     };
-    sets.sort_by_key(|s| s.len());
+    crate::sorting::sort_by_key(&mut sets, |s| s.len());
     let Some((first, rest)) = sets.split_first() else {
         return Vec::new();
     };
@@ -349,7 +349,7 @@ fn difference(sets: &[Option<&SetValue>]) -> SetValue {
         .iter()
         .fold(first.len(), |acc, s| acc.saturating_add(s.len()));
     if probe_work <= copy_work {
-        others.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        crate::sorting::sort_by_key(&mut others, |s| std::cmp::Reverse(s.len()));
         first
             .iter()
             .filter(|m| !others.iter().any(|s| s.contains(m)))

@@ -1732,7 +1732,7 @@ fn setop_generic(
     let mut cardinality = 0u64;
     match op {
         SetOp::Inter => {
-            src.sort_by_key(len_of);
+            crate::sorting::sort_by_key(&mut src, len_of);
             if let Some((Some(first), w0)) = src.first().copied() {
                 'members: for (m, s) in first.iter() {
                     let mut score = w0 * s;
@@ -1757,7 +1757,7 @@ fn setop_generic(
             }
         }
         SetOp::Union => {
-            src.sort_by_key(len_of);
+            crate::sorting::sort_by_key(&mut src, len_of);
             let mut acc: HashMap<&[u8], f64> = HashMap::new();
             for (input, w) in &src {
                 let Some(input) = input else { continue };

@@ -373,7 +373,7 @@ fn body(
                     .collect(),
                 _ => Vec::new(),
             };
-            prev_rank.sort_unstable();
+            crate::sorting::sort(&mut prev_rank);
             let max = pairs
                 .iter()
                 .map(|(_, sc)| sc.abs())
@@ -436,7 +436,7 @@ fn body(
                         .iter()
                         .map(|(f, v)| (f.as_slice(), v.as_slice()))
                         .collect();
-                    old.sort_unstable();
+                    crate::sorting::sort(&mut old);
                     let new = sorted(&fields.iter().map(|(f, _)| f.clone()).collect::<Vec<_>>());
                     let added = sorted(
                         &fields
@@ -750,7 +750,7 @@ fn venn_html(v: &Venn, s: &Strings, on_action: &Callback<Action>) -> Html {
         .iter()
         .flat_map(|(_, m)| m.iter().map(Vec::as_slice))
         .collect();
-    all.sort();
+    crate::sorting::sort(&mut all);
     all.dedup();
     for m in all {
         let mask = v

@@ -865,7 +865,7 @@ fn kv_run_view(r: &StepRun, lang: Lang) -> Html {
         return html! {};
     }
     let mut keys: Vec<&Vec<u8>> = r.kv.iter().flat_map(|k| k.cost.keys.iter()).collect();
-    keys.sort();
+    crate::sorting::sort(&mut keys);
     keys.dedup();
     let items = r.kv.iter().map(|k| {
         let ok = k.expect.as_ref().is_none_or(|e| *e == k.reply);
@@ -903,7 +903,7 @@ fn keyspace_tree(engine: &Engine, lang: Lang) -> Html {
                 .collect()
         })
         .unwrap_or_default();
-    keys.sort();
+    crate::sorting::sort(&mut keys);
     fn node(keys: &[(String, &'static str)], depth: usize) -> Html {
         // Group by the segment at `depth`.
         let mut out = Vec::new();
