@@ -305,7 +305,7 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
         format!("./#{}", Route::Share(Ok(shared)).fragment())
     };
     html! {
-        <div class="app embed">
+        <div class={classes!("app", "embed", (!embed.setup.is_empty()).then_some("has-setup"))}>
             <div class="embed-bar">
                 <span class="logo" aria-hidden="true">{ "kv" }</span>
                 <span class="embed-title">{ if zh { "kvlab 控制台" } else { "kvlab console" } }</span>
