@@ -133,6 +133,23 @@ impl Parser<'_> {
         }
     }
 
+    /// After an object member or array item: a `,` (more follow, `false`) or `close` (the
+    /// container ends, `true`); anything else is the error `what`.
+    fn closes(&mut self, close: u8, what: &str) -> Result<bool, SyntaxError> {
+        self.ws();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            Some(c) if c == close => {
+                self.pos += 1;
+                Ok(true)
+            }
+            _ => Err(self.err(what)),
+        }
+    }
+
     fn expect(&mut self, c: u8, what: &str) -> Result<(), SyntaxError> {
         self.ws();
         if self.peek() == Some(c) {
@@ -167,14 +184,8 @@ impl Parser<'_> {
                         self.expect(b':', "':' after a member name")?;
                         let v = self.value(depth + 1)?;
                         members.push((name, v));
-                        self.ws();
-                        match self.peek() {
-                            Some(b',') => self.pos += 1,
-                            Some(b'}') => {
-                                self.pos += 1;
-                                break;
-                            }
-                            _ => return Err(self.err("expected ',' or '}' in an object")),
+                        if self.closes(b'}', "expected ',' or '}' in an object")? {
+                            break;
                         }
                     }
                 }
@@ -189,14 +200,8 @@ impl Parser<'_> {
                 } else {
                     loop {
                         items.push(self.value(depth + 1)?);
-                        self.ws();
-                        match self.peek() {
-                            Some(b',') => self.pos += 1,
-                            Some(b']') => {
-                                self.pos += 1;
-                                break;
-                            }
-                            _ => return Err(self.err("expected ',' or ']' in an array")),
+                        if self.closes(b']', "expected ',' or ']' in an array")? {
+                            break;
                         }
                     }
                 }
