@@ -131,6 +131,15 @@ fn agree(z: &ZSet, model: &Model, probes: &[ScoreRange]) -> Result<(), TestCaseE
         prop_assert!(rs == *ms);
     }
     prop_assert!(z.get_by_rank(model.0.len()).is_none());
+    // Storage positions (random picks, ZSCAN) reach every member exactly once.
+    let mut by_pos: Vec<Vec<u8>> = (0..model.0.len())
+        .map(|p| z.get_index(p).map(|(m, _)| m.to_vec()).unwrap_or_default())
+        .collect();
+    by_pos.sort();
+    let mut members: Vec<Vec<u8>> = model.0.iter().map(|e| e.1.clone()).collect();
+    members.sort();
+    prop_assert_eq!(by_pos, members);
+    prop_assert!(z.get_index(model.0.len()).is_none());
     prop_assert_eq!(z.rank(b"not-a-member-xyz"), None);
     // Iteration from every rank, both directions, with a limit.
     let n = model.0.len();
@@ -181,8 +190,10 @@ proptest! {
     fn zset_matches_sorted_vec_model(
         ops in prop::collection::vec(op(), 1..120),
         probes in prop::collection::vec(score_range(), 4),
+        large in any::<bool>(),
     ) {
-        let mut z = ZSet::new();
+        // These sets stay small, so both encodings are run on the same operations.
+        let mut z = if large { ZSet::new_skiplist() } else { ZSet::new() };
         let mut model = Model::default();
         for op in ops {
             match op {
@@ -217,8 +228,9 @@ proptest! {
         members in prop::collection::vec(member(), 0..60),
         ranges in prop::collection::vec(lex_range(), 6),
         removal in lex_range(),
+        large in any::<bool>(),
     ) {
-        let mut z = ZSet::new();
+        let mut z = if large { ZSet::new_skiplist() } else { ZSet::new() };
         let mut model = Model::default();
         for m in &members {
             z.add(m, 0.0);
@@ -234,6 +246,38 @@ proptest! {
         prop_assert_eq!(z.remove_lex_range(&removal), idx.len());
         model.0.retain(|e| !(removal.gte_min(&e.1) && removal.lte_max(&e.1)));
         agree(&z, &model, &[])?;
+    }
+
+    #[test]
+    fn sets_that_outgrow_the_listpack_keep_their_contents(
+        ops in prop::collection::vec((0u32..300, -3i32..3, 0u8..8), 100..400),
+        long in 0usize..300,
+    ) {
+        // Up to 300 distinct members: the listpack fills, converts and goes on in the
+        // large encoding, and one long member (over 64 bytes) may force it early.
+        let mut z = ZSet::new();
+        let mut model = Model::default();
+        // Redis converts for good once a set has held 129 members or a long one.
+        let mut outgrown = false;
+        for (i, (m, s, kind)) in ops.into_iter().enumerate() {
+            let m = if i == long {
+                vec![b'L'; 65]
+            } else {
+                format!("m{m}").into_bytes()
+            };
+            if kind == 0 {
+                prop_assert_eq!(z.remove(&m).is_some(), model.remove(&m));
+            } else {
+                z.add(&m, f64::from(s));
+                model.add(&m, f64::from(s));
+                outgrown |= model.0.len() > 128 || i == long;
+            }
+            prop_assert_eq!(z.is_listpack(), !outgrown, "encoding after step {}", i);
+            if i % 50 == 0 {
+                agree(&z, &model, &[])?;
+            }
+        }
+        agree(&z, &model, &[ScoreRange { min: -1.0, max: 1.0, minex: true, maxex: false }])?;
     }
 
     #[test]

@@ -17,15 +17,23 @@
 //! *order-statistics* structure, one that counts as it descends.
 //!
 //! # Representation
-//! Like Redis's `t_zset.c`, we keep two structures over the same members:
+//! Like Redis's `t_zset.c`, a set has one of two encodings and moves from the small one to
+//! the large one for good (except that a `*STORE` result is re-evaluated):
 //!
-//! * `dict`: an [`IndexMap`] member → score, for O(1) lookups, O(1) uniform random picks
-//!   (`ZRANDMEMBER`) and stable positions for `ZSCAN` (see [`crate::engine::scan`]);
-//! * `tree`: the `(score, member)` pairs in order, in an order-statistics B+ tree
-//!   ([`super::ostree`]): leaves of up to 64 entries in one array, inner nodes that know how
-//!   many entries each child holds. Counting along a descent gives a member's rank, and
-//!   descending by counts finds the entry at a rank, both in O(log N) with three or four
-//!   nodes read at a million members.
+//! * **listpack** (up to `zset-max-listpack-entries` = 128 members, each at most
+//!   `zset-max-listpack-value` = 64 bytes): one array of `(score, member)` entries in
+//!   order. A member is found by scanning it, as Redis scans its listpack; at 32 bytes an
+//!   entry, a full one is 4 KiB read front to back. Most sets people make while learning
+//!   are this small, and the array costs a quarter of the large encoding's memory.
+//! * **skiplist** (anything larger): two structures over the same members:
+//!   * `dict`: an [`IndexMap`] member → score, for O(1) lookups, O(1) uniform random
+//!     picks (`ZRANDMEMBER`) and stable positions for `ZSCAN` (see
+//!     [`crate::engine::scan`]);
+//!   * `tree`: the `(score, member)` pairs in order, in an order-statistics B+ tree
+//!     ([`super::ostree`]): leaves of up to 64 entries in one array, inner nodes that know
+//!     how many entries each child holds. Counting along a descent gives a member's rank,
+//!     and descending by counts finds the entry at a rank, both in O(log N) with three or
+//!     four nodes read at a million members.
 //!
 //! A member's bytes are shared by the dict and the tree, as Redis
 //! shares one sds string between its dict and skiplist: a [`SmallBytes`] keeps a member of
@@ -47,27 +55,29 @@
 //! checked).
 //!
 //! # Invariants
+//! In the listpack encoding:
+//! 1. The entries are in strictly increasing `(score, member)` order (scores compared with
+//!    `<`, members by bytes); no score is NaN or `-0` (Redis's listpack keeps an integral
+//!    score as an integer, so `ZADD z -0 m` stores 0).
+//! 2. At most 128 entries, no member longer than 64 bytes.
+//!
+//! In the skiplist encoding:
 //! 1. `dict` and `tree` hold the same members: `dict[m] = s` iff the tree holds an entry
 //!    `(s, m)` (score bit for bit), and a long member's bytes are one block shared by both;
 //!    `tree.len() == dict.len()`.
-//! 2. The tree's entries are in strictly increasing `(score, member)` order (scores compared
-//!    with `<`, so `-0.0 == 0.0`; members by bytes), and the tree keeps its own invariants
-//!    ([`super::ostree`]).
+//! 2. The tree's entries are in strictly increasing `(score, member)` order, and the tree
+//!    keeps its own invariants ([`super::ostree`]).
 //! 3. No score is NaN.
-//! 4. `listpack` is true only while Redis 7.0 would still keep this set as a listpack: every
-//!    member ever added was at most `zset-max-listpack-value` (64) bytes and the set never
-//!    held more than `zset-max-listpack-entries` (128) members. It never becomes true again
-//!    (Redis does not convert back), except when a `*STORE` command builds a new set.
 //!
 //! [`ZSet::check_invariants`] verifies all of them; the property tests call it after every
-//! step.
+//! step, in both encodings and across the conversion.
 //!
-//! # The listpack encoding
-//! Redis stores small sorted sets as a listpack (a flat sorted array) and large ones as
-//! dict + skiplist. The two behave the same except in what `OBJECT ENCODING` reports, in
-//! `ZSCAN` (a listpack is returned whole, with cursor 0, scores printed by `d2string`) and
-//! in how random members are drawn. We always use the dict and tree and only track the
-//! flag; `OBJECT ENCODING` says `skiplist` for the large encoding, as Redis does.
+//! # What the encoding changes
+//! The two encodings answer every query alike, except where Redis's answers differ too:
+//! `OBJECT ENCODING`; `ZSCAN`, which returns a listpack whole, with cursor 0 and scores
+//! printed by `d2string`; random picks, drawn from listpack positions (ranks) or dict
+//! positions; and `ZRANGEBYLEX`-family answers on sets whose scores differ (see
+//! [`ZSet::first_in_lex_range`]).
 
 use std::fmt;
 
@@ -198,12 +208,62 @@ impl LexRange {
 }
 
 /// A sorted set: members with scores, ordered by `(score, member)`. See the module
-/// documentation for the representation and its invariants.
+/// documentation for the two encodings and their invariants.
 #[derive(Clone)]
 pub struct ZSet {
+    repr: Repr,
+}
+
+#[derive(Clone)]
+enum Repr {
+    /// Redis's listpack: the entries in order in one array. Finding a member is a scan
+    /// of at most [`MAX_LISTPACK_ENTRIES`] entries, as in Redis.
+    Listpack(Vec<(f64, SmallBytes)>),
+    /// Redis's skiplist encoding: a dict for members and an ordered tree for ranks.
+    Skiplist(Box<Large>),
+}
+
+/// The large encoding: two structures over the same members (see the module docs).
+#[derive(Clone)]
+struct Large {
     dict: IndexMap<SmallBytes, f64, Hasher>,
     tree: OsTree<f64, SmallBytes>,
-    listpack: bool,
+}
+
+impl Large {
+    fn new() -> Large {
+        Large {
+            dict: IndexMap::with_hasher(Hasher::default()),
+            tree: OsTree::new(),
+        }
+    }
+
+    /// The tree rank of the entry `(score, member)`, which must be present.
+    fn rank_of(&self, score: f64, member: &[u8]) -> usize {
+        self.tree.rank_of(score, |m| **m < *member)
+    }
+
+    /// Gives memory back after many removals: the dict's table shrinks when under a
+    /// quarter full (amortized O(1) per removal; the tree keeps itself at least half full).
+    fn shrink_dict_if_sparse(&mut self) {
+        if self.dict.capacity() > 64 && self.dict.len() * 4 < self.dict.capacity() {
+            self.dict.shrink_to_fit();
+        }
+    }
+}
+
+/// True when `(score, member)` sorts before `(s, m)`.
+fn entry_before(s: f64, m: &[u8], score: f64, member: &[u8]) -> bool {
+    s < score || (s == score && m < member)
+}
+
+/// A listpack stores an integral score as an integer, which has no negative zero.
+fn listpack_score(score: f64) -> f64 {
+    if score == 0.0 {
+        0.0
+    } else {
+        score
+    }
 }
 
 impl Default for ZSet {
@@ -246,9 +306,7 @@ impl ZSet {
     /// An empty sorted set (listpack-encoded, as Redis creates small ones). **O(1).**
     pub fn new() -> ZSet {
         ZSet {
-            dict: IndexMap::with_hasher(Hasher::default()),
-            tree: OsTree::new(),
-            listpack: true,
+            repr: Repr::Listpack(Vec::new()),
         }
     }
 
@@ -256,77 +314,102 @@ impl ZSet {
     /// `*STORE` result before deciding whether to shrink it). **O(1).**
     pub fn new_skiplist() -> ZSet {
         ZSet {
-            listpack: false,
-            ..ZSet::new()
+            repr: Repr::Skiplist(Box::new(Large::new())),
         }
     }
 
     /// Number of members. **O(1).**
     pub fn len(&self) -> usize {
-        self.dict.len()
+        match &self.repr {
+            Repr::Listpack(v) => v.len(),
+            Repr::Skiplist(l) => l.dict.len(),
+        }
     }
 
     /// True when there are no members. **O(1).**
     pub fn is_empty(&self) -> bool {
-        self.dict.is_empty()
+        self.len() == 0
     }
 
-    /// True while Redis would still use the listpack encoding.
+    /// True while the set is in the listpack encoding.
     pub fn is_listpack(&self) -> bool {
-        self.listpack
+        matches!(self.repr, Repr::Listpack(_))
     }
 
     /// The `OBJECT ENCODING` name: `listpack` or `skiplist`.
     pub fn encoding(&self) -> &'static str {
-        if self.listpack {
+        if self.is_listpack() {
             "listpack"
         } else {
             "skiplist"
         }
     }
 
-    /// Converts to the skiplist encoding for good (what `SORT` does to a small sorted set).
+    /// Converts to the skiplist encoding for good (what `SORT` does to a small sorted
+    /// set, and what adding a 129th member or a long one does). **O(N log N)** with N at
+    /// most [`MAX_LISTPACK_ENTRIES`].
     pub fn force_skiplist(&mut self) {
-        self.listpack = false;
+        let Repr::Listpack(v) = &mut self.repr else {
+            return;
+        };
+        let mut large = Large::new();
+        large.dict.reserve(v.len());
+        for (score, m) in v.drain(..) {
+            // Entries arrive in order, so each goes after everything already there.
+            large.tree.insert(score, m.clone(), |_| true);
+            large.dict.insert(m, score);
+        }
+        self.repr = Repr::Skiplist(Box::new(large));
     }
 
     /// Re-evaluates the encoding of a freshly built set, as Redis's
     /// `zsetConvertToListpackIfNeeded` does after `ZUNIONSTORE` and friends. **O(N).**
     pub fn shrink_encoding_if_small(&mut self) {
-        if self.listpack {
+        let Repr::Skiplist(l) = &self.repr else {
+            return;
+        };
+        if l.dict.len() > MAX_LISTPACK_ENTRIES
+            || l.dict.keys().any(|m| m.len() > MAX_LISTPACK_VALUE)
+        {
             return;
         }
-        self.listpack = self.len() <= MAX_LISTPACK_ENTRIES
-            && self.dict.keys().all(|m| m.len() <= MAX_LISTPACK_VALUE);
-        if self.listpack {
-            // A listpack stores an integral score as an integer, so -0 becomes 0. (The
-            // order compares -0 and 0 as equal, so the tree stays valid.)
-            for score in self.dict.values_mut() {
-                if *score == 0.0 {
-                    *score = 0.0;
-                }
-            }
-            self.tree.for_each_mut(|score, _| {
-                if *score == 0.0 {
-                    *score = 0.0;
-                }
-            });
-        }
+        let v = l
+            .tree
+            .iter_from(0, false)
+            .map(|(score, m)| (listpack_score(score), m.clone()))
+            .collect();
+        self.repr = Repr::Listpack(v);
     }
 
-    /// The score of `member`. **O(1).**
+    /// The score of `member`. **O(1)** (a listpack is scanned, as Redis scans it: at most
+    /// 128 entries).
     pub fn score(&self, member: &[u8]) -> Option<f64> {
-        self.dict.get(member).copied()
+        match &self.repr {
+            Repr::Listpack(v) => v.iter().find(|(_, m)| **m == *member).map(|e| e.0),
+            Repr::Skiplist(l) => l.dict.get(member).copied(),
+        }
     }
 
     /// True if `member` is present. **O(1).**
     pub fn contains(&self, member: &[u8]) -> bool {
-        self.dict.contains_key(member)
+        self.score(member).is_some()
     }
 
-    /// The tree rank of the entry `(score, member)`, which must be present.
-    fn rank_of(&self, score: f64, member: &[u8]) -> usize {
-        self.tree.rank_of(score, |m| **m < *member)
+    /// How many entries sort before the probe: those with a score below `key`, then,
+    /// among those scoring exactly `key`, the prefix for which `tie` holds. **O(log N).**
+    fn rank_by_score(&self, key: f64, tie: impl Fn(&[u8]) -> bool) -> usize {
+        match &self.repr {
+            Repr::Listpack(v) => v.partition_point(|(s, m)| *s < key || (*s == key && tie(m))),
+            Repr::Skiplist(l) => l.tree.rank_of(key, |m| tie(&m[..])),
+        }
+    }
+
+    /// How many entries satisfy `before`, which must hold for a prefix. **O(log N).**
+    fn rank_where(&self, before: impl Fn(&[u8]) -> bool) -> usize {
+        match &self.repr {
+            Repr::Listpack(v) => v.partition_point(|(_, m)| before(m)),
+            Repr::Skiplist(l) => l.tree.rank_where(|_, m| before(&m[..])),
+        }
     }
 
     /// Sets the score of `member`, adding it if absent. **O(log N).**
@@ -339,69 +422,84 @@ impl ZSet {
     /// keeps integral scores as integers, which have no negative zero.
     pub fn add(&mut self, member: &[u8], score: f64) -> AddOutcome {
         debug_assert!(!score.is_nan());
-        let len = self.dict.len();
-        if let Some(&cur) = self.dict.get(member) {
-            let score = if self.listpack && score == 0.0 {
-                0.0
-            } else {
-                score
-            };
+        if let Repr::Listpack(v) = &mut self.repr {
+            let score = listpack_score(score);
+            if let Some(at) = v.iter().position(|(_, m)| **m == *member) {
+                if v[at].0 == score {
+                    return AddOutcome::Unchanged;
+                }
+                let (_, m) = v.remove(at);
+                let to = v.partition_point(|(s, m)| entry_before(*s, m, score, member));
+                v.insert(to, (score, m));
+                return AddOutcome::Updated;
+            }
+            if v.len() < MAX_LISTPACK_ENTRIES && member.len() <= MAX_LISTPACK_VALUE {
+                let to = v.partition_point(|(s, m)| entry_before(*s, m, score, member));
+                v.insert(to, (score, SmallBytes::from(member)));
+                return AddOutcome::Added;
+            }
+            self.force_skiplist();
+        }
+        let Repr::Skiplist(l) = &mut self.repr else {
+            unreachable!("converted above");
+        };
+        if let Some(&cur) = l.dict.get(member) {
             if cur == score {
                 return AddOutcome::Unchanged;
             }
-            let at = self.rank_of(cur, member);
-            let Some((_, shared)) = self.tree.remove_at(at) else {
+            let at = l.rank_of(cur, member);
+            let Some((_, shared)) = l.tree.remove_at(at) else {
                 debug_assert!(false, "dict and tree disagree");
                 return AddOutcome::Unchanged;
             };
             debug_assert!(*shared == *member);
-            self.tree.insert(score, shared, |m| **m <= *member);
-            if let Some(s) = self.dict.get_mut(member) {
+            l.tree.insert(score, shared, |m| **m <= *member);
+            if let Some(s) = l.dict.get_mut(member) {
                 *s = score;
             }
             return AddOutcome::Updated;
         }
-        if len + 1 > MAX_LISTPACK_ENTRIES || member.len() > MAX_LISTPACK_VALUE {
-            self.listpack = false;
-        }
-        let score = if self.listpack && score == 0.0 {
-            0.0
-        } else {
-            score
-        };
         let rc = SmallBytes::from(member);
-        self.tree.insert(score, rc.clone(), |m| **m <= *member);
-        self.dict.insert(rc, score);
+        l.tree.insert(score, rc.clone(), |m| **m <= *member);
+        l.dict.insert(rc, score);
         AddOutcome::Added
     }
 
     /// Removes `member`, returning its score. **O(log N).**
     pub fn remove(&mut self, member: &[u8]) -> Option<f64> {
-        let score = self.dict.swap_remove(member)?;
-        let at = self.rank_of(score, member);
-        let removed = self.tree.remove_at(at);
-        debug_assert!(removed.is_some_and(|(_, m)| *m == *member));
-        self.shrink_dict_if_sparse();
-        Some(score)
-    }
-
-    /// Gives memory back after many removals: the dict's table shrinks when under a
-    /// quarter full (amortized O(1) per removal; the tree keeps itself at least half full).
-    fn shrink_dict_if_sparse(&mut self) {
-        if self.dict.capacity() > 64 && self.dict.len() * 4 < self.dict.capacity() {
-            self.dict.shrink_to_fit();
+        match &mut self.repr {
+            Repr::Listpack(v) => {
+                let at = v.iter().position(|(_, m)| **m == *member)?;
+                Some(v.remove(at).0)
+            }
+            Repr::Skiplist(l) => {
+                let score = l.dict.swap_remove(member)?;
+                let at = l.rank_of(score, member);
+                let removed = l.tree.remove_at(at);
+                debug_assert!(removed.is_some_and(|(_, m)| *m == *member));
+                l.shrink_dict_if_sparse();
+                Some(score)
+            }
         }
     }
 
     /// The 0-based rank of `member` in ascending order. **O(log N).**
     pub fn rank(&self, member: &[u8]) -> Option<usize> {
-        let score = self.score(member)?;
-        Some(self.rank_of(score, member))
+        match &self.repr {
+            Repr::Listpack(v) => v.iter().position(|(_, m)| **m == *member),
+            Repr::Skiplist(l) => {
+                let score = *l.dict.get(member)?;
+                Some(l.rank_of(score, member))
+            }
+        }
     }
 
     /// The member and score at 0-based ascending `rank`. **O(log N).**
     pub fn get_by_rank(&self, rank: usize) -> Option<(&[u8], f64)> {
-        self.tree.get(rank).map(|(score, m)| (&m[..], score))
+        match &self.repr {
+            Repr::Listpack(v) => v.get(rank).map(|(s, m)| (&m[..], *s)),
+            Repr::Skiplist(l) => l.tree.get(rank).map(|(score, m)| (&m[..], score)),
+        }
     }
 
     /// Iterates in ascending order. **O(1)** per step (amortized).
@@ -412,10 +510,19 @@ impl ZSet {
     /// Iterates from 0-based ascending `rank`, ascending or (with `rev`) descending, with
     /// at most `limit` steps. **O(log N)** to start, amortized O(1) per step.
     pub fn iter_from_rank(&self, rank: usize, rev: bool, limit: usize) -> Iter<'_> {
-        Iter {
-            inner: self.tree.iter_from(rank, rev),
-            left: limit,
-        }
+        let inner = match &self.repr {
+            Repr::Listpack(v) => {
+                // Ascending: `rank..`; descending: `..=rank`, read from its end.
+                let part = if rev {
+                    v.get(..rank.saturating_add(1).min(v.len()))
+                } else {
+                    v.get(rank..)
+                };
+                IterInner::Listpack(part.unwrap_or(&[]).iter(), rev)
+            }
+            Repr::Skiplist(l) => IterInner::Tree(l.tree.iter_from(rank, rev)),
+        };
+        Iter { inner, left: limit }
     }
 
     /// The first (lowest) member and its score. **O(log N)** (the tree's depth).
@@ -433,8 +540,8 @@ impl ZSet {
         if range.is_empty() || self.is_empty() {
             return None;
         }
-        let rank = self.tree.rank_of(range.min, |_| range.minex);
-        let (score, _) = self.tree.get(rank)?;
+        let rank = self.rank_by_score(range.min, |_| range.minex);
+        let (_, score) = self.get_by_rank(rank)?;
         range.lte_max(score).then_some(rank)
     }
 
@@ -443,8 +550,8 @@ impl ZSet {
         if range.is_empty() || self.is_empty() {
             return None;
         }
-        let rank = self.tree.rank_of(range.max, |_| !range.maxex);
-        let (score, _) = self.tree.get(rank.checked_sub(1)?)?;
+        let rank = self.rank_by_score(range.max, |_| !range.maxex);
+        let (_, score) = self.get_by_rank(rank.checked_sub(1)?)?;
         range.gte_min(score).then(|| rank - 1)
     }
 
@@ -454,8 +561,8 @@ impl ZSet {
         if range.is_empty() {
             return 0;
         }
-        let lo = self.tree.rank_of(range.min, |_| range.minex);
-        let hi = self.tree.rank_of(range.max, |_| !range.maxex);
+        let lo = self.rank_by_score(range.min, |_| range.minex);
+        let hi = self.rank_by_score(range.max, |_| !range.maxex);
         hi.saturating_sub(lo)
     }
 
@@ -472,15 +579,12 @@ impl ZSet {
         if range.is_empty() || !self.lex_overlaps(range) {
             return None;
         }
-        if self.listpack {
-            let (i, (m, _)) = self
-                .iter()
-                .enumerate()
-                .find(|(_, (m, _))| range.gte_min(m))?;
-            return range.lte_max(m).then_some(i);
+        if let Repr::Listpack(v) = &self.repr {
+            let i = v.iter().position(|(_, m)| range.gte_min(m))?;
+            return range.lte_max(&v[i].1).then_some(i);
         }
-        let rank = self.tree.rank_where(|_, m| !range.gte_min(m));
-        let (_, m) = self.tree.get(rank)?;
+        let rank = self.rank_where(|m| !range.gte_min(m));
+        let (m, _) = self.get_by_rank(rank)?;
         range.lte_max(m).then_some(rank)
     }
 
@@ -490,16 +594,12 @@ impl ZSet {
         if range.is_empty() || !self.lex_overlaps(range) {
             return None;
         }
-        if self.listpack {
-            let n = self.len();
-            let (i, (m, _)) = self
-                .iter_from_rank(n - 1, true, n)
-                .enumerate()
-                .find(|(_, (m, _))| range.lte_max(m))?;
-            return range.gte_min(m).then_some(n - 1 - i);
+        if let Repr::Listpack(v) = &self.repr {
+            let i = v.iter().rposition(|(_, m)| range.lte_max(m))?;
+            return range.gte_min(&v[i].1).then_some(i);
         }
-        let rank = self.tree.rank_where(|_, m| range.lte_max(m));
-        let (_, m) = self.tree.get(rank.checked_sub(1)?)?;
+        let rank = self.rank_where(|m| range.lte_max(m));
+        let (m, _) = self.get_by_rank(rank.checked_sub(1)?)?;
         range.gte_min(m).then(|| rank - 1)
     }
 
@@ -510,7 +610,7 @@ impl ZSet {
         let Some(first) = self.first_in_lex_range(range) else {
             return 0;
         };
-        if self.listpack {
+        if self.is_listpack() {
             return self.lex_run(first, range);
         }
         match self.last_in_lex_range(range) {
@@ -541,12 +641,20 @@ impl ZSet {
             return 0;
         }
         let count = (end - start).saturating_add(1);
-        let dict = &mut self.dict;
-        let n = self.tree.remove_range(start, count, |_, m| {
-            dict.swap_remove(&m[..]);
-        });
-        self.shrink_dict_if_sparse();
-        n
+        match &mut self.repr {
+            Repr::Listpack(v) => {
+                let end = start.saturating_add(count).min(v.len());
+                v.drain(start..end).count()
+            }
+            Repr::Skiplist(l) => {
+                let dict = &mut l.dict;
+                let n = l.tree.remove_range(start, count, |_, m| {
+                    dict.swap_remove(&m[..]);
+                });
+                l.shrink_dict_if_sparse();
+                n
+            }
+        }
     }
 
     /// Removes the members inside `range`. **O(log N + M).**
@@ -575,44 +683,64 @@ impl ZSet {
         self.remove_rank_range(first, first + n - 1)
     }
 
-    /// The member at storage position `pos` of the dict (for random picks and `ZSCAN`).
-    /// Positions are `0..len`; removing a member moves the last one into its slot.
-    /// **O(1).**
+    /// The member at storage position `pos` (for random picks and `ZSCAN`): the rank in a
+    /// listpack, as Redis picks from a listpack; the dict's position in the large
+    /// encoding, where removing a member moves the last one into its slot. Positions are
+    /// `0..len`. **O(1).**
     pub fn get_index(&self, pos: usize) -> Option<(&[u8], f64)> {
-        self.dict.get_index(pos).map(|(m, &score)| (&m[..], score))
+        match &self.repr {
+            Repr::Listpack(v) => v.get(pos).map(|(s, m)| (&m[..], *s)),
+            Repr::Skiplist(l) => l.dict.get_index(pos).map(|(m, &score)| (&m[..], score)),
+        }
     }
 
     /// Checks every invariant listed in the module documentation. **O(N log N).** For
     /// tests and debugging.
     pub fn check_invariants(&self) -> Result<(), String> {
-        if self.tree.len() != self.dict.len() {
+        let l = match &self.repr {
+            Repr::Listpack(v) => return check_listpack(v),
+            Repr::Skiplist(l) => l,
+        };
+        if l.tree.len() != l.dict.len() {
             return Err(format!(
                 "tree len {} != dict {}",
-                self.tree.len(),
-                self.dict.len()
+                l.tree.len(),
+                l.dict.len()
             ));
         }
-        self.tree
+        l.tree
             .check(|(sa, ma), (sb, mb)| sa < sb || (sa == sb && **ma < **mb))?;
-        for (rank, (score, m)) in self.tree.iter_from(0, false).enumerate() {
+        for (rank, (score, m)) in l.tree.iter_from(0, false).enumerate() {
             if score.is_nan() {
                 return Err("NaN score".into());
             }
-            match self.dict.get_key_value(&m[..]) {
+            match l.dict.get_key_value(&m[..]) {
                 Some((k, s)) if s.to_bits() == score.to_bits() && k.shares_with(m) => {}
                 _ => return Err(format!("dict disagrees at rank {rank}")),
             }
         }
-        if self.listpack && self.iter().any(|(_, s)| s == 0.0 && s.is_sign_negative()) {
-            return Err("-0 score in a listpack".into());
-        }
-        if self.listpack
-            && (self.len() > MAX_LISTPACK_ENTRIES
-                || self.dict.keys().any(|m| m.len() > MAX_LISTPACK_VALUE))
-        {
-            return Err("listpack flag on a set Redis would not keep as listpack".into());
-        }
         Ok(())
+    }
+}
+
+/// The listpack invariants: strictly increasing entries, no NaN and no `-0` score, and
+/// within Redis's listpack limits.
+fn check_listpack(v: &[(f64, SmallBytes)]) -> Result<(), String> {
+    if v.len() > MAX_LISTPACK_ENTRIES || v.iter().any(|(_, m)| m.len() > MAX_LISTPACK_VALUE) {
+        return Err("a listpack beyond Redis's listpack limits".into());
+    }
+    if let Some((s, _)) = v
+        .iter()
+        .find(|(s, _)| s.is_nan() || (*s == 0.0 && s.is_sign_negative()))
+    {
+        return Err(format!("score {s} in a listpack"));
+    }
+    match v
+        .windows(2)
+        .position(|w| !entry_before(w[0].0, &w[0].1, w[1].0, &w[1].1))
+    {
+        Some(i) => Err(format!("listpack out of order at {i}")),
+        None => Ok(()),
     }
 }
 
@@ -631,8 +759,14 @@ impl FromIterator<(Vec<u8>, f64)> for ZSet {
 
 /// Iterator over `(member, score)` in ascending or descending order.
 pub struct Iter<'a> {
-    inner: ostree::Iter<'a, f64, SmallBytes>,
+    inner: IterInner<'a>,
     left: usize,
+}
+
+enum IterInner<'a> {
+    /// A listpack's entries, read from the back when the flag is set.
+    Listpack(std::slice::Iter<'a, (f64, SmallBytes)>, bool),
+    Tree(ostree::Iter<'a, f64, SmallBytes>),
 }
 
 impl<'a> Iterator for Iter<'a> {
@@ -643,7 +777,13 @@ impl<'a> Iterator for Iter<'a> {
             return None;
         }
         self.left -= 1;
-        self.inner.next().map(|(score, m)| (&m[..], score))
+        match &mut self.inner {
+            IterInner::Listpack(it, rev) => {
+                let e = if *rev { it.next_back() } else { it.next() };
+                e.map(|(score, m)| (&m[..], *score))
+            }
+            IterInner::Tree(it) => it.next().map(|(score, m)| (&m[..], score)),
+        }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -877,10 +1017,13 @@ mod tests {
         s.remove_rank_range(10, 400);
         s.check_invariants().unwrap();
         assert_eq!(s.len(), 109);
+        let Repr::Skiplist(l) = &s.repr else {
+            panic!("a set that held 1000 members stays in the skiplist encoding");
+        };
         assert!(
-            s.dict.capacity() < 4 * 109 + 64,
+            l.dict.capacity() < 4 * 109 + 64,
             "dict kept {}",
-            s.dict.capacity()
+            l.dict.capacity()
         );
         for i in 0..50 {
             s.add(format!("new{i}").as_bytes(), -1.0);
