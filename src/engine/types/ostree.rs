@@ -65,42 +65,86 @@
 //! the first, so it costs O(log N + M·d/32): O(log N + M) for any depth a real set
 //! reaches (d ≤ 5 up to a billion elements).
 
+use arrayvec::ArrayVec;
+
 /// Most elements in a leaf.
 pub const LEAF_MAX: usize = 64;
 /// Most children of an inner node.
 pub const INNER_MAX: usize = 64;
 const LEAF_MIN: usize = LEAF_MAX / 2;
 const INNER_MIN: usize = INNER_MAX / 2;
+/// Room in a leaf's arrays: one more than the maximum, for the element that overflows it
+/// just before it splits.
+const LEAF_CAP: usize = LEAF_MAX + 1;
+/// Room in an inner node's arrays, likewise.
+const INNER_CAP: usize = INNER_MAX + 1;
 
+/// A leaf: its elements in order, `keys[i]` with `vals[i]`, both arrays inside the node.
 #[derive(Debug, Clone)]
+#[repr(C)]
 struct Leaf<K, V> {
-    keys: Vec<K>,
-    vals: Vec<V>,
+    keys: ArrayVec<K, LEAF_CAP>,
+    vals: ArrayVec<V, LEAF_CAP>,
 }
 
 impl<K, V> Leaf<K, V> {
-    fn with_capacity(n: usize) -> Leaf<K, V> {
-        Leaf {
-            keys: Vec::with_capacity(n),
-            vals: Vec::with_capacity(n),
-        }
+    fn boxed() -> Box<Leaf<K, V>> {
+        Box::new(Leaf {
+            keys: ArrayVec::new(),
+            vals: ArrayVec::new(),
+        })
     }
 }
 
+/// An inner node. The fields are laid out in the order a descent reads them (`repr(C)`):
+/// separator keys, then child pointers, then counts; separator values last, read only
+/// where keys tie.
 #[derive(Debug, Clone)]
+#[repr(C)]
 struct Inner<K, V> {
     /// Separator keys.
-    keys: Vec<K>,
+    keys: ArrayVec<K, INNER_CAP>,
+    kids: ArrayVec<Node<K, V>, INNER_CAP>,
+    counts: ArrayVec<usize, INNER_CAP>,
     /// Separator values.
-    seps: Vec<V>,
-    kids: Vec<Node<K, V>>,
-    counts: Vec<usize>,
+    seps: ArrayVec<V, INNER_CAP>,
 }
 
+impl<K, V> Inner<K, V> {
+    /// Reads one word from each cache line of the child pointers and of the counts, and
+    /// throws the result away. A descent calls this before it compares the keys: the
+    /// loads do not depend on the comparison, so the CPU requests those lines while the
+    /// key lines are still on their way, and the pointer to follow (and the counts to
+    /// add) are in cache when the comparison ends. Without it, reading `kids[j]` is one
+    /// more dependent miss per level. (Safe code: plain reads and [`std::hint::black_box`],
+    /// no prefetch intrinsic.)
+    #[inline(always)]
+    fn warm(&self) {
+        let kids = self
+            .kids
+            .iter()
+            .step_by((64 / std::mem::size_of::<Node<K, V>>()).max(1))
+            .filter(|k| matches!(k, Node::Leaf(_)))
+            .count();
+        let counts: usize = self.counts.iter().step_by(8).sum();
+        std::hint::black_box(kids ^ counts);
+    }
+
+    fn boxed() -> Box<Inner<K, V>> {
+        Box::new(Inner {
+            keys: ArrayVec::new(),
+            kids: ArrayVec::new(),
+            counts: ArrayVec::new(),
+            seps: ArrayVec::new(),
+        })
+    }
+}
+
+/// A node: a pointer to its block (16 bytes with the tag).
 #[derive(Debug, Clone)]
 enum Node<K, V> {
-    Leaf(Leaf<K, V>),
-    Inner(Inner<K, V>),
+    Leaf(Box<Leaf<K, V>>),
+    Inner(Box<Inner<K, V>>),
 }
 
 impl<K, V> Node<K, V> {
@@ -194,7 +238,7 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
     /// An empty tree. **O(1).**
     pub fn new() -> OsTree<K, V> {
         OsTree {
-            root: Node::Leaf(Leaf::with_capacity(0)),
+            root: Node::Leaf(Leaf::boxed()),
             len: 0,
         }
     }
@@ -231,12 +275,66 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
             match node {
                 Node::Leaf(l) => return rank + pos(&l.keys, &l.vals),
                 Node::Inner(n) => {
+                    n.warm();
                     let j = pos(&n.keys, &n.seps);
                     rank += n.counts[..j].iter().sum::<usize>();
                     node = &n.kids[j];
                 }
             }
         }
+    }
+
+    /// Gives the element found by `(key, tie)` (as [`OsTree::rank_of`] finds it; it must
+    /// be present) the key `new_key`, in place, when its new position (found by `new_key`
+    /// and `not_after` as [`OsTree::insert`] finds it) is strictly inside the same leaf:
+    /// then the element moves within its leaf and nothing else changes, one descent in
+    /// all. Otherwise changes nothing and returns the element's rank, for the caller to
+    /// remove it there and insert it again. `new_key` must differ from the element's key.
+    /// **O(log N).**
+    pub fn rekey_in_leaf(
+        &mut self,
+        key: K,
+        mut tie: impl FnMut(&V) -> bool,
+        new_key: K,
+        mut not_after: impl FnMut(&V) -> bool,
+    ) -> Result<(), usize> {
+        let mut node = &mut self.root;
+        let mut rank = 0;
+        let (leaf, i) = loop {
+            match node {
+                Node::Leaf(l) => {
+                    let i = split_by_key(&l.keys, &l.vals, key, &mut tie);
+                    break (l, i);
+                }
+                Node::Inner(n) => {
+                    n.warm();
+                    let j = split_by_key(&n.keys, &n.seps, key, &mut tie);
+                    rank += n.counts[..j].iter().sum::<usize>();
+                    node = &mut n.kids[j];
+                }
+            }
+        };
+        let len = leaf.keys.len();
+        if i >= len {
+            return Err(rank + i);
+        }
+        // Where it goes among the other elements of the leaf: the element itself is
+        // counted as before the new place exactly when its old key is below the new one.
+        let p = split_by_key(&leaf.keys, &leaf.vals, new_key, &mut not_after);
+        let q = if i < p { p - 1 } else { p };
+        if q == 0 || q + 1 >= len {
+            // At an end of the leaf it might belong to a neighbour.
+            return Err(rank + i);
+        }
+        if q > i {
+            leaf.keys[i..=q].rotate_left(1);
+            leaf.vals[i..=q].rotate_left(1);
+        } else if q < i {
+            leaf.keys[q..=i].rotate_right(1);
+            leaf.vals[q..=i].rotate_right(1);
+        }
+        leaf.keys[q] = new_key;
+        Ok(())
     }
 
     /// The element at 0-based `rank`. **O(log N).**
@@ -250,6 +348,7 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
             match node {
                 Node::Leaf(l) => return l.keys.get(r).copied().zip(l.vals.get(r)),
                 Node::Inner(n) => {
+                    n.warm();
                     let (i, rest) = child_at_rank(n, r);
                     r = rest;
                     node = &n.kids[i];
@@ -267,22 +366,15 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
         let mut pos = |keys: &[K], vals: &[V]| split_by_key(keys, vals, key, &mut not_after);
         self.len += 1;
         if let Some((k, sep, right)) = insert_rec(&mut self.root, key, val, &mut pos) {
-            let left = std::mem::replace(&mut self.root, Node::Leaf(Leaf::with_capacity(0)));
-            let mut counts = Vec::with_capacity(INNER_MAX + 1);
-            counts.extend([left.count(), right.count()]);
-            let mut kids = Vec::with_capacity(INNER_MAX + 1);
-            kids.push(left);
-            kids.push(right);
-            let mut keys = Vec::with_capacity(INNER_MAX + 1);
-            keys.push(k);
-            let mut seps = Vec::with_capacity(INNER_MAX + 1);
-            seps.push(sep);
-            self.root = Node::Inner(Inner {
-                keys,
-                seps,
-                kids,
-                counts,
-            });
+            let left = std::mem::replace(&mut self.root, Node::Leaf(Leaf::boxed()));
+            let mut root = Inner::boxed();
+            root.counts.push(left.count());
+            root.counts.push(right.count());
+            root.kids.push(left);
+            root.kids.push(right);
+            root.keys.push(k);
+            root.seps.push(sep);
+            self.root = Node::Inner(root);
         }
     }
 
@@ -336,11 +428,13 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
     pub fn for_each_mut(&mut self, mut f: impl FnMut(&mut K, &mut V)) {
         fn walk<K, V>(node: &mut Node<K, V>, f: &mut impl FnMut(&mut K, &mut V)) {
             match node {
-                Node::Leaf(l) => l
-                    .keys
-                    .iter_mut()
-                    .zip(&mut l.vals)
-                    .for_each(|(k, v)| f(k, v)),
+                Node::Leaf(l) => {
+                    let l = &mut **l;
+                    l.keys
+                        .iter_mut()
+                        .zip(l.vals.iter_mut())
+                        .for_each(|(k, v)| f(k, v))
+                }
                 Node::Inner(n) => n.kids.iter_mut().for_each(|k| walk(k, f)),
             }
         }
@@ -371,8 +465,9 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
                     return it;
                 }
                 Node::Inner(n) => {
+                    n.warm();
                     let (i, rest) = child_at_rank(n, r);
-                    it.stack.push((n, i));
+                    it.stack.push((&**n, i));
                     r = rest;
                     node = &n.kids[i];
                 }
@@ -495,22 +590,22 @@ fn insert_rec<K: Copy, V: Clone>(
     match node {
         Node::Leaf(l) => {
             let i = pos(&l.keys, &l.vals);
+            // A leaf holds at most LEAF_MAX before this, so there is room for one more.
             l.keys.insert(i, key);
             l.vals.insert(i, val);
             if l.keys.len() <= LEAF_MAX {
                 return None;
             }
             let mid = l.keys.len() / 2;
-            let mut right = Leaf::with_capacity(LEAF_MAX + 1);
+            let mut right = Leaf::boxed();
             right.keys.extend(l.keys.drain(mid..));
             right.vals.extend(l.vals.drain(mid..));
-            l.keys.shrink_to(LEAF_MAX + 1);
-            l.vals.shrink_to(LEAF_MAX + 1);
             let k = *right.keys.first()?;
             let sep = right.vals.first()?.clone();
             Some((k, sep, Node::Leaf(right)))
         }
         Node::Inner(n) => {
+            n.warm();
             let j = pos(&n.keys, &n.seps);
             n.counts[j] += 1;
             let (k, sep, right) = insert_rec(&mut n.kids[j], key, val, pos)?;
@@ -524,26 +619,14 @@ fn insert_rec<K: Copy, V: Clone>(
                 return None;
             }
             let mid = n.kids.len() / 2;
-            let mut kids = Vec::with_capacity(INNER_MAX + 1);
-            kids.extend(n.kids.drain(mid..));
-            let mut counts = Vec::with_capacity(INNER_MAX + 1);
-            counts.extend(n.counts.drain(mid..));
-            let mut keys = Vec::with_capacity(INNER_MAX + 1);
-            keys.extend(n.keys.drain(mid..));
-            let mut seps = Vec::with_capacity(INNER_MAX + 1);
-            seps.extend(n.seps.drain(mid..));
+            let mut right = Inner::boxed();
+            right.kids.extend(n.kids.drain(mid..));
+            right.counts.extend(n.counts.drain(mid..));
+            right.keys.extend(n.keys.drain(mid..));
+            right.seps.extend(n.seps.drain(mid..));
             let up_key = n.keys.pop()?;
             let up = n.seps.pop()?;
-            Some((
-                up_key,
-                up,
-                Node::Inner(Inner {
-                    keys,
-                    seps,
-                    kids,
-                    counts,
-                }),
-            ))
+            Some((up_key, up, Node::Inner(right)))
         }
     }
 }
@@ -562,6 +645,7 @@ fn remove_rec<K: Copy, V: Clone>(
             if rank >= end {
                 return 0;
             }
+            let l = &mut **l;
             l.keys
                 .drain(rank..end)
                 .zip(l.vals.drain(rank..end))
@@ -569,6 +653,7 @@ fn remove_rec<K: Copy, V: Clone>(
             end - rank
         }
         Node::Inner(n) => {
+            n.warm();
             let (i, r) = child_at_rank(n, rank);
             let removed = remove_rec(&mut n.kids[i], r, max, gone);
             n.counts[i] -= removed;
@@ -578,6 +663,13 @@ fn remove_rec<K: Copy, V: Clone>(
             removed
         }
     }
+}
+
+/// `front` followed by `back`'s elements, as the new `back` (an array has no splice).
+fn prepend<T, const CAP: usize>(back: &mut ArrayVec<T, CAP>, front: impl Iterator<Item = T>) {
+    let mut both: ArrayVec<T, CAP> = front.collect();
+    both.extend(back.drain(..));
+    *back = both;
 }
 
 /// Child `i` of `n` is underfull: merge it with a sibling, or move entries over from one.
@@ -603,10 +695,12 @@ fn rebalance<K: Copy, V: Clone>(n: &mut Inner<K, V>, i: usize) {
         n.counts[a] += moved;
         match (&mut n.kids[a], right) {
             (Node::Leaf(l), Node::Leaf(r)) => {
+                let r = *r;
                 l.keys.extend(r.keys);
                 l.vals.extend(r.vals);
             }
             (Node::Inner(l), Node::Inner(r)) => {
+                let r = *r;
                 l.keys.push(sep_key);
                 l.keys.extend(r.keys);
                 l.seps.push(sep);
@@ -634,10 +728,8 @@ fn rebalance<K: Copy, V: Clone>(n: &mut Inner<K, V>, i: usize) {
             } else {
                 let k = l.keys.len() - want;
                 let from = l.keys.len() - k;
-                let keys: Vec<K> = l.keys.drain(from..).collect();
-                r.keys.splice(0..0, keys);
-                let vals: Vec<V> = l.vals.drain(from..).collect();
-                r.vals.splice(0..0, vals);
+                prepend(&mut r.keys, l.keys.drain(from..));
+                prepend(&mut r.vals, l.vals.drain(from..));
                 *sep_key = r.keys[0];
                 *sep = r.vals[0].clone();
                 -(k as isize)
@@ -661,18 +753,16 @@ fn rebalance<K: Copy, V: Clone>(n: &mut Inner<K, V>, i: usize) {
                 let from = l.kids.len() - k;
                 let moved: usize = l.counts[from..].iter().sum();
                 // The separators before each moved kid; the first goes up.
-                let mut keys: Vec<K> = l.keys.drain(from - 1..).collect();
+                let mut keys: ArrayVec<K, INNER_CAP> = l.keys.drain(from - 1..).collect();
                 let up_key = keys.remove(0);
                 keys.push(std::mem::replace(sep_key, up_key));
-                r.keys.splice(0..0, keys);
-                let mut seps: Vec<V> = l.seps.drain(from - 1..).collect();
+                prepend(&mut r.keys, keys.into_iter());
+                let mut seps: ArrayVec<V, INNER_CAP> = l.seps.drain(from - 1..).collect();
                 let up = seps.remove(0);
                 seps.push(std::mem::replace(sep, up));
-                r.seps.splice(0..0, seps);
-                let kids: Vec<Node<K, V>> = l.kids.drain(from..).collect();
-                r.kids.splice(0..0, kids);
-                let counts: Vec<usize> = l.counts.drain(from..).collect();
-                r.counts.splice(0..0, counts);
+                prepend(&mut r.seps, seps.into_iter());
+                prepend(&mut r.kids, l.kids.drain(from..));
+                prepend(&mut r.counts, l.counts.drain(from..));
                 -(moved as isize)
             }
         }
@@ -721,7 +811,7 @@ impl<'a, K: Copy, V> Iter<'a, K, V> {
                     }
                     Node::Inner(m) => {
                         let k = if self.rev { m.kids.len() - 1 } else { 0 };
-                        self.stack.push((m, k));
+                        self.stack.push((&**m, k));
                         node = &m.kids[k];
                     }
                 }
@@ -874,5 +964,69 @@ mod churn {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod rekey {
+    use super::*;
+
+    /// Changing keys, in place when the element stays inside its leaf and by removal and
+    /// insertion otherwise, against a sorted model of `(key, value)` pairs.
+    #[test]
+    fn rekey_in_leaf_matches_a_model() {
+        let lt = |(ak, av): (u64, &u64), (bk, bv): (u64, &u64)| ak < bk || (ak == bk && av < bv);
+        let mut rng = fastrand::Rng::with_seed(11);
+        let (mut in_place, mut moved) = (0, 0);
+        for round in 0..6 {
+            let mut t: OsTree<u64, u64> = OsTree::new();
+            let mut model: Vec<(u64, u64)> = Vec::new();
+            let keys = [20, 400, 5000][round % 3];
+            for v in 0..3000u64 {
+                let k = rng.u64(..keys);
+                let at = model.partition_point(|&(mk, mv)| (mk, mv) < (k, v));
+                model.insert(at, (k, v));
+                t.insert(k, v, |w| *w <= v);
+            }
+            for step in 0..3000 {
+                let i = rng.usize(..model.len());
+                let (k, v) = model[i];
+                let k2 = if rng.bool() {
+                    k.saturating_add(rng.u64(1..4))
+                } else {
+                    rng.u64(..keys)
+                };
+                if k2 == k {
+                    continue;
+                }
+                match t.rekey_in_leaf(k, |w| *w < v, k2, |w| *w <= v) {
+                    Ok(()) => in_place += 1,
+                    Err(r) => {
+                        moved += 1;
+                        assert_eq!(r, i);
+                        assert_eq!(t.remove_at(r), Some((k, v)));
+                        t.insert(k2, v, |w| *w <= v);
+                    }
+                }
+                model.remove(i);
+                let at = model.partition_point(|&(mk, mv)| (mk, mv) < (k2, v));
+                model.insert(at, (k2, v));
+                if step % 100 == 0 {
+                    if let Err(e) = t.check(lt) {
+                        panic!("round {round} step {step}: {e}");
+                    }
+                    let all: Vec<(u64, u64)> =
+                        t.iter_from(0, false).map(|(k, v)| (k, *v)).collect();
+                    assert_eq!(all, model);
+                }
+            }
+            t.check(lt).unwrap();
+            let all: Vec<(u64, u64)> = t.iter_from(0, false).map(|(k, v)| (k, *v)).collect();
+            assert_eq!(all, model);
+        }
+        assert!(
+            in_place > 1000 && moved > 1000,
+            "{in_place} in place, {moved} moved"
+        );
     }
 }

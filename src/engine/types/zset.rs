@@ -447,7 +447,20 @@ impl ZSet {
             if cur == score {
                 return AddOutcome::Unchanged;
             }
-            let at = l.rank_of(cur, member);
+            // One descent when the entry stays inside its leaf (a small change such as
+            // ZINCRBY 1 usually does); otherwise remove it and insert it again.
+            let moved = l
+                .tree
+                .rekey_in_leaf(cur, |m| **m < *member, score, |m| **m <= *member);
+            let at = match moved {
+                Ok(()) => {
+                    if let Some(s) = l.dict.get_mut(member) {
+                        *s = score;
+                    }
+                    return AddOutcome::Updated;
+                }
+                Err(at) => at,
+            };
             let Some((_, shared)) = l.tree.remove_at(at) else {
                 debug_assert!(false, "dict and tree disagree");
                 return AddOutcome::Unchanged;
