@@ -85,6 +85,10 @@ pub enum BlockOp {
     /// `XREAD … BLOCK` / `XREADGROUP … BLOCK`: read the entries after an ID (served by
     /// [`crate::engine::cmd::stream::serve_blocked`], not by an equivalent command).
     XRead(Box<XReadWait>),
+    /// `WAIT`: waits for replicas' acknowledgements. There are no replicas, so nothing
+    /// serves it: it ends at its timeout (or `CLIENT UNBLOCK`) with the count acknowledged,
+    /// 0. It waits on no key.
+    Wait,
 }
 
 /// What a blocked stream reader waits for.
@@ -102,6 +106,16 @@ pub struct XReadWait {
 }
 
 impl BlockOp {
+    /// The reply when the wait times out (or `CLIENT UNBLOCK … TIMEOUT` ends it): a null
+    /// array for the list, sorted-set and stream commands (RESP2 `*-1`, RESP3 `_`), the
+    /// number of replicas that acknowledged (none) for `WAIT`.
+    pub fn timeout_reply(&self) -> crate::engine::Reply {
+        match self {
+            BlockOp::Wait => crate::engine::Reply::Integer(0),
+            _ => crate::engine::Reply::NilArray,
+        }
+    }
+
     /// True if the operation needs a sorted set (else a list).
     pub fn wants_zset(&self) -> bool {
         matches!(self, BlockOp::ZPop { .. } | BlockOp::ZMPop { .. })
@@ -160,8 +174,8 @@ impl BlockOp {
                 b"COUNT".to_vec(),
                 count.to_string().into_bytes(),
             ],
-            // Served directly; there is no one-command equivalent.
-            BlockOp::XRead(_) => Vec::new(),
+            // Served directly, or never served: there is no one-command equivalent.
+            BlockOp::XRead(_) | BlockOp::Wait => Vec::new(),
         }
     }
 }

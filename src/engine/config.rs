@@ -697,6 +697,12 @@ impl Config {
         self.int("busy-reply-threshold")
     }
 
+    /// True when `requirepass` is set: the `default` user has a password, so new
+    /// connections must authenticate.
+    pub fn password_required(&self) -> bool {
+        self.get("requirepass").is_some_and(|p| !p.is_empty())
+    }
+
     /// `slowlog-log-slower-than`, microseconds (-1 = off).
     pub fn slowlog_log_slower_than(&self) -> i64 {
         self.int("slowlog-log-slower-than")

@@ -25,6 +25,19 @@ pub enum Error {
     ClusterDisabled,
     /// `ERR syntax error`
     Syntax,
+    /// `NOAUTH Authentication required.`
+    NoAuth,
+    /// `NOAUTH HELLO must be called with the client already authenticated, …` (`HELLO`
+    /// without `AUTH` from a client that must authenticate)
+    HelloNoAuth,
+    /// `WRONGPASS invalid username-password pair or user is disabled.`
+    WrongPass,
+    /// `ERR AUTH <password> called without any password configured for the default user. …`
+    AuthNoPassword,
+    /// `ERR timeout is not an integer or out of range` (millisecond timeouts)
+    TimeoutNotInteger,
+    /// `ERR timeout is negative`
+    TimeoutNegative,
     /// `ERR no such key`
     NoSuchKey,
     /// `ERR index out of range`
@@ -156,6 +169,23 @@ impl fmt::Display for Error {
                 f.write_str("WRONGTYPE Operation against a key holding the wrong kind of value")
             }
             Error::Syntax => f.write_str("ERR syntax error"),
+            Error::NoAuth => f.write_str("NOAUTH Authentication required."),
+            Error::HelloNoAuth => f.write_str(
+                "NOAUTH HELLO must be called with the client already authenticated, otherwise \
+                 the HELLO AUTH <user> <pass> option can be used to authenticate the \
+                 client and select the RESP protocol version at the same time",
+            ),
+            Error::WrongPass => {
+                f.write_str("WRONGPASS invalid username-password pair or user is disabled.")
+            }
+            Error::AuthNoPassword => f.write_str(
+                "ERR AUTH <password> called without any password configured for the default \
+                 user. Are you sure your configuration is correct?",
+            ),
+            Error::TimeoutNotInteger => {
+                f.write_str("ERR timeout is not an integer or out of range")
+            }
+            Error::TimeoutNegative => f.write_str("ERR timeout is negative"),
             Error::NoSuchKey => f.write_str("ERR no such key"),
             Error::IndexOutOfRange => f.write_str("ERR index out of range"),
             Error::NotInteger => f.write_str("ERR value is not an integer or out of range"),
@@ -346,10 +376,6 @@ pub enum StreamError {
     XclaimArg(&'static str),
     /// `ERR COUNT must be > 0`
     CountPositive,
-    /// `ERR timeout is not an integer or out of range`
-    TimeoutNotInteger,
-    /// `ERR timeout is negative`
-    TimeoutNegative,
     /// `NOGROUP the consumer group this client was blocked on no longer exists`
     GroupGone,
     /// `UNBLOCKED the stream key no longer exists`
@@ -437,8 +463,6 @@ impl fmt::Display for StreamError {
             MinIdle(cmd) => write!(f, "ERR Invalid min-idle-time argument for {cmd}"),
             XclaimArg(opt) => write!(f, "ERR Invalid {opt} option argument for XCLAIM"),
             CountPositive => f.write_str("ERR COUNT must be > 0"),
-            TimeoutNotInteger => f.write_str("ERR timeout is not an integer or out of range"),
-            TimeoutNegative => f.write_str("ERR timeout is negative"),
             GroupGone => f.write_str(
                 "NOGROUP the consumer group this client was blocked on no longer exists",
             ),

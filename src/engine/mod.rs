@@ -155,6 +155,13 @@ pub struct Client {
     /// closes the connection at once, without sending anything more (Redis's
     /// `CLIENT_CLOSE_ASAP`). Such a client is listed by [`Engine::clients_with_pushes`].
     pub close_asap: bool,
+    /// Authenticated as the `default` user. A client starts authenticated while
+    /// `requirepass` is empty (Redis's `nopass` default user), and keeps that when a
+    /// password is set later; otherwise only `AUTH`/`HELLO … AUTH` authenticate it, and
+    /// commands other than those Redis flags `no_auth` answer `NOAUTH`.
+    pub authenticated: bool,
+    /// `READONLY` (cluster mode): shown as flag `r` by `CLIENT LIST`.
+    pub readonly: bool,
 }
 
 /// Whether the host sends replies to a client, as set by `CLIENT REPLY` (Redis's
@@ -782,6 +789,8 @@ impl Engine {
                 no_evict: false,
                 multi: None,
                 close_asap: false,
+                authenticated: !self.srv.config.password_required(),
+                readonly: false,
             },
         );
         id
@@ -1032,16 +1041,21 @@ impl Engine {
         self.srv.blocking.is_blocked(id)
     }
 
-    /// Times out the blocked clients whose deadline has passed, replying a null array to
-    /// each (RESP2 `*-1`, RESP3 `_`) as Redis does for every blocking list and sorted-set
-    /// command, then runs what they sent meanwhile. Returns how many timed out. Hosts call
+    /// Times out the blocked clients whose deadline has passed, replying to each what its
+    /// command replies on a timeout ([`blocking::BlockOp::timeout_reply`]), then runs what
+    /// they sent meanwhile. Returns how many timed out. Hosts call
     /// it on each tick ([`Engine::tick`] does) or when [`Engine::next_timeout_ms`] says.
     /// **O(k log n)** for k clients timed out.
     pub fn expire_blocked(&mut self) -> usize {
         let now = self.srv.clock.now_ms();
         let ids = self.srv.blocking.timed_out(now);
         for &id in &ids {
-            self.end_block(id, Reply::NilArray);
+            let reply = self
+                .srv
+                .blocking
+                .get(id)
+                .map_or(Reply::NilArray, |b| b.op.timeout_reply());
+            self.end_block(id, reply);
         }
         self.after_command();
         ids.len()
@@ -1130,6 +1144,12 @@ impl Engine {
         if c.close_asap {
             // Redis stops reading from a client it is about to close.
             return Vec::new();
+        }
+        if !c.authenticated
+            && self.srv.config.password_required()
+            && !cmd.flags.contains(Flags::NO_AUTH)
+        {
+            return vec![self.reject(id, Error::NoAuth, top.name == "exec")];
         }
         if self.srv.config.cluster_enabled() {
             if let Err(e) = self.check_slots(id, top, cmd, &argv) {

@@ -121,7 +121,18 @@ pub fn parse_timeout(arg: &[u8], now_ms: i64) -> CmdResult<Option<i64>> {
         .ok_or_else(|| Error::Err("timeout is not a float or out of range".into()))?;
     let ms = v.mul_ceil_to_i64(1000);
     if ms < 0 {
-        return Err(Error::Err("timeout is negative".into()));
+        return Err(Error::TimeoutNegative);
+    }
+    Ok((ms > 0).then(|| ms.saturating_add(now_ms)))
+}
+
+/// Parses a timeout in milliseconds (an integer) into an absolute deadline (`None`:
+/// forever), as Redis's `getTimeoutFromObjectOrReply` with `UNIT_MILLISECONDS` (`XREAD …
+/// BLOCK`, `WAIT`).
+pub fn parse_timeout_ms(arg: &[u8], now_ms: i64) -> CmdResult<Option<i64>> {
+    let ms = parse_i64(arg).ok_or(Error::TimeoutNotInteger)?;
+    if ms < 0 {
+        return Err(Error::TimeoutNegative);
     }
     Ok((ms > 0).then(|| ms.saturating_add(now_ms)))
 }

@@ -1,4 +1,5 @@
-//! The `CLUSTER` command, as a one-node cluster that owns every slot answers it.
+//! The `CLUSTER` command, as a one-node cluster that owns every slot answers it, and the
+//! connection's cluster flags: `READONLY`, `READWRITE`, `ASKING`.
 //!
 //! Only with `cluster-enabled yes` (see [`cluster`](crate::engine::cluster)); otherwise, as
 //! in Redis, every subcommand fails with `ERR This instance has cluster support disabled`.
@@ -23,6 +24,33 @@ pub const COMMANDS: &[Command] =
             "Depends on subcommand.",
             "3.0.0",
         ),
+        Command::new("readonly", 1, Group::Cluster, readonly)
+            .flags(Flags::LOADING.union(Flags::STALE).union(Flags::FAST))
+            .acl(&["connection"])
+            .doc(
+                "",
+                "Lets this connection read from a replica node of a cluster (flag `r` in CLIENT LIST; this one node is a master, so reads are served as before).",
+                "O(1)",
+                "3.0.0",
+            ),
+        Command::new("readwrite", 1, Group::Cluster, readwrite)
+            .flags(Flags::LOADING.union(Flags::STALE).union(Flags::FAST))
+            .acl(&["connection"])
+            .doc(
+                "",
+                "Ends READONLY for this connection.",
+                "O(1)",
+                "3.0.0",
+            ),
+        Command::new("asking", 1, Group::Cluster, asking)
+            .flags(Flags::FAST)
+            .acl(&["connection"])
+            .doc(
+                "",
+                "Marks the next command as following an ASK redirection (there are none with one node).",
+                "O(1)",
+                "3.0.0",
+            ),
     ];
 
 const CLUSTER_SUBCOMMANDS: &[Command] = &[
@@ -75,6 +103,27 @@ fn require_cluster(ctx: &Ctx<'_>) -> Result<(), Error> {
     } else {
         Err(Error::ClusterDisabled)
     }
+}
+
+/// `READONLY`: sets the connection's read-only flag (cluster mode only).
+fn readonly(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    require_cluster(ctx)?;
+    ctx.client.readonly = true;
+    Ok(Reply::ok())
+}
+
+/// `READWRITE`: clears the connection's read-only flag (cluster mode only).
+fn readwrite(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    require_cluster(ctx)?;
+    ctx.client.readonly = false;
+    Ok(Reply::ok())
+}
+
+/// `ASKING`: answers OK in cluster mode. It would let the next command reach a slot being
+/// imported; a one-node cluster never migrates slots, so there is nothing to remember.
+fn asking(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    require_cluster(ctx)?;
+    Ok(Reply::ok())
 }
 
 /// `CLUSTER HELP`: the subcommands offered, in Redis's help format.
@@ -176,6 +225,30 @@ mod tests {
         assert!(text(run(&mut e, c, &["INFO", "cluster"])).contains("cluster_enabled:1\r\n"));
         let id = run(&mut e, c, &["CLUSTER", "MYID"]);
         assert!(matches!(id, Reply::Bulk(ref b) if b.len() == 40));
+    }
+
+    #[test]
+    fn readonly_sets_the_client_flag_until_readwrite_or_reset() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        e.configure("cluster-enabled", "yes").unwrap();
+        let c = e.connect();
+        let flags = |e: &mut Engine| match run(e, c, &["CLIENT", "INFO"]) {
+            Reply::Bulk(b) | Reply::Verbatim(_, b) => String::from_utf8(b)
+                .unwrap_or_default()
+                .split(' ')
+                .find_map(|f| f.strip_prefix("flags=").map(str::to_string))
+                .unwrap_or_default(),
+            other => panic!("unexpected {other:?}"),
+        };
+        assert_eq!(flags(&mut e), "N");
+        assert_eq!(run(&mut e, c, &["READONLY"]), Reply::ok());
+        assert_eq!(flags(&mut e), "r");
+        assert_eq!(run(&mut e, c, &["READWRITE"]), Reply::ok());
+        assert_eq!(flags(&mut e), "N");
+        run(&mut e, c, &["READONLY"]);
+        run(&mut e, c, &["RESET"]);
+        assert_eq!(flags(&mut e), "N");
+        assert_eq!(run(&mut e, c, &["ASKING"]), Reply::ok());
     }
 
     #[test]

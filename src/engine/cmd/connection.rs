@@ -60,6 +60,14 @@ pub const COMMANDS: &[Command] = &[
             "O(1)",
             "6.0.0",
         ),
+    Command::new("auth", -2, Group::Connection, auth)
+        .flags(ANYTIME)
+        .doc(
+            "[username] password",
+            "Authenticates the connection as the default user, whose password is `requirepass` (none by default).",
+            "O(N) where N is the number of passwords defined for the user",
+            "1.0.0",
+        ),
     Command::new("quit", -1, Group::Connection, quit)
         .flags(ANYTIME)
         .doc(
@@ -208,13 +216,50 @@ fn select(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     Ok(Reply::ok())
 }
 
+/// Checks credentials for the one user there is, `default`: without `requirepass` it has
+/// no password (Redis's `nopass`) and any password is accepted; with it, the password must
+/// equal it. On success the client is authenticated.
+fn check_credentials(ctx: &mut Ctx<'_>, user: &[u8], pass: &[u8]) -> CmdResult<()> {
+    let required = ctx.srv.config.get("requirepass").unwrap_or("");
+    if user != b"default" || (!required.is_empty() && pass != required.as_bytes()) {
+        return Err(Error::WrongPass);
+    }
+    ctx.client.authenticated = true;
+    Ok(())
+}
+
+/// AUTH [username] password
+///
+/// With a password alone, authenticates the `default` user, which needs `requirepass` to
+/// be set (Redis refuses a password for a user without one). With a user name, any ACL
+/// user — and `default` is the only one — with its password (any password when it has
+/// none). A wrong pair is `WRONGPASS`; more arguments are a syntax error.
+fn auth(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    match args.remaining() {
+        1 => {
+            if !ctx.srv.config.password_required() {
+                return Err(Error::AuthNoPassword);
+            }
+            let pass = args.next_owned()?;
+            check_credentials(ctx, b"default", &pass)?;
+        }
+        2 => {
+            let user = args.next_owned()?;
+            let pass = args.next_owned()?;
+            check_credentials(ctx, &user, &pass)?;
+        }
+        _ => return Err(Error::Syntax),
+    }
+    Ok(Reply::ok())
+}
+
 /// HELLO [protover [AUTH username password] [SETNAME clientname]]
 ///
-/// Switches to RESP `protover` (2 or 3; otherwise `NOPROTO`), authenticates (there are no
-/// ACL users: `default` is accepted with any password unless `requirepass` is set, which
-/// it must then equal), names the connection, and replies with a map describing the
+/// Switches to RESP `protover` (2 or 3; otherwise `NOPROTO`), authenticates (see
+/// [`check_credentials`]), names the connection, and replies with a map describing the
 /// server — in the *new* protocol. Options are checked before anything changes; a failed
-/// AUTH or SETNAME leaves the protocol as it was.
+/// AUTH or SETNAME leaves the protocol as it was. A client that must authenticate and
+/// gives no `AUTH` is refused with `NOAUTH`.
 fn hello(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let mut version = None;
     if !args.is_empty() {
@@ -244,13 +289,12 @@ fn hello(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             )));
         }
     }
-    if let Some((user, pass)) = auth {
-        let required = ctx.srv.config.get("requirepass").unwrap_or("");
-        if user != b"default" || (!required.is_empty() && pass != required.as_bytes()) {
-            return Err(Error::Coded(
-                "WRONGPASS invalid username-password pair or user is disabled.".into(),
-            ));
+    match auth {
+        Some((user, pass)) => check_credentials(ctx, &user, &pass)?,
+        None if !ctx.client.authenticated && ctx.srv.config.password_required() => {
+            return Err(Error::HelloNoAuth);
         }
+        None => {}
     }
     if let Some(name) = name {
         set_name(ctx.client, name)?;
@@ -306,6 +350,10 @@ fn reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     c.proto = 2;
     c.name = None;
     c.reply_mode = ReplyMode::On;
+    c.readonly = false;
+    // Back to the default user as a new connection gets it: authenticated only when it has
+    // no password.
+    c.authenticated = !ctx.srv.config.password_required();
     Ok(Reply::status("RESET"))
 }
 
@@ -418,6 +466,7 @@ fn client_line(c: &Client, srv: &Server, now_ms: i64, argv_mem: usize) -> String
         (srv.blocking.is_blocked(c.id), 'b'),
         (srv.watches.is_dirty(c.id), 'd'),
         (c.close_asap, 'A'),
+        (c.readonly, 'r'),
         (c.no_evict, 'e'),
     ] {
         if on {
@@ -683,13 +732,13 @@ fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let Ok(target) = u64::try_from(target) else {
         return Ok(Reply::Integer(0));
     };
-    if ctx.srv.unblock(target).is_none() {
+    let Some(blocked) = ctx.srv.unblock(target) else {
         return Ok(Reply::Integer(0));
-    }
+    };
     let reply = if error {
         Reply::Error("UNBLOCKED client unblocked via CLIENT UNBLOCK".into())
     } else {
-        Reply::NilArray
+        blocked.op.timeout_reply()
     };
     if ctx
         .others

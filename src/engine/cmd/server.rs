@@ -1,4 +1,5 @@
-//! The server group: CONFIG, INFO, TIME, LASTSAVE, MEMORY USAGE and FUNCTION FLUSH.
+//! The server group: CONFIG, INFO, TIME, LASTSAVE, ROLE, WAIT, MEMORY USAGE and FUNCTION
+//! FLUSH.
 //!
 //! `CONFIG` reads and writes the parameters of [`crate::engine::config`]; `INFO` reports
 //! the server in Redis 7.0's text format. There is no configuration file, no persistence
@@ -8,6 +9,7 @@
 use std::collections::HashSet;
 
 use crate::engine::args::Args;
+use crate::engine::blocking::BlockOp;
 use crate::engine::config::{self, HIDDEN, IMMUTABLE, PROTECTED};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::glob;
@@ -64,6 +66,31 @@ pub const COMMANDS: &[Command] = &[
             "Returns the Unix time of the last successful save (here: the start of the server).",
             "O(1)",
             "1.0.0",
+        ),
+    Command::new("role", 1, Group::Server, role)
+        .flags(
+            Flags::NOSCRIPT
+                .union(Flags::LOADING)
+                .union(Flags::STALE)
+                .union(Flags::FAST),
+        )
+        .acl(&["admin", "dangerous"])
+        .doc(
+            "",
+            "Reports the replication role: a master with no replicas here.",
+            "O(1)",
+            "2.8.12",
+        ),
+    Command::new("wait", 3, Group::Generic, wait)
+        .tips(&["request_policy:all_shards", "response_policy:agg_min"])
+        .flags(Flags::NOSCRIPT)
+        .acl(&["connection"])
+        .no_group_acl()
+        .doc(
+            "numreplicas timeout",
+            "Blocks until the writes of this connection reach numreplicas replicas or the timeout (ms, 0 = forever) passes; replies how many did. There are no replicas here, so it answers 0 at once when numreplicas is 0 or less, else at the timeout.",
+            "O(1)",
+            "3.0.0",
         ),
     Command::container("memory", Group::Server, MEMORY_SUBCOMMANDS).doc(
         "subcommand [arguments]",
@@ -301,6 +328,32 @@ fn time(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 /// the time the server started, as for a fresh Redis.
 fn lastsave(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(Reply::Integer(ctx.srv.stats.start_ms.div_euclid(1000)))
+}
+
+/// ROLE: `master`, the replication offset (0: nothing is replicated) and the replicas (none).
+fn role(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(Reply::Array(vec![
+        Reply::bulk(b"master"),
+        Reply::Integer(0),
+        Reply::Array(Vec::new()),
+    ]))
+}
+
+/// WAIT numreplicas timeout
+///
+/// Redis's `waitCommand` with no replicas: the count acknowledged is always 0. When that
+/// already satisfies `numreplicas`, or the client may not block (inside `MULTI`), it is
+/// the reply now; otherwise the client blocks until its timeout in milliseconds (0:
+/// forever) or `CLIENT UNBLOCK`, and then gets 0 ([`BlockOp::Wait`]).
+fn wait(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let numreplicas = args.next_i64()?;
+    let deadline = super::blocking::parse_timeout_ms(args.next_bytes()?, ctx.now_ms)?;
+    let acked = 0;
+    if acked >= numreplicas || ctx.deny_blocking {
+        return Ok(Reply::Integer(acked));
+    }
+    ctx.block(Vec::new(), deadline, BlockOp::Wait);
+    Ok(Reply::NilArray)
 }
 
 /// FUNCTION FLUSH [ASYNC|SYNC]: deletes all function libraries — there are none, so it

@@ -746,16 +746,6 @@ fn range_generic(ctx: &mut Ctx<'_>, args: &mut Args, rev: bool) -> CmdResult {
 // XREAD, XREADGROUP
 // ---------------------------------------------------------------------------------------
 
-/// Parses a `BLOCK` timeout in milliseconds into a deadline (`None`: forever), as
-/// Redis's `getTimeoutFromObjectOrReply` with `UNIT_MILLISECONDS`.
-fn block_deadline(arg: &[u8], now_ms: i64) -> CmdResult<Option<i64>> {
-    let ms = parse_i64(arg).ok_or(StreamError::TimeoutNotInteger)?;
-    if ms < 0 {
-        return Err(StreamError::TimeoutNegative.into());
-    }
-    Ok((ms > 0).then(|| ms.saturating_add(now_ms)))
-}
-
 /// Where a group read starts for one stream: after an explicit ID (history), or `>`.
 const NEW_ONLY: StreamId = StreamId::MAX;
 
@@ -973,7 +963,7 @@ fn read_generic(ctx: &mut Ctx<'_>, args: &mut Args, is_group: bool) -> CmdResult
         let o = argv[i].as_slice();
         if o.eq_ignore_ascii_case(b"BLOCK") && moreargs > 0 {
             i += 1;
-            deadline = Some(block_deadline(&argv[i], ctx.now_ms)?);
+            deadline = Some(super::blocking::parse_timeout_ms(&argv[i], ctx.now_ms)?);
         } else if o.eq_ignore_ascii_case(b"COUNT") && moreargs > 0 {
             i += 1;
             count = parse_i64(&argv[i]).ok_or(Error::NotInteger)?.max(0);
