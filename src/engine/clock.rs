@@ -16,6 +16,14 @@ pub trait Clock {
     fn now_ms(&self) -> i64 {
         self.now_us().div_euclid(1000)
     }
+
+    /// A reading in microseconds for measuring how long something took (the slow log,
+    /// `INFO commandstats`): only differences between readings mean anything. A clock
+    /// that has a monotonic, finer source than its wall time gives that; by default it
+    /// is the wall time.
+    fn monotonic_us(&self) -> i64 {
+        self.now_us()
+    }
 }
 
 /// The operating system's clock. Not available on `wasm32-unknown-unknown`, where
@@ -32,6 +40,13 @@ impl Clock for SystemClock {
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_micros() as i64)
             .unwrap_or(0)
+    }
+
+    fn monotonic_us(&self) -> i64 {
+        use std::sync::OnceLock;
+        use std::time::Instant;
+        static START: OnceLock<Instant> = OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_micros() as i64
     }
 }
 
@@ -67,11 +82,19 @@ impl Clock for ManualClock {
     }
 }
 
-/// A clock backed by a closure returning milliseconds (the browser passes `Date.now`).
-pub struct FnClock<F: Fn() -> f64>(pub F);
+/// A clock backed by closures returning milliseconds: the wall time (the browser passes
+/// `Date.now`) and a monotonic reading for durations (`performance.now`, finer).
+pub struct FnClock<F: Fn() -> f64, G: Fn() -> f64 = F>(pub F, pub Option<G>);
 
-impl<F: Fn() -> f64> Clock for FnClock<F> {
+impl<F: Fn() -> f64, G: Fn() -> f64> Clock for FnClock<F, G> {
     fn now_us(&self) -> i64 {
         ((self.0)() * 1000.0) as i64
+    }
+
+    fn monotonic_us(&self) -> i64 {
+        match &self.1 {
+            Some(g) => (g() * 1000.0) as i64,
+            None => self.now_us(),
+        }
     }
 }

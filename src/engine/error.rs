@@ -25,6 +25,9 @@ pub enum Error {
     ClusterDisabled,
     /// `ERR syntax error`
     Syntax,
+    /// `ERR unknown subcommand or wrong number of arguments for '<sub>'. Try <CMD> HELP.`
+    /// (Redis's `addReplySubcommandSyntaxError`; see [`Error::subcommand_syntax`])
+    Subcommand(String, String),
     /// `NOAUTH Authentication required.`
     NoAuth,
     /// `NOAUTH HELLO must be called with the client already authenticated, …` (`HELLO`
@@ -156,6 +159,18 @@ pub enum Error {
 }
 
 impl Error {
+    /// Redis's `addReplySubcommandSyntaxError` for the command `argv`: its subcommand as
+    /// sent, the command's name uppercased (`CLIENT UNBLOCK 1 2 3` → `… for 'UNBLOCK'. Try
+    /// CLIENT HELP.`). Each is read as C's `%s` reads it: up to a NUL byte.
+    pub fn subcommand_syntax(argv: &[Vec<u8>]) -> Error {
+        let word = |i: usize| {
+            let a = argv.get(i).map_or(&[][..], Vec::as_slice);
+            let end = a.iter().position(|&b| b == 0).unwrap_or(a.len());
+            String::from_utf8_lossy(&a[..end]).into_owned()
+        };
+        Error::Subcommand(word(1), word(0).to_ascii_uppercase())
+    }
+
     /// The reply that carries this error.
     pub fn to_reply(&self) -> Reply {
         Reply::Error(self.to_string())
@@ -169,6 +184,11 @@ impl fmt::Display for Error {
                 f.write_str("WRONGTYPE Operation against a key holding the wrong kind of value")
             }
             Error::Syntax => f.write_str("ERR syntax error"),
+            Error::Subcommand(sub, cmd) => write!(
+                f,
+                "ERR unknown subcommand or wrong number of arguments for '{}'. Try {cmd} HELP.",
+                truncate(sub, 128)
+            ),
             Error::NoAuth => f.write_str("NOAUTH Authentication required."),
             Error::HelloNoAuth => f.write_str(
                 "NOAUTH HELLO must be called with the client already authenticated, otherwise \
@@ -380,8 +400,6 @@ pub enum StreamError {
     GroupGone,
     /// `UNBLOCKED the stream key no longer exists`
     KeyGone,
-    /// `ERR unknown subcommand or wrong number of arguments for '<sub>'. Try <CMD> HELP.`
-    Subcommand(String, &'static str),
 }
 
 impl fmt::Display for StreamError {
@@ -467,11 +485,6 @@ impl fmt::Display for StreamError {
                 "NOGROUP the consumer group this client was blocked on no longer exists",
             ),
             KeyGone => f.write_str("UNBLOCKED the stream key no longer exists"),
-            Subcommand(sub, cmd) => write!(
-                f,
-                "ERR unknown subcommand or wrong number of arguments for '{}'. Try {cmd} HELP.",
-                truncate(sub, 128)
-            ),
         }
     }
 }

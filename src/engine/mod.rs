@@ -83,6 +83,7 @@ pub mod outbox;
 pub mod pubsub;
 pub mod reply;
 pub mod scan;
+pub mod slowlog;
 pub mod snapshot;
 pub mod table;
 pub mod types;
@@ -223,6 +224,8 @@ pub struct CommandStats {
     pub calls: u64,
     /// Runs that replied with an error.
     pub failed: u64,
+    /// Microseconds spent running it, in all.
+    pub usec: u64,
     /// Times it was refused before running (arity, inside MULTI, in subscriber context).
     pub rejected: u64,
 }
@@ -303,6 +306,8 @@ pub struct Server {
     pub blocking: blocking::Blocking,
     /// Clients in `MONITOR` mode, in the order they entered it.
     pub monitors: indexmap::IndexSet<ClientId>,
+    /// The slow log (`SLOWLOG`).
+    pub slowlog: slowlog::SlowLog,
 }
 
 impl Server {
@@ -730,6 +735,7 @@ impl Engine {
                 outboxes: Outboxes::default(),
                 blocking: blocking::Blocking::default(),
                 monitors: indexmap::IndexSet::new(),
+                slowlog: slowlog::SlowLog::default(),
             },
             clients: HashMap::new(),
             next_client_id: 1,
@@ -1430,16 +1436,36 @@ pub(crate) fn call_inner(
         no_reply: false,
     };
     let mut args = Args::new(argv, pos);
+    let started = ctx.srv.clock.monotonic_us();
     let reply = match handler(&mut ctx, &mut args) {
         Ok(r) => r,
         Err(e) => e.to_reply(),
     };
     if monitored {
+        let duration = ctx.srv.clock.monotonic_us().saturating_sub(started).max(0);
         // A blocked client's late service is not a call of the equivalent command: BRPOP
         // was counted when it was called (Redis counts it when it is unblocked).
         let stat = ctx.srv.stats.command(cmd, args.argv(), pos);
         stat.calls += 1;
         stat.failed += u64::from(reply.is_error());
+        stat.usec = stat.usec.saturating_add(duration as u64);
+        if !cmd.flags.contains(Flags::SKIP_SLOWLOG) && !ctx.srv.blocking.is_blocked(ctx.client.id) {
+            let argv = args.argv();
+            let redacted = cmd::connection::redacted(argv);
+            let entry = slowlog::Command {
+                argv,
+                redacted: &redacted,
+                duration_us: duration,
+                time_s: ctx.srv.clock.now_ms().div_euclid(1000),
+                peer: &ctx.client.addr,
+                name: ctx.client.name.as_deref(),
+            };
+            let (slower_than, max_len) = (
+                ctx.srv.config.slowlog_log_slower_than(),
+                ctx.srv.config.slowlog_max_len(),
+            );
+            ctx.srv.slowlog.offer(&entry, slower_than, max_len);
+        }
     }
     let Ctx {
         srv,

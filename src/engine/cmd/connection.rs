@@ -553,10 +553,44 @@ fn monitor(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(Reply::ok())
 }
 
+/// Which arguments of a command hold secrets that `MONITOR` and the slow log show as
+/// `(redacted)` (Redis's `redactClientCommandArgument` calls): every argument of `AUTH`,
+/// the user and password after `HELLO … AUTH`, and the value of a password parameter
+/// (`requirepass`, `masterauth`) in `CONFIG SET`. **O(arguments).**
+pub fn redacted(argv: &[Vec<u8>]) -> Vec<bool> {
+    let mut out = vec![false; argv.len()];
+    let is = |i: usize, name: &[u8]| argv.get(i).is_some_and(|a| a.eq_ignore_ascii_case(name));
+    if is(0, b"auth") {
+        out.iter_mut().skip(1).for_each(|r| *r = true);
+    } else if is(0, b"hello") {
+        let mut i = 2;
+        while i < argv.len() {
+            if is(i, b"auth") {
+                for r in out.iter_mut().skip(i + 1).take(2) {
+                    *r = true;
+                }
+                i += 3;
+            } else if is(i, b"setname") {
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+    } else if is(0, b"config") && is(1, b"set") {
+        let mut i = 2;
+        while i + 1 < argv.len() {
+            if is(i, b"requirepass") || is(i, b"masterauth") {
+                out[i + 1] = true;
+            }
+            i += 2;
+        }
+    }
+    out
+}
+
 /// Sends the line of one executed command to every monitor:
 /// `+<seconds>.<microseconds> [<db> <addr>] "arg" "arg" …`, each argument quoted as
-/// `sdscatrepr` does, with `AUTH`'s arguments and `HELLO … AUTH`'s credentials shown as
-/// `(redacted)`. The database is the client's after the command (a `SELECT 3` shows 3).
+/// `sdscatrepr` does, secrets shown as `(redacted)` (see [`redacted`]). The database is the client's after the command (a `SELECT 3` shows 3).
 /// Commands flagged admin (`CONFIG`, `CLIENT KILL`, `DEBUG`…) are not shown; the caller
 /// checks that. **O(monitors × size of the command).**
 pub fn feed_monitors(srv: &mut Server, c: &Client, argv: &[Vec<u8>]) {
@@ -568,20 +602,12 @@ pub fn feed_monitors(srv: &mut Server, c: &Client, argv: &[Vec<u8>]) {
         c.db,
         c.addr
     );
-    let name = argv.first().map(Vec::as_slice).unwrap_or_default();
-    let auth = name.eq_ignore_ascii_case(b"auth");
-    let hello = name.eq_ignore_ascii_case(b"hello");
-    let mut redact = 0;
-    for (i, a) in argv.iter().enumerate() {
+    for (a, secret) in argv.iter().zip(redacted(argv)) {
         line.push(' ');
-        if (auth && i > 0) || redact > 0 {
+        if secret {
             line.push_str("\"(redacted)\"");
-            redact -= 1;
         } else {
             line.push_str(&crate::engine::cli::quote(a));
-            if hello && i > 1 && a.eq_ignore_ascii_case(b"auth") {
-                redact = 2;
-            }
         }
     }
     let monitors: Vec<_> = srv.monitors.iter().copied().collect();
@@ -711,10 +737,7 @@ fn client_kill(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let argc = args.argv().len();
     if argc > 4 {
-        let sub = String::from_utf8_lossy(args.argv().get(1).map_or(&[][..], |a| a));
-        return Err(Error::Err(format!(
-            "unknown subcommand or wrong number of arguments for '{sub}'. Try CLIENT HELP."
-        )));
+        return Err(Error::subcommand_syntax(args.argv()));
     }
     let id_arg = args.next_owned()?;
     let mut error = false;

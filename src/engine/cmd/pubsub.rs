@@ -310,23 +310,6 @@ fn spublish(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     Ok(Reply::Integer(n as i64))
 }
 
-/// Redis's `addReplySubcommandSyntaxError`, for `PUBSUB CHANNELS a b`.
-fn subcommand_syntax_error(args: &Args) -> Error {
-    let argv = args.argv();
-    let sub = argv
-        .get(1)
-        .map(|s| String::from_utf8_lossy(s))
-        .unwrap_or_default();
-    let cmd = argv
-        .first()
-        .map(|s| String::from_utf8_lossy(s).to_ascii_uppercase())
-        .unwrap_or_default();
-    let sub: String = sub.chars().take(128).collect();
-    Error::Err(format!(
-        "unknown subcommand or wrong number of arguments for '{sub}'. Try {cmd} HELP."
-    ))
-}
-
 /// `PUBSUB CHANNELS [pattern]`: the channels with at least one subscriber (pattern
 /// subscriptions don't count), matching the glob if given. Redis lists them in hash-table
 /// order; we list them sorted. O(N) in active channels.
@@ -341,7 +324,7 @@ fn pubsub_shardchannels(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 
 fn list_channels(ctx: &mut Ctx<'_>, args: &mut Args, kind: Kind) -> CmdResult {
     if args.remaining() > 1 {
-        return Err(subcommand_syntax_error(args));
+        return Err(Error::subcommand_syntax(args.argv()));
     }
     let pattern = args.rest().pop();
     let found = ctx.srv.pubsub.active_channels(pattern.as_deref(), kind);

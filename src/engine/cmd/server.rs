@@ -1,5 +1,5 @@
-//! The server group: CONFIG, INFO, TIME, LASTSAVE, ROLE, WAIT, MEMORY USAGE and FUNCTION
-//! FLUSH.
+//! The server group: CONFIG, INFO, TIME, LASTSAVE, ROLE, WAIT, SLOWLOG, MEMORY USAGE and
+//! FUNCTION FLUSH.
 //!
 //! `CONFIG` reads and writes the parameters of [`crate::engine::config`]; `INFO` reports
 //! the server in Redis 7.0's text format. There is no configuration file, no persistence
@@ -92,6 +92,12 @@ pub const COMMANDS: &[Command] = &[
             "O(1)",
             "3.0.0",
         ),
+    Command::container("slowlog", Group::Server, SLOWLOG_SUBCOMMANDS).doc(
+        "subcommand [arguments]",
+        "Reads and clears the slow log: the latest commands that ran for at least slowlog-log-slower-than microseconds.",
+        "Depends on subcommand.",
+        "2.2.12",
+    ),
     Command::container("memory", Group::Server, MEMORY_SUBCOMMANDS).doc(
         "subcommand [arguments]",
         "Reports on memory use (here only USAGE, PURGE and HELP).",
@@ -143,6 +149,41 @@ const CONFIG_SUBCOMMANDS: &[Command] = &[
     Command::new("help", 2, Group::Server, config_help)
         .flags(Flags::LOADING.union(Flags::STALE))
         .doc("", "Lists the CONFIG subcommands.", "O(1)", "5.0.0"),
+];
+
+/// Flags of the administrative SLOWLOG subcommands.
+const SLOWLOG_FLAGS: Flags = Flags::ADMIN.union(Flags::LOADING).union(Flags::STALE);
+
+const SLOWLOG_SUBCOMMANDS: &[Command] = &[
+    Command::new("get", -2, Group::Server, slowlog_get)
+        .tips(&["request_policy:all_nodes", "nondeterministic_output"])
+        .flags(SLOWLOG_FLAGS)
+        .doc(
+            "[count]",
+            "Returns the newest entries (10 by default, -1 for all): id, Unix time, microseconds, arguments, client address, client name.",
+            "O(N) where N is the number of entries returned",
+            "2.2.12",
+        ),
+    Command::new("len", 2, Group::Server, slowlog_len)
+        .tips(&[
+            "request_policy:all_nodes",
+            "response_policy:agg_sum",
+            "nondeterministic_output",
+        ])
+        .flags(SLOWLOG_FLAGS)
+        .doc("", "Returns the number of entries in the slow log.", "O(1)", "2.2.12"),
+    Command::new("reset", 2, Group::Server, slowlog_reset)
+        .tips(&["request_policy:all_nodes", "response_policy:all_succeeded"])
+        .flags(SLOWLOG_FLAGS)
+        .doc(
+            "",
+            "Empties the slow log (entry ids go on).",
+            "O(N) where N is the number of entries in the slowlog",
+            "2.2.12",
+        ),
+    Command::new("help", 2, Group::Server, slowlog_help)
+        .flags(Flags::LOADING.union(Flags::STALE))
+        .doc("", "Lists the SLOWLOG subcommands.", "O(1)", "6.2.0"),
 ];
 
 const MEMORY_SUBCOMMANDS: &[Command] = &[
@@ -330,6 +371,61 @@ fn lastsave(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(Reply::Integer(ctx.srv.stats.start_ms.div_euclid(1000)))
 }
 
+/// SLOWLOG GET [count]: the newest `count` entries (10 without it, all with -1), newest
+/// first. A count that is not an integer of at least -1, or a further argument, is refused
+/// with Redis's messages.
+fn slowlog_get(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let count = match args.remaining() {
+        0 => 10,
+        1 => match crate::engine::args::parse_i64(args.next_bytes()?) {
+            Some(-1) => usize::MAX,
+            Some(n) if n >= 0 => usize::try_from(n).unwrap_or(usize::MAX),
+            _ => {
+                return Err(Error::Err(
+                    "count should be greater than or equal to -1".into(),
+                ))
+            }
+        },
+        _ => return Err(Error::subcommand_syntax(args.argv())),
+    };
+    Ok(Reply::Array(
+        ctx.srv
+            .slowlog
+            .newest(count)
+            .map(|e| e.to_reply())
+            .collect(),
+    ))
+}
+
+/// SLOWLOG LEN
+fn slowlog_len(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(Reply::Integer(ctx.srv.slowlog.len() as i64))
+}
+
+/// SLOWLOG RESET
+fn slowlog_reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    ctx.srv.slowlog.reset();
+    Ok(Reply::ok())
+}
+
+/// SLOWLOG HELP
+fn slowlog_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(help_reply(
+        "SLOWLOG",
+        &[
+            "GET [<count>]",
+            "    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
+            "    Entries are made of:",
+            "    id, timestamp, time in microseconds, arguments array, client IP and port,",
+            "    client name",
+            "LEN",
+            "    Return the length of the slowlog.",
+            "RESET",
+            "    Reset the slowlog.",
+        ],
+    ))
+}
+
 /// ROLE: `master`, the replication offset (0: nothing is replicated) and the replicas (none).
 fn role(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(Reply::Array(vec![
@@ -369,16 +465,7 @@ fn function_flush(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 ));
             }
         }
-        _ => {
-            // Redis's addReplySubcommandSyntaxError: the subcommand as sent, the
-            // command uppercased.
-            let argv = args.argv();
-            return Err(Error::Err(format!(
-                "unknown subcommand or wrong number of arguments for '{}'. Try {} HELP.",
-                String::from_utf8_lossy(&argv[1]),
-                String::from_utf8_lossy(&argv[0]).to_ascii_uppercase()
-            )));
-        }
+        _ => return Err(Error::subcommand_syntax(args.argv())),
     }
     ctx.dirty += 1;
     Ok(Reply::ok())
@@ -423,7 +510,7 @@ const DEFAULT_SECTIONS: &[&str] = &[
 /// `default` (the same as no argument), `all` and `everything` select groups of sections;
 /// unknown names are ignored, and a request that selects nothing gets an empty string.
 /// `commandstats` counts calls, failed calls (an error reply) and rejected calls (refused
-/// before running) per command, in name order, but does not time them (`usec=0`);
+/// before running) and the microseconds spent per command, in name order;
 /// `errorstats` and `latencystats` are not tracked and print only their title. The memory figures are **estimates** (see [`estimate_dataset_bytes`]). A bulk
 /// string in RESP2, a verbatim string in RESP3. **O(1)**: no section walks the keyspace.
 fn info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
@@ -813,8 +900,12 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                     (
                         format!("cmdstat_{name}"),
                         format!(
-                            "calls={},usec=0,usec_per_call=0.00,rejected_calls={},failed_calls={}",
-                            s.calls, s.rejected, s.failed
+                            "calls={},usec={},usec_per_call={:.2},rejected_calls={},failed_calls={}",
+                            s.calls,
+                            s.usec,
+                            if s.calls == 0 { 0.0 } else { s.usec as f64 / s.calls as f64 },
+                            s.rejected,
+                            s.failed
                         ),
                     )
                 })
@@ -969,6 +1060,83 @@ mod tests {
             Reply::Verbatim("txt", t) => String::from_utf8(t).unwrap(),
             other => panic!("not verbatim: {other:?}"),
         }
+    }
+
+    /// A clock standing still whose monotonic reading advances 5 µs at every read, so
+    /// every command takes 5 µs.
+    struct Ticking(std::cell::Cell<i64>);
+
+    impl crate::engine::Clock for Ticking {
+        fn now_us(&self) -> i64 {
+            1_700_000_000_250_000
+        }
+
+        fn monotonic_us(&self) -> i64 {
+            self.0.set(self.0.get() + 5);
+            self.0.get()
+        }
+    }
+
+    /// The slow log and commandstats time commands on the monotonic clock; entries are
+    /// newest first, EXEC is left out (its commands are logged), secrets are redacted,
+    /// the client name is the one after the command, RESET is logged into the emptied log.
+    #[test]
+    fn slowlog_records_commands_over_the_threshold() {
+        let mut e = Engine::new(Box::new(Ticking(std::cell::Cell::new(0))), 1);
+        let a = e.connect();
+        for line in [
+            "CONFIG SET slowlog-log-slower-than 0",
+            "SET k v",
+            "MULTI",
+            "SET a 1",
+            "EXEC",
+            "AUTH default pw",
+            "CLIENT SETNAME nm",
+        ] {
+            run(&mut e, a, line);
+        }
+        let entry = |id: i64, argv: &[&str], name: &str| {
+            Reply::Array(vec![
+                Reply::Integer(id),
+                Reply::Integer(1_700_000_000),
+                Reply::Integer(5),
+                Reply::Array(argv.iter().map(|w| Reply::bulk(w.as_bytes())).collect()),
+                Reply::bulk(b"127.0.0.1:0"),
+                Reply::bulk(name.as_bytes()),
+            ])
+        };
+        assert_eq!(
+            run(&mut e, a, "SLOWLOG GET 4"),
+            Reply::Array(vec![
+                entry(5, &["CLIENT", "SETNAME", "nm"], "nm"),
+                entry(4, &["AUTH", "(redacted)", "(redacted)"], ""),
+                entry(3, &["SET", "a", "1"], ""),
+                entry(2, &["MULTI"], ""),
+            ])
+        );
+        assert_eq!(run(&mut e, a, "SLOWLOG LEN"), Reply::Integer(7));
+        assert_eq!(run(&mut e, a, "SLOWLOG RESET"), Reply::ok());
+        assert_eq!(run(&mut e, a, "SLOWLOG LEN"), Reply::Integer(1));
+        run(&mut e, a, "CONFIG SET slowlog-log-slower-than 6");
+        run(&mut e, a, "SET k v");
+        // The RESET and the LEN after it only: the threshold is read after each command
+        // ran, so neither the CONFIG SET nor the SET made it.
+        assert_eq!(run(&mut e, a, "SLOWLOG LEN"), Reply::Integer(2));
+        assert!(info_text(&mut e, a, "INFO commandstats")
+            .contains("cmdstat_set:calls=3,usec=15,usec_per_call=5.00,"));
+        for bad in ["SLOWLOG GET x", "SLOWLOG GET -2"] {
+            assert_eq!(
+                run(&mut e, a, bad),
+                Reply::Error("ERR count should be greater than or equal to -1".into())
+            );
+        }
+        assert_eq!(
+            run(&mut e, a, "SLOWLOG GET 1 2"),
+            Reply::Error(
+                "ERR unknown subcommand or wrong number of arguments for 'GET'. Try SLOWLOG HELP."
+                    .into()
+            )
+        );
     }
 
     /// INFO commandstats: calls, failed calls (error replies) and rejected calls (arity)

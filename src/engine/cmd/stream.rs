@@ -1765,7 +1765,7 @@ fn xgroup_prelude(ctx: &mut Ctx<'_>, args: &Args) -> CmdResult<XGroupArgs> {
             }
             i += 2;
         } else {
-            return Err(StreamError::Subcommand(c_str(&argv[1]), "XGROUP").into());
+            return Err(Error::subcommand_syntax(argv));
         }
     }
     let key = argv[2].clone();
@@ -1796,7 +1796,7 @@ fn xgroup_create(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let a = xgroup_prelude(ctx, args)?;
     let argv = args.argv().to_vec();
     if argv.len() > 8 {
-        return Err(StreamError::Subcommand(c_str(&argv[1]), "XGROUP").into());
+        return Err(Error::subcommand_syntax(&argv));
     }
     let exists = write_stream(ctx, &a.key)?.map(|s| s.last_id);
     let id = if argv[4].as_slice() == b"$" {
@@ -1836,7 +1836,7 @@ fn xgroup_setid(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let a = xgroup_prelude(ctx, args)?;
     let argv = args.argv().to_vec();
     if argv.len() != 5 && argv.len() != 7 {
-        return Err(StreamError::Subcommand(c_str(&argv[1]), "XGROUP").into());
+        return Err(Error::subcommand_syntax(&argv));
     }
     let Some(s) = write_stream(ctx, &a.key)? else {
         return Err(StreamError::XgroupNeedsKey.into());
@@ -1958,7 +1958,7 @@ fn xinfo_stream(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = argv[2].clone();
     let s = info_stream(ctx, &key)?;
     let opts = &argv[3..];
-    let sub_err = || Error::Stream(StreamError::Subcommand(c_str(&argv[1]), "XINFO"));
+    let sub_err = || Error::subcommand_syntax(&argv);
     let mut full = false;
     let mut count: i64 = 10;
     if !opts.is_empty() {
