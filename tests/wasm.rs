@@ -21,7 +21,7 @@ use yew::Reducible;
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn browser_engine() -> Engine {
-    Engine::new(Box::new(FnClock(js_sys::Date::now)), 7)
+    Engine::new(Box::new(FnClock::wall(js_sys::Date::now)), 7)
 }
 
 fn run(engine: &mut Engine, client: u64, line: &str) -> String {

@@ -17,7 +17,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 fn engine() -> Rc<RefCell<Engine>> {
     Rc::new(RefCell::new(Engine::new(
-        Box::new(FnClock(js_sys::Date::now)),
+        Box::new(FnClock::wall(js_sys::Date::now)),
         7,
     )))
 }

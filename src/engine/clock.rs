@@ -86,6 +86,13 @@ impl Clock for ManualClock {
 /// `Date.now`) and a monotonic reading for durations (`performance.now`, finer).
 pub struct FnClock<F: Fn() -> f64, G: Fn() -> f64 = F>(pub F, pub Option<G>);
 
+impl<F: Fn() -> f64> FnClock<F> {
+    /// A clock on `wall` alone, which then also times durations.
+    pub fn wall(wall: F) -> FnClock<F> {
+        FnClock(wall, None)
+    }
+}
+
 impl<F: Fn() -> f64, G: Fn() -> f64> Clock for FnClock<F, G> {
     fn now_us(&self) -> i64 {
         ((self.0)() * 1000.0) as i64
