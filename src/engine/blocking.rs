@@ -85,6 +85,10 @@ pub enum BlockOp {
     /// `XREAD … BLOCK` / `XREADGROUP … BLOCK`: read the entries after an ID (served by
     /// [`crate::engine::cmd::stream::serve_blocked`], not by an equivalent command).
     XRead(Box<XReadWait>),
+    /// A command that arrived during `CLIENT PAUSE` (Redis's `BLOCKED_POSTPONE`): kept
+    /// with the client's deferred commands and run when the pause ends. Nothing else
+    /// ends it (not `CLIENT UNBLOCK`, not a timeout).
+    Postpone,
     /// `WAIT`: waits for replicas' acknowledgements. There are no replicas, so nothing
     /// serves it: it ends at its timeout (or `CLIENT UNBLOCK`) with the count acknowledged,
     /// 0. It waits on no key.
@@ -175,7 +179,7 @@ impl BlockOp {
                 count.to_string().into_bytes(),
             ],
             // Served directly, or never served: there is no one-command equivalent.
-            BlockOp::XRead(_) | BlockOp::Wait => Vec::new(),
+            BlockOp::XRead(_) | BlockOp::Wait | BlockOp::Postpone => Vec::new(),
         }
     }
 }

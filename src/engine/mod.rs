@@ -308,6 +308,20 @@ pub struct Server {
     pub monitors: indexmap::IndexSet<ClientId>,
     /// The slow log (`SLOWLOG`).
     pub slowlog: slowlog::SlowLog,
+    /// `CLIENT PAUSE` in force, if any.
+    pub pause: Option<Pause>,
+    /// Clients whose command waits for the pause to end, in the order they arrived.
+    pub postponed: std::collections::VecDeque<ClientId>,
+}
+
+/// A `CLIENT PAUSE`: commands of every client (`all`) or those that write (`WRITE`) wait
+/// until `end_ms`. Active expiry waits too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pause {
+    /// Unix milliseconds when it ends.
+    pub end_ms: i64,
+    /// Every command waits, not only writes.
+    pub all: bool,
 }
 
 impl Server {
@@ -328,6 +342,45 @@ impl Server {
         }
         let exists = self.dbs.get(db).is_some_and(|d| d.get_raw(key).is_some());
         self.watches.touch(db, key, exists);
+    }
+
+    /// Pauses clients until `end_ms`, all commands or only writes (Redis's `pauseClients`):
+    /// a pause already in force keeps the later end and the stronger mode. A pause whose
+    /// end has passed already changes nothing.
+    pub fn pause_clients(&mut self, end_ms: i64, all: bool, now_ms: i64) {
+        let merged = match self.pause {
+            Some(p) => Pause {
+                end_ms: p.end_ms.max(end_ms),
+                all: p.all || all,
+            },
+            None => Pause { end_ms, all },
+        };
+        if merged.end_ms > now_ms {
+            self.pause = Some(merged);
+        }
+    }
+
+    /// Ends the pause: the postponed clients are unblocked, in the order they arrived, and
+    /// run their commands after the current one ([`Engine::after_command`]).
+    pub fn unpause_clients(&mut self) {
+        self.pause = None;
+        while let Some(id) = self.postponed.pop_front() {
+            if matches!(
+                self.blocking.get(id).map(|b| &b.op),
+                Some(blocking::BlockOp::Postpone)
+            ) {
+                self.unblock(id);
+                self.note_unblocked(id);
+            }
+        }
+    }
+
+    /// The pause in force at `now_ms`, ending an expired one first.
+    pub fn pause_at(&mut self, now_ms: i64) -> Option<Pause> {
+        if self.pause.is_some_and(|p| p.end_ms <= now_ms) {
+            self.unpause_clients();
+        }
+        self.pause
     }
 
     /// Keeps the databases' keys by hash slot exactly while cluster mode is on (see
@@ -736,6 +789,8 @@ impl Engine {
                 blocking: blocking::Blocking::default(),
                 monitors: indexmap::IndexSet::new(),
                 slowlog: slowlog::SlowLog::default(),
+                pause: None,
+                postponed: Default::default(),
             },
             clients: HashMap::new(),
             next_client_id: 1,
@@ -1048,12 +1103,14 @@ impl Engine {
     }
 
     /// Times out the blocked clients whose deadline has passed, replying to each what its
-    /// command replies on a timeout ([`blocking::BlockOp::timeout_reply`]), then runs what
-    /// they sent meanwhile. Returns how many timed out. Hosts call
+    /// command replies on a timeout ([`blocking::BlockOp::timeout_reply`]), ends a
+    /// `CLIENT PAUSE` that ran out, then runs what those clients sent meanwhile. Returns how many timed out. Hosts call
     /// it on each tick ([`Engine::tick`] does) or when [`Engine::next_timeout_ms`] says.
     /// **O(k log n)** for k clients timed out.
     pub fn expire_blocked(&mut self) -> usize {
         let now = self.srv.clock.now_ms();
+        // A CLIENT PAUSE that ran out releases the commands it held back.
+        self.srv.pause_at(now);
         let ids = self.srv.blocking.timed_out(now);
         for &id in &ids {
             let reply = self
@@ -1088,10 +1145,16 @@ impl Engine {
     /// once its deadline is strictly in the past), or `None` when no client waits with a
     /// timeout. A host sleeps until then at most. **O(log n).**
     pub fn next_timeout_ms(&self) -> Option<i64> {
-        self.srv
+        let pause_end = self.srv.pause.map(|p| p.end_ms);
+        let blocked = self
+            .srv
             .blocking
             .next_deadline()
-            .map(|at| at.saturating_add(1))
+            .map(|at| at.saturating_add(1));
+        match (blocked, pause_end) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// True when something is queued for `client` (see [`Engine::take_pushes`]). **O(1).**
@@ -1191,6 +1254,24 @@ impl Engine {
         }
         const NOT_QUEUED: &[&str] = &["exec", "discard", "multi", "watch", "quit", "reset"];
         let now_ms = self.srv.clock.now_ms();
+        if let Some(pause) = self.srv.pause_at(now_ms) {
+            // Redis's processCommand: under CLIENT PAUSE the command waits (queued ones
+            // too), all of them or those that may write (EXEC: if its queue writes).
+            const WRITES: Flags = Flags::WRITE.union(Flags::MAY_REPLICATE);
+            let writes = cmd.flags.intersects(WRITES)
+                || (top.name == "exec"
+                    && c.multi
+                        .as_ref()
+                        .is_some_and(|m| m.queue.iter().any(|q| q.cmd.flags.intersects(WRITES))));
+            if pause.all || writes {
+                let db = c.db;
+                self.srv
+                    .block(id, db, Vec::new(), None, blocking::BlockOp::Postpone);
+                self.srv.blocking.defer(id, argv);
+                self.srv.postponed.push_back(id);
+                return Vec::new();
+            }
+        }
         if in_multi && !NOT_QUEUED.contains(&top.name) {
             let doomed = self.srv.watches.is_dirty(id);
             if let Some(c) = self.clients.get_mut(&id) {
@@ -1316,6 +1397,11 @@ impl Engine {
         const ACCEPTABLE_STALE_PERCENT: usize = 10;
         let now = self.srv.clock.now_ms();
         let mut removed = 0;
+        if self.srv.pause_at(now).is_some() {
+            // Keys do not expire actively during CLIENT PAUSE, as in Redis.
+            self.expire_blocked();
+            return 0;
+        }
         for db in 0..self.srv.dbs.len() {
             for _ in 0..MAX_ROUNDS {
                 let (sampled, expired) = active_expire_round(&mut self.srv, db, now);

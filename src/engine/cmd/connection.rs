@@ -9,6 +9,7 @@
 //! [`crate::engine::Engine::reply_wanted`] applies.
 
 use crate::engine::args::{parse_i64, Args};
+use crate::engine::blocking::BlockOp;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::{Client, ClientId, Ctx, Reply, ReplyMode, Server, NUM_DBS};
@@ -166,6 +167,22 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
             "Closes client connections chosen by address, id, type, user or local address.",
             "O(N) where N is the number of client connections",
             "2.4.0",
+        ),
+    Command::new("pause", -3, Group::Connection, client_pause)
+        .flags(Flags::ADMIN.union(CLIENT_FLAGS))
+        .doc(
+            "timeout [WRITE | ALL]",
+            "Holds back the commands of every client (ALL, the default) or those that write (WRITE) for timeout milliseconds; they run when the pause ends.",
+            "O(1)",
+            "3.0.0",
+        ),
+    Command::new("unpause", 2, Group::Connection, client_unpause)
+        .flags(Flags::ADMIN.union(CLIENT_FLAGS))
+        .doc(
+            "",
+            "Ends a CLIENT PAUSE: the commands held back run, in the order they arrived.",
+            "O(N) Where N is the number of paused clients",
+            "6.2.0",
         ),
     Command::new("unblock", -3, Group::Connection, client_unblock)
         .flags(Flags::ADMIN.union(CLIENT_FLAGS))
@@ -727,6 +744,44 @@ fn client_kill(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     Ok(Reply::Integer(killed as i64))
 }
 
+/// CLIENT PAUSE timeout [WRITE|ALL]
+///
+/// Pauses for `timeout` milliseconds (an integer; 0 pauses nothing unless a pause is in
+/// force already): with `ALL` (the default) every command of every client waits, the
+/// caller's next ones included; with `WRITE` only commands that may write. Waiting
+/// commands run, in order, when the pause ends ([`Server::unpause_clients`]); a pause in
+/// force keeps the later end and the stronger mode.
+fn client_pause(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    if args.remaining() > 2 {
+        return Err(Error::subcommand_syntax(args.argv()));
+    }
+    let timeout = args.next_owned()?;
+    // The mode is checked before the timeout, as in Redis.
+    let all = match args.next_bytes().ok() {
+        None => true,
+        Some(m) if m.eq_ignore_ascii_case(b"all") => true,
+        Some(m) if m.eq_ignore_ascii_case(b"write") => false,
+        Some(_) => return Err(Error::Err("CLIENT PAUSE mode must be WRITE or ALL".into())),
+    };
+    let ms = parse_i64(&timeout).ok_or(Error::TimeoutNotInteger)?;
+    if ms < 0 {
+        return Err(Error::TimeoutNegative);
+    }
+    let end = if ms > 0 {
+        ctx.now_ms.saturating_add(ms)
+    } else {
+        0
+    };
+    ctx.srv.pause_clients(end, all, ctx.now_ms);
+    Ok(Reply::ok())
+}
+
+/// CLIENT UNPAUSE: ends the pause (see [`client_pause`]).
+fn client_unpause(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    ctx.srv.unpause_clients();
+    Ok(Reply::ok())
+}
+
 /// CLIENT UNBLOCK client-id [TIMEOUT|ERROR]
 ///
 /// Ends the wait of a client blocked by `BLPOP` & co.: with `TIMEOUT` (the default) it gets
@@ -755,6 +810,14 @@ fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let Ok(target) = u64::try_from(target) else {
         return Ok(Reply::Integer(0));
     };
+    // A command held back by CLIENT PAUSE waits for the pause, not for data.
+    let postponed = matches!(
+        ctx.srv.blocking.get(target).map(|b| &b.op),
+        Some(BlockOp::Postpone)
+    );
+    if postponed {
+        return Ok(Reply::Integer(0));
+    }
     let Some(blocked) = ctx.srv.unblock(target) else {
         return Ok(Reply::Integer(0));
     };
