@@ -59,10 +59,36 @@ pub struct Session {
     pub proto: u8,
     /// Blocked: `Some(deadline)` (Unix ms, `None` = no timeout).
     pub blocked: Option<Option<i64>>,
+    /// What a blocked session waits for.
+    pub waits_for: WaitsFor,
     /// Commands queued in `MULTI`, as typed; `None` outside a transaction.
     pub queued: Option<Vec<String>>,
     /// In pub/sub mode.
     pub subscribed: bool,
+}
+
+/// What a blocked client waits for, as its pane says it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum WaitsFor {
+    /// Data on a key (`BLPOP`, `BZPOPMIN`, `XREAD … BLOCK`, …).
+    #[default]
+    Data,
+    /// Replicas' acknowledgements (`WAIT`), which never come here.
+    Replicas,
+    /// The end of a `CLIENT PAUSE`.
+    Pause,
+}
+
+impl WaitsFor {
+    /// What `op` waits for.
+    pub fn of(op: &crate::engine::blocking::BlockOp) -> WaitsFor {
+        use crate::engine::blocking::BlockOp;
+        match op {
+            BlockOp::Wait => WaitsFor::Replicas,
+            BlockOp::Postpone => WaitsFor::Pause,
+            _ => WaitsFor::Data,
+        }
+    }
 }
 
 /// A message between the tabs of one workspace.
@@ -325,6 +351,11 @@ impl Msg {
                         w.int(t);
                     }
                 }
+                w.0.push(match session.waits_for {
+                    WaitsFor::Data => 0,
+                    WaitsFor::Replicas => 1,
+                    WaitsFor::Pause => 2,
+                });
                 w.flag(session.queued.is_some());
                 if let Some(q) = &session.queued {
                     w.uint(q.len() as u64);
@@ -411,6 +442,12 @@ impl Msg {
                     2 => Some(Some(r.int()?)),
                     _ => return Err(BadMessage("bad blocked state")),
                 };
+                let waits_for = match r.u8()? {
+                    0 => WaitsFor::Data,
+                    1 => WaitsFor::Replicas,
+                    2 => WaitsFor::Pause,
+                    _ => return Err(BadMessage("bad blocked state")),
+                };
                 let queued = if r.flag()? {
                     let n = r.count(1)?;
                     let mut q = Vec::with_capacity(n);
@@ -432,6 +469,7 @@ impl Msg {
                         db,
                         proto,
                         blocked,
+                        waits_for,
                         queued,
                         subscribed,
                     },
@@ -559,6 +597,7 @@ mod tests {
                     db: 15,
                     proto: 3,
                     blocked: Some(Some(-5)),
+                    waits_for: WaitsFor::Pause,
                     queued: Some(vec!["INCR n".into()]),
                     subscribed: true,
                 },

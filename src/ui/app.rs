@@ -18,6 +18,7 @@ use super::share_view::{ShareBox, SharePage};
 use super::state::{Action, Pane, State, Tab};
 use super::walkthrough::{use_walk_route, WalkRoute, WalkthroughPage};
 use crate::share::{Embed, Route};
+use crate::tabs::WaitsFor;
 
 /// Active-expiry period: Redis's default `hz 10`.
 pub const TICK_MS: u32 = 100;
@@ -365,12 +366,18 @@ fn pane_status(engine: &EngineService, p: &Pane) -> PaneStatus {
     if let Some(s) = &p.session {
         return PaneStatus {
             blocked: s.blocked,
+            waits_for: s.waits_for,
             queued: s.queued.clone(),
             subscribed: s.subscribed,
         };
     }
     engine.read(|e| PaneStatus {
         blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
+        waits_for: e
+            .server()
+            .blocking
+            .get(p.client)
+            .map_or(WaitsFor::Data, |b| WaitsFor::of(&b.op)),
         queued: e.client(p.client).and_then(|c| c.multi.as_ref()).map(|m| {
             m.queue
                 .iter()

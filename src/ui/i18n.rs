@@ -112,6 +112,10 @@ pub struct Strings {
     pub rename_client: &'static str,
     /// A blocked pane: waiting for data.
     pub blocked: &'static str,
+    /// A pane blocked in `WAIT`: no replica will acknowledge.
+    pub blocked_wait: &'static str,
+    /// A pane whose command is held back by `CLIENT PAUSE`.
+    pub blocked_pause: &'static str,
     /// Before the seconds left until a blocked command times out.
     pub timeout_in: &'static str,
     /// A blocked command without timeout.
@@ -270,6 +274,8 @@ const EN: Strings = Strings {
     close_client: "Close client",
     rename_client: "Client name",
     blocked: "blocked, waiting for data",
+    blocked_wait: "blocked in WAIT: there are no replicas to acknowledge",
+    blocked_pause: "held back by CLIENT PAUSE",
     timeout_in: "timeout in",
     no_timeout: "no timeout",
     subscribed: "subscribed: messages appear as they arrive",
@@ -363,6 +369,8 @@ const ZH: Strings = Strings {
     close_client: "关闭客户端",
     rename_client: "客户端名称",
     blocked: "阻塞中，等待数据",
+    blocked_wait: "WAIT 阻塞中：没有副本会确认",
+    blocked_pause: "被 CLIENT PAUSE 暂停",
     timeout_in: "超时剩余",
     no_timeout: "无超时",
     subscribed: "已订阅：消息到达即显示",

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::command_line::CommandLine;
 use super::log::Log;
+use crate::tabs::WaitsFor;
 use crate::ui::i18n::Lang;
 use crate::ui::state::{Action, LineAction, Pane};
 
@@ -14,6 +15,8 @@ use crate::ui::state::{Action, LineAction, Pane};
 pub struct PaneStatus {
     /// Blocked: `Some(deadline)` (Unix ms, `None` = no timeout).
     pub blocked: Option<Option<i64>>,
+    /// What a blocked client waits for.
+    pub waits_for: WaitsFor,
     /// Commands queued in `MULTI`, as typed; `None` outside a transaction.
     pub queued: Option<Vec<String>>,
     /// In pub/sub mode.
@@ -116,7 +119,11 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
             html! {
                 <div class="pane-status blocked" role="status">
                     <span class="spinner" aria-hidden="true"></span>
-                    { format!("{} · {left}", s.blocked) }
+                    { format!("{} · {left}", match props.status.waits_for {
+                        WaitsFor::Data => s.blocked,
+                        WaitsFor::Replicas => s.blocked_wait,
+                        WaitsFor::Pause => s.blocked_pause,
+                    }) }
                 </div>
             }
         }
