@@ -509,6 +509,7 @@ impl Config {
             obuf_limits: [(0, 0, 0); 3],
             keyspace_events: 0,
             cluster_enabled: false,
+            slowlog: (0, 0),
         };
         config.refresh_parsed();
         config
@@ -524,6 +525,10 @@ impl Config {
             keyspace_event_flags(text).unwrap_or(0)
         };
         self.cluster_enabled = self.get("cluster-enabled") == Some("yes");
+        self.slowlog = (
+            self.int("slowlog-log-slower-than"),
+            self.size("slowlog-max-len"),
+        );
     }
 
     /// The value of a parameter (by name or alias, any case) as `CONFIG GET` shows it.
@@ -570,7 +575,11 @@ impl Config {
         self.values.insert(name.to_string(), value);
         if matches!(
             name,
-            "client-output-buffer-limit" | "notify-keyspace-events" | "cluster-enabled"
+            "client-output-buffer-limit"
+                | "notify-keyspace-events"
+                | "cluster-enabled"
+                | "slowlog-log-slower-than"
+                | "slowlog-max-len"
         ) {
             self.refresh_parsed();
         }
@@ -703,14 +712,10 @@ impl Config {
         self.get("requirepass").is_some_and(|p| !p.is_empty())
     }
 
-    /// `slowlog-log-slower-than`, microseconds (-1 = off).
-    pub fn slowlog_log_slower_than(&self) -> i64 {
-        self.int("slowlog-log-slower-than")
-    }
-
-    /// `slowlog-max-len`.
-    pub fn slowlog_max_len(&self) -> usize {
-        self.size("slowlog-max-len")
+    /// `slowlog-log-slower-than` (microseconds; negative: off) and `slowlog-max-len`.
+    /// **O(1)**: parsed when set.
+    pub fn slowlog(&self) -> (i64, usize) {
+        self.slowlog
     }
 }
 

@@ -195,6 +195,9 @@ pub struct Config {
     keyspace_events: u32,
     /// `cluster-enabled`: read on every command, so parsed once.
     cluster_enabled: bool,
+    /// `slowlog-log-slower-than` and `slowlog-max-len`: read after every command, so
+    /// parsed once.
+    slowlog: (i64, usize),
 }
 
 /// Counters reported by `INFO`.
@@ -1535,7 +1538,12 @@ pub(crate) fn call_inner(
         stat.calls += 1;
         stat.failed += u64::from(reply.is_error());
         stat.usec = stat.usec.saturating_add(duration as u64);
-        if !cmd.flags.contains(Flags::SKIP_SLOWLOG) && !ctx.srv.blocking.is_blocked(ctx.client.id) {
+        let (slower_than, max_len) = ctx.srv.config.slowlog();
+        if slower_than >= 0
+            && duration >= slower_than
+            && !cmd.flags.contains(Flags::SKIP_SLOWLOG)
+            && !ctx.srv.blocking.is_blocked(ctx.client.id)
+        {
             let argv = args.argv();
             let redacted = cmd::connection::redacted(argv);
             let entry = slowlog::Command {
@@ -1546,10 +1554,6 @@ pub(crate) fn call_inner(
                 peer: &ctx.client.addr,
                 name: ctx.client.name.as_deref(),
             };
-            let (slower_than, max_len) = (
-                ctx.srv.config.slowlog_log_slower_than(),
-                ctx.srv.config.slowlog_max_len(),
-            );
             ctx.srv.slowlog.offer(&entry, slower_than, max_len);
         }
     }
