@@ -525,13 +525,14 @@ impl ZSet {
     pub fn iter_from_rank(&self, rank: usize, rev: bool, limit: usize) -> Iter<'_> {
         let inner = match &self.repr {
             Repr::Listpack(v) => {
-                // Ascending: `rank..`; descending: `..=rank`, read from its end.
-                let part = if rev {
-                    v.get(..rank.saturating_add(1).min(v.len()))
-                } else {
-                    v.get(rank..)
+                // Ascending: `rank..`; descending: `..=rank`, read from its end; nothing
+                // from a rank past the end (as the tree does).
+                let part = match v.get(rank..) {
+                    Some([_, ..]) if rev => &v[..=rank],
+                    Some(rest) => rest,
+                    None => &[],
                 };
-                IterInner::Listpack(part.unwrap_or(&[]).iter(), rev)
+                IterInner::Listpack(part.iter(), rev)
             }
             Repr::Skiplist(l) => IterInner::Tree(l.tree.iter_from(rank, rev)),
         };
@@ -1043,6 +1044,22 @@ mod tests {
         }
         s.check_invariants().unwrap();
         assert_eq!(s.rank(b"new0"), Some(0));
+    }
+
+    #[test]
+    fn iteration_from_a_rank_past_the_end_is_empty_in_both_encodings() {
+        let small = z(&[("a", 1.0), ("b", 2.0)]);
+        let mut large = ZSet::new_skiplist();
+        large.add(b"a", 1.0);
+        large.add(b"b", 2.0);
+        for s in [&small, &large] {
+            for rev in [false, true] {
+                assert_eq!(s.iter_from_rank(2, rev, 10).count(), 0);
+                assert_eq!(s.iter_from_rank(usize::MAX, rev, 10).count(), 0);
+            }
+            let back: Vec<&[u8]> = s.iter_from_rank(1, true, 10).map(|(m, _)| m).collect();
+            assert_eq!(back, [&b"b"[..], b"a"]);
+        }
     }
 
     #[test]
