@@ -80,15 +80,30 @@ pub enum WaitsFor {
 }
 
 impl WaitsFor {
-    /// What `op` waits for.
-    pub fn of(op: &crate::engine::blocking::BlockOp) -> WaitsFor {
+    /// What `client` of `engine` waits for (`Data` when it is not blocked).
+    pub fn of_client(engine: &crate::engine::Engine, client: crate::engine::ClientId) -> WaitsFor {
         use crate::engine::blocking::BlockOp;
-        match op {
-            BlockOp::Wait => WaitsFor::Replicas,
-            BlockOp::Postpone => WaitsFor::Pause,
+        match engine.server().blocking.get(client).map(|b| &b.op) {
+            Some(BlockOp::Wait) => WaitsFor::Replicas,
+            Some(BlockOp::Postpone) => WaitsFor::Pause,
             _ => WaitsFor::Data,
         }
     }
+}
+
+/// When `client` of `engine` stops waiting: `None` when it is not blocked, else its
+/// timeout (`Some(None)`: none), or for a command held back by `CLIENT PAUSE` the end of
+/// the pause.
+pub fn blocked_until(
+    engine: &crate::engine::Engine,
+    client: crate::engine::ClientId,
+) -> Option<Option<i64>> {
+    use crate::engine::blocking::BlockOp;
+    let srv = engine.server();
+    srv.blocking.get(client).map(|b| match b.op {
+        BlockOp::Postpone => srv.pause.map(|p| p.end_ms),
+        _ => b.deadline_ms,
+    })
 }
 
 /// A message between the tabs of one workspace.

@@ -18,7 +18,7 @@ use super::share_view::{ShareBox, SharePage};
 use super::state::{Action, Pane, State, Tab};
 use super::walkthrough::{use_walk_route, WalkRoute, WalkthroughPage};
 use crate::share::{Embed, Route};
-use crate::tabs::WaitsFor;
+use crate::tabs::{blocked_until, WaitsFor};
 
 /// Active-expiry period: Redis's default `hz 10`.
 pub const TICK_MS: u32 = 100;
@@ -372,12 +372,8 @@ fn pane_status(engine: &EngineService, p: &Pane) -> PaneStatus {
         };
     }
     engine.read(|e| PaneStatus {
-        blocked: e.server().blocking.get(p.client).map(|b| b.deadline_ms),
-        waits_for: e
-            .server()
-            .blocking
-            .get(p.client)
-            .map_or(WaitsFor::Data, |b| WaitsFor::of(&b.op)),
+        blocked: blocked_until(e, p.client),
+        waits_for: WaitsFor::of_client(e, p.client),
         queued: e.client(p.client).and_then(|c| c.multi.as_ref()).map(|m| {
             m.queue
                 .iter()

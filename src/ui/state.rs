@@ -25,7 +25,7 @@ use super::tabs_hook;
 use crate::engine::cli::{format_reply_for, split_args, INVALID_ARGUMENTS};
 use crate::engine::inspect::{self, KeyIndex, KeyMeta, Row, ValueView};
 use crate::engine::{ClientId, Effect, Engine, Reply};
-use crate::tabs::{Line, Msg, Session, TabId, WaitsFor};
+use crate::tabs::{blocked_until, Line, Msg, Session, TabId, WaitsFor};
 
 /// Blocks kept in a pane before the oldest are dropped.
 pub const MAX_LOG: usize = 1000;
@@ -793,12 +793,8 @@ impl State {
             Session {
                 db: c.map_or(0, |c| c.db as u64),
                 proto: c.map_or(2, |c| c.proto),
-                blocked: e.server().blocking.get(client).map(|b| b.deadline_ms),
-                waits_for: e
-                    .server()
-                    .blocking
-                    .get(client)
-                    .map_or(WaitsFor::Data, |b| WaitsFor::of(&b.op)),
+                blocked: blocked_until(e, client),
+                waits_for: WaitsFor::of_client(e, client),
                 queued: c.and_then(|c| c.multi.as_ref()).map(|m| {
                     m.queue
                         .iter()

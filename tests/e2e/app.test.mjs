@@ -159,6 +159,20 @@ test('two panes: PUBLISH reaches a SUBSCRIBEd pane; LPUSH wakes a BLPOP', async 
   await run(one, 'BLPOP nothing 1');
   await waitText(one, /BLPOP nothing 1[\s\S]*\(nil\)/, 4_000);
 
+  // CLIENT PAUSE WRITE holds back the other pane's write, which says why and until when;
+  // CLIENT UNPAUSE lets it run.
+  await run(one, 'CLIENT PAUSE 20000 WRITE');
+  await waitText(one, /CLIENT PAUSE 20000 WRITE\s+OK/);
+  await run(two, 'SET paused yes');
+  const held = two.getByRole('status');
+  await held.waitFor();
+  assert.match(await held.innerText(), /held back by CLIENT PAUSE.*timeout in (20|19) s/);
+  await run(one, 'GET paused');
+  await waitText(one, /GET paused\s+\(nil\)/);
+  await run(one, 'CLIENT UNPAUSE');
+  await waitText(two, /SET paused yes\s+OK/);
+  await held.waitFor({ state: 'detached' });
+
   // MULTI shows its queue.
   await run(two, 'MULTI');
   await run(two, 'INCR counter');
