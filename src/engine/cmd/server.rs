@@ -196,6 +196,18 @@ const MEMORY_SUBCOMMANDS: &[Command] = &[
             "O(N) where N is the number of samples.",
             "4.0.0",
         ),
+    Command::new("doctor", 2, Group::Server, memory_doctor)
+        .tips(&[
+            "nondeterministic_output",
+            "request_policy:all_shards",
+            "response_policy:special",
+        ])
+        .doc(
+            "",
+            "Reports memory problems, in Redis's words (here: the instance is small, or no issue).",
+            "O(1)",
+            "4.0.0",
+        ),
     Command::new("purge", 2, Group::Server, memory_purge)
         .tips(&["request_policy:all_shards", "response_policy:all_succeeded"])
         .doc(
@@ -594,8 +606,25 @@ fn memory_purge(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(Reply::ok())
 }
 
-/// MEMORY HELP: Redis's subcommand list, word for word (DOCTOR, MALLOC-STATS and STATS
-/// are listed there but not implemented here).
+/// MEMORY DOCTOR: Redis's `getMemoryDoctorReport` on the memory figures `INFO memory`
+/// gives. Under 5 MB it declines, as Redis does; above, Redis looks for a high peak,
+/// fragmentation and big client or replication buffers — none of which the engine's
+/// estimate has (its peak is its current use, its RSS its use) — so it finds no issue.
+fn memory_doctor(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    let text = if used_memory(ctx.srv) < 5 * 1024 * 1024 {
+        "Hi Sam, this instance is empty or is using very little memory, my issues detector \
+         can't be used in these conditions. Please, leave for your mission on Earth and fill \
+         it with some data. The new Sam and I will be back to our programming as soon as I \
+         finished rebooting.\n"
+    } else {
+        "Hi Sam, I can't find any memory issue in your instance. I can only account for what \
+         occurs on this base.\n"
+    };
+    Ok(Reply::Verbatim("txt", text.as_bytes().to_vec()))
+}
+
+/// MEMORY HELP: Redis's subcommand list, word for word (MALLOC-STATS and STATS are listed
+/// there but not implemented here).
 fn memory_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "MEMORY",
@@ -613,6 +642,12 @@ fn memory_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
             "    sampled up to <count> times (default: 5, 0 means sample all).",
         ],
     ))
+}
+
+/// The memory `INFO memory` reports as used: the startup figure plus the estimated
+/// dataset (see [`estimate_dataset_bytes`]). **O(databases)** (sampled per database).
+fn used_memory(srv: &Server) -> u64 {
+    STARTUP_BYTES + srv.dbs.iter().map(estimate_dataset_bytes).sum::<u64>()
 }
 
 /// Fixed memory of an empty server, as a fresh Redis 7.0 reports in `used_memory_startup`.
@@ -677,8 +712,8 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
             ],
         ),
         "memory" => {
-            let dataset: u64 = srv.dbs.iter().map(estimate_dataset_bytes).sum();
-            let used = STARTUP_BYTES + dataset;
+            let used = used_memory(srv);
+            let dataset = used - STARTUP_BYTES;
             let maxmemory = cfg.maxmemory();
             let pct = |part: u64, whole: u64| {
                 if whole == 0 {
