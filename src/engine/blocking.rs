@@ -195,6 +195,9 @@ pub struct Blocked {
     pub deadline_ms: Option<i64>,
     /// What to do when served.
     pub op: BlockOp,
+    /// The command that blocked, kept (while the slow log is on) for the slow log, which
+    /// records it when it is served, as Redis does.
+    pub argv: Vec<Vec<u8>>,
 }
 
 /// Every blocked client, the waiters of each key, the deadlines, and the commands that
@@ -217,6 +220,13 @@ impl Blocking {
     /// What `id` waits for.
     pub fn get(&self, id: ClientId) -> Option<&Blocked> {
         self.clients.get(&id)
+    }
+
+    /// Keeps the command `id` blocked in, for the slow log.
+    pub fn keep_argv(&mut self, id: ClientId, argv: &[Vec<u8>]) {
+        if let Some(b) = self.clients.get_mut(&id) {
+            b.argv = argv.to_vec();
+        }
     }
 
     /// Number of blocked clients (`blocked_clients` in INFO).
@@ -311,6 +321,7 @@ impl Server {
                 keys: unique,
                 deadline_ms,
                 op,
+                argv: Vec::new(),
             },
         );
     }

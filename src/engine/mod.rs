@@ -439,13 +439,25 @@ impl Ctx<'_> {
         expire_if_needed(self.srv, db, key, self.now_ms)
     }
 
+    /// True if `key` has expired, for a read: the key is then to be treated as missing.
+    /// It is removed as [`Ctx::expire_if_needed`] removes it, except during `CLIENT
+    /// PAUSE`, when Redis keeps the dataset as it is and only answers as if the key were
+    /// gone (it goes once the pause ends).
+    pub fn expired_for_read(&mut self, key: &[u8]) -> bool {
+        let db = self.client.db;
+        if self.srv.pause.is_some_and(|p| p.end_ms > self.now_ms) {
+            return self.srv.dbs[db].is_expired(key, self.now_ms);
+        }
+        expire_if_needed(self.srv, db, key, self.now_ms)
+    }
+
     /// Looks up `key` for reading: lazily expires it, counts a hit or miss, touches its
     /// access time. **O(1).**
     pub fn lookup_read(&mut self, key: &[u8]) -> Option<&Value> {
-        self.expire_if_needed(key);
+        let expired = self.expired_for_read(key);
         let now = self.now_ms;
         let idx = self.client.db;
-        if self.srv.dbs[idx].get_raw(key).is_none() {
+        if expired || self.srv.dbs[idx].get_raw(key).is_none() {
             self.miss(key);
             return None;
         }
@@ -466,9 +478,9 @@ impl Ctx<'_> {
     /// `LOOKUP_NOTOUCH` lookups (`TTL`, `EXISTS`, `TYPE`, `OBJECT`): lazily expires it and
     /// counts a hit or miss. **O(1).**
     pub fn lookup_read_notouch(&mut self, key: &[u8]) -> Option<&Entry> {
-        self.expire_if_needed(key);
+        let expired = self.expired_for_read(key);
         let idx = self.client.db;
-        if self.srv.dbs[idx].get_raw(key).is_none() {
+        if expired || self.srv.dbs[idx].get_raw(key).is_none() {
             self.miss(key);
             return None;
         }
@@ -517,8 +529,7 @@ impl Ctx<'_> {
 
     /// True if `key` exists (after lazy expiry), without counting a hit or miss.
     pub fn exists(&mut self, key: &[u8]) -> bool {
-        self.expire_if_needed(key);
-        self.db().get_raw(key).is_some()
+        !self.expired_for_read(key) && self.db().get_raw(key).is_some()
     }
 
     /// Stores `value` at `key`, replacing what was there; the deadline is cleared unless
@@ -1090,8 +1101,13 @@ impl Engine {
             return;
         };
         let saved_db = std::mem::replace(&mut c.db, blocked.db);
+        let started = self.srv.clock.monotonic_us();
         let reply = serve(&mut self.srv, &mut c, &mut self.clients);
+        let duration = self.srv.clock.monotonic_us().saturating_sub(started).max(0);
         c.db = saved_db;
+        if !blocked.argv.is_empty() {
+            offer_to_slowlog(&mut self.srv, &c, &blocked.argv, duration);
+        }
         let silent = c.reply_mode == ReplyMode::Off;
         self.clients.insert(id, c);
         if !silent {
@@ -1538,23 +1554,14 @@ pub(crate) fn call_inner(
         stat.calls += 1;
         stat.failed += u64::from(reply.is_error());
         stat.usec = stat.usec.saturating_add(duration as u64);
-        let (slower_than, max_len) = ctx.srv.config.slowlog();
-        if slower_than >= 0
-            && duration >= slower_than
-            && !cmd.flags.contains(Flags::SKIP_SLOWLOG)
-            && !ctx.srv.blocking.is_blocked(ctx.client.id)
-        {
-            let argv = args.argv();
-            let redacted = cmd::connection::redacted(argv);
-            let entry = slowlog::Command {
-                argv,
-                redacted: &redacted,
-                duration_us: duration,
-                time_s: ctx.srv.clock.now_ms().div_euclid(1000),
-                peer: &ctx.client.addr,
-                name: ctx.client.name.as_deref(),
-            };
-            ctx.srv.slowlog.offer(&entry, slower_than, max_len);
+        let (slower_than, _) = ctx.srv.config.slowlog();
+        if ctx.srv.blocking.is_blocked(ctx.client.id) {
+            // Logged when it is served (see Engine::serve_blocked_client).
+            if slower_than >= 0 {
+                ctx.srv.blocking.keep_argv(ctx.client.id, args.argv());
+            }
+        } else if !cmd.flags.contains(Flags::SKIP_SLOWLOG) {
+            offer_to_slowlog(ctx.srv, ctx.client, args.argv(), duration);
         }
     }
     let Ctx {
@@ -1606,6 +1613,26 @@ pub(crate) fn call_inner(
     }
     out.extend(replies);
     out
+}
+
+/// Offers a command that ran for `duration_us` to the slow log, which keeps it if it
+/// reached `slowlog-log-slower-than` (see [`slowlog`]). The arguments are copied and
+/// redacted only then.
+fn offer_to_slowlog(srv: &mut Server, client: &Client, argv: &[Vec<u8>], duration_us: i64) {
+    let (slower_than, max_len) = srv.config.slowlog();
+    if slower_than < 0 || duration_us < slower_than {
+        return;
+    }
+    let redacted = cmd::connection::redacted(argv);
+    let entry = slowlog::Command {
+        argv,
+        redacted: &redacted,
+        duration_us,
+        time_s: srv.clock.now_ms().div_euclid(1000),
+        peer: &client.addr,
+        name: client.name.as_deref(),
+    };
+    srv.slowlog.offer(&entry, slower_than, max_len);
 }
 
 /// One round of active expiry in database `db`: examines up to 20 distinct volatile keys,

@@ -676,7 +676,7 @@ fn scan(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 continue;
             }
         }
-        if ctx.expire_if_needed(&key) {
+        if ctx.expired_for_read(&key) {
             continue;
         }
         found.push(Reply::Bulk(key));
