@@ -380,10 +380,16 @@ impl Server {
 
     /// The pause in force at `now_ms`, ending an expired one first.
     pub fn pause_at(&mut self, now_ms: i64) -> Option<Pause> {
-        if self.pause.is_some_and(|p| p.end_ms <= now_ms) {
+        if self.pause.is_some() && !self.paused(now_ms) {
             self.unpause_clients();
         }
         self.pause
+    }
+
+    /// True while a `CLIENT PAUSE` is in force at `now_ms` (one that ran out may not have
+    /// been ended yet: see [`Server::pause_at`]).
+    pub fn paused(&self, now_ms: i64) -> bool {
+        self.pause.is_some_and(|p| p.end_ms > now_ms)
     }
 
     /// Keeps the databases' keys by hash slot exactly while cluster mode is on (see
@@ -445,7 +451,7 @@ impl Ctx<'_> {
     /// gone (it goes once the pause ends).
     pub fn expired_for_read(&mut self, key: &[u8]) -> bool {
         let db = self.client.db;
-        if self.srv.pause.is_some_and(|p| p.end_ms > self.now_ms) {
+        if self.srv.paused(self.now_ms) {
             return self.srv.dbs[db].is_expired(key, self.now_ms);
         }
         expire_if_needed(self.srv, db, key, self.now_ms)
@@ -1123,8 +1129,9 @@ impl Engine {
 
     /// Times out the blocked clients whose deadline has passed, replying to each what its
     /// command replies on a timeout ([`blocking::BlockOp::timeout_reply`]), ends a
-    /// `CLIENT PAUSE` that ran out, then runs what those clients sent meanwhile. Returns how many timed out. Hosts call
-    /// it on each tick ([`Engine::tick`] does) or when [`Engine::next_timeout_ms`] says.
+    /// `CLIENT PAUSE` that ran out, then runs what those clients sent meanwhile. Returns
+    /// how many timed out. Hosts call it on each tick ([`Engine::tick`] does) or when
+    /// [`Engine::next_timeout_ms`] says.
     /// **O(k log n)** for k clients timed out.
     pub fn expire_blocked(&mut self) -> usize {
         let now = self.srv.clock.now_ms();
@@ -1159,10 +1166,11 @@ impl Engine {
         true
     }
 
-    /// When the next blocked client times out: the Unix millisecond at which
-    /// [`Engine::expire_blocked`] will find its deadline passed (Redis times out a client
-    /// once its deadline is strictly in the past), or `None` when no client waits with a
-    /// timeout. A host sleeps until then at most. **O(log n).**
+    /// When the next blocked client times out or a `CLIENT PAUSE` ends: the Unix
+    /// millisecond at which [`Engine::expire_blocked`] will find a deadline passed (Redis
+    /// times out a client once its deadline is strictly in the past), or `None` when no
+    /// client waits with a timeout and no pause is in force. A host sleeps until then at
+    /// most. **O(log n).**
     pub fn next_timeout_ms(&self) -> Option<i64> {
         let pause_end = self.srv.pause.map(|p| p.end_ms);
         let blocked = self
