@@ -987,7 +987,8 @@ impl Run<'_> {
                 let members = self.a.call(&[b"SMEMBERS".to_vec(), key.clone()])?;
                 let at = self.b.call(&[b"PEXPIRETIME".to_vec(), key.clone()])?;
                 let mut sadd = vec![b"SADD".to_vec(), key.clone()];
-                if let Reply::Array(items) = members {
+                // SMEMBERS is an array in RESP2 and a set in RESP3.
+                if let Reply::Array(items) | Reply::Set(items) = members {
                     sadd.extend(items.into_iter().filter_map(|m| match m {
                         Reply::Bulk(b) => Some(b),
                         _ => None,
