@@ -158,16 +158,20 @@ pub enum Error {
     Stream(StreamError),
 }
 
+/// An argument as Redis prints it into a message with C's `%s`: up to its first NUL byte
+/// (`EXPIRE k 10 "\0x"` → `ERR Unsupported option `). Every error that quotes an argument
+/// reads it through this.
+pub fn c_str(arg: &[u8]) -> String {
+    let end = arg.iter().position(|&b| b == 0).unwrap_or(arg.len());
+    String::from_utf8_lossy(&arg[..end]).into_owned()
+}
+
 impl Error {
     /// Redis's `addReplySubcommandSyntaxError` for the command `argv`: its subcommand as
     /// sent, the command's name uppercased (`CLIENT UNBLOCK 1 2 3` → `… for 'UNBLOCK'. Try
     /// CLIENT HELP.`). Each is read as C's `%s` reads it: up to a NUL byte.
     pub fn subcommand_syntax(argv: &[Vec<u8>]) -> Error {
-        let word = |i: usize| {
-            let a = argv.get(i).map_or(&[][..], Vec::as_slice);
-            let end = a.iter().position(|&b| b == 0).unwrap_or(a.len());
-            String::from_utf8_lossy(&a[..end]).into_owned()
-        };
+        let word = |i: usize| c_str(argv.get(i).map_or(&[][..], Vec::as_slice));
         Error::Subcommand(word(1), word(0).to_ascii_uppercase())
     }
 

@@ -1452,13 +1452,9 @@ fn resolve(argv: &[Vec<u8>]) -> Result<(&'static Command, &'static Command, Stri
     };
     let Some(top) = table::lookup(name) else {
         // Redis formats these with `%s`, so each stops at its first NUL byte.
-        let c_str = |a: &[u8]| {
-            let end = a.iter().position(|&b| b == 0).unwrap_or(a.len());
-            String::from_utf8_lossy(&a[..end]).into_owned()
-        };
         return Err(Error::UnknownCommand {
-            name: c_str(name),
-            args: argv[1..].iter().map(|a| c_str(a)).collect(),
+            name: error::c_str(name),
+            args: argv[1..].iter().map(|a| error::c_str(a)).collect(),
         });
     };
     let (cmd, fullname, pos) = if top.subcommands.is_empty() {
@@ -1473,8 +1469,8 @@ fn resolve(argv: &[Vec<u8>]) -> Result<(&'static Command, &'static Command, Stri
             Some(sub) => (sub, format!("{}|{}", top.name, sub.name), 2),
             None => {
                 return Err(Error::UnknownSubcommand {
-                    command: String::from_utf8_lossy(name).into_owned(),
-                    sub: String::from_utf8_lossy(&argv[1]).into_owned(),
+                    command: error::c_str(name),
+                    sub: error::c_str(&argv[1]),
                 })
             }
         }

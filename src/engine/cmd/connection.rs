@@ -10,7 +10,7 @@
 
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::blocking::BlockOp;
-use crate::engine::error::{CmdResult, Error};
+use crate::engine::error::{c_str, CmdResult, Error};
 use crate::engine::table::{Command, Flags, Group};
 use crate::engine::{Client, ClientId, Ctx, Reply, ReplyMode, Server, NUM_DBS};
 
@@ -302,7 +302,7 @@ fn hello(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         } else {
             return Err(Error::Err(format!(
                 "Syntax error in HELLO option '{}'",
-                String::from_utf8_lossy(&opt)
+                c_str(&opt)
             )));
         }
     }
@@ -416,10 +416,7 @@ fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     if argc == 4 && args.eat("TYPE") {
         let t = args.next_bytes()?;
         if !client_type_known(t) {
-            return Err(Error::Err(format!(
-                "Unknown client type '{}'",
-                String::from_utf8_lossy(t)
-            )));
+            return Err(Error::Err(format!("Unknown client type '{}'", c_str(t))));
         }
         let want_pubsub = t.eq_ignore_ascii_case(b"pubsub");
         if want_pubsub || t.eq_ignore_ascii_case(b"normal") {
@@ -677,10 +674,7 @@ fn client_kill(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 id = Some(n as u64);
             } else if opt.eq_ignore_ascii_case(b"type") {
                 if !client_type_known(&val) {
-                    return Err(Error::Err(format!(
-                        "Unknown client type '{}'",
-                        String::from_utf8_lossy(&val)
-                    )));
+                    return Err(Error::Err(format!("Unknown client type '{}'", c_str(&val))));
                 }
                 ctype = Some(val);
             } else if opt.eq_ignore_ascii_case(b"addr") {
@@ -689,10 +683,7 @@ fn client_kill(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 laddr = Some(val);
             } else if opt.eq_ignore_ascii_case(b"user") {
                 if val != b"default" {
-                    return Err(Error::Err(format!(
-                        "No such user '{}'",
-                        String::from_utf8_lossy(&val)
-                    )));
+                    return Err(Error::Err(format!("No such user '{}'", c_str(&val))));
                 }
             } else if opt.eq_ignore_ascii_case(b"skipme") {
                 if val.eq_ignore_ascii_case(b"yes") {

@@ -22,7 +22,7 @@
 //! something, where Redis signals none for PFDEBUG.)
 
 use crate::engine::args::Args;
-use crate::engine::error::{CmdResult, Error};
+use crate::engine::error::{c_str, CmdResult, Error};
 use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::hll::{self, Encoding, HllError};
@@ -305,7 +305,7 @@ fn pfdebug(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         _ => {
             return Err(Error::Err(format!(
                 "Unknown PFDEBUG subcommand '{}'",
-                String::from_utf8_lossy(cstr(&argv[1]))
+                c_str(&argv[1])
             )))
         }
     };

@@ -34,7 +34,7 @@
 //! `rename_to`, `move_from` and `move_to`, `copy_to`, and `new` for a created key.
 
 use crate::engine::args::{eq_kw, parse_i64, Args};
-use crate::engine::error::{CmdResult, Error};
+use crate::engine::error::{c_str, CmdResult, Error};
 use crate::engine::keyspace::Entry;
 use crate::engine::pubsub::class;
 use crate::engine::scan::{parse_cursor, parse_opts};
@@ -469,10 +469,7 @@ impl ExpireCond {
             } else if eq_kw(opt, "lt") {
                 c.lt = true;
             } else {
-                return Err(Error::Err(format!(
-                    "Unsupported option {}",
-                    String::from_utf8_lossy(opt)
-                )));
+                return Err(Error::Err(format!("Unsupported option {}", c_str(opt))));
             }
         }
         if c.nx && (c.xx || c.gt || c.lt) {

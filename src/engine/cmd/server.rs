@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use crate::engine::args::Args;
 use crate::engine::blocking::BlockOp;
 use crate::engine::config::{self, HIDDEN, IMMUTABLE, PROTECTED};
-use crate::engine::error::{CmdResult, Error};
+use crate::engine::error::{c_str, CmdResult, Error};
 use crate::engine::glob;
 use crate::engine::pubsub::Kind;
 use crate::engine::table::{Command, Flags, Group, KeySpec};
@@ -296,7 +296,7 @@ fn config_set(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     let mut chosen: Vec<(&'static str, &'static config::Param)> = Vec::new();
     for pair in pairs.chunks(2) {
-        let given = String::from_utf8_lossy(&pair[0]).into_owned();
+        let given = c_str(&pair[0]);
         let Some((name, p)) = config::lookup_named(&pair[0]) else {
             return Err(Error::Err(format!(
                 "Unknown option or number of arguments for CONFIG SET - '{given}'"

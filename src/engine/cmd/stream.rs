@@ -37,7 +37,7 @@ use std::ops::Bound;
 
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::blocking::{BlockOp, XReadWait};
-use crate::engine::error::{CmdResult, Error, StreamError};
+use crate::engine::error::{c_str, CmdResult, Error, StreamError};
 use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::stream::{
@@ -330,12 +330,6 @@ fn range_end(arg: &[u8]) -> CmdResult<StreamId> {
     } else {
         Ok(id)
     }
-}
-
-/// Text of an argument as Redis prints it with `%s`: up to its first NUL byte.
-fn c_str(a: &[u8]) -> String {
-    let end = a.iter().position(|&b| b == 0).unwrap_or(a.len());
-    String::from_utf8_lossy(&a[..end]).into_owned()
 }
 
 /// The `[id, [field, value, …]]` reply of one entry.
