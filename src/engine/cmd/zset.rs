@@ -417,12 +417,15 @@ pub fn strtod(s: &[u8]) -> Strtod {
         };
     }
     if rest.len() >= 2 && rest[0] == b'0' && (rest[1] | 0x20) == b'x' {
-        if let Some((v, used)) = parse_hex_float(&rest[2..]) {
+        if let Some((v, used, exact)) = parse_hex_float(&rest[2..]) {
             let v = sign(v);
+            // glibc reports an underflow only when the tiny result is also inexact:
+            // 0x1p-1074 is a subnormal held exactly, 0x1p-1075 rounds to zero.
+            let tiny = v == 0.0 || !v.is_normal();
             return Strtod {
                 value: v,
                 consumed: i + 2 + used,
-                range_error: v.is_infinite() || (v != 0.0 && !v.is_normal()),
+                range_error: v.is_infinite() || (tiny && !exact),
             };
         }
         // "0x" with no hex digits: strtod reads the "0" alone.
@@ -479,9 +482,10 @@ pub fn strtod(s: &[u8]) -> Strtod {
 }
 
 /// Parses the hexadecimal float after `0x`: hex digits with an optional point, then an
-/// optional binary exponent `p[+-]digits`. Returns the magnitude and the bytes used, or
-/// `None` when there is no hex digit.
-fn parse_hex_float(s: &[u8]) -> Option<(f64, usize)> {
+/// optional binary exponent `p[+-]digits`. Returns the magnitude, the bytes used and
+/// whether the magnitude is exact (zero, or every nonzero bit written fits in a double at
+/// its place), or `None` when there is no hex digit.
+fn parse_hex_float(s: &[u8]) -> Option<(f64, usize, bool)> {
     let mut mant: u64 = 0;
     let mut exp: i64 = 0;
     let mut sticky = false;
@@ -532,6 +536,13 @@ fn parse_hex_float(s: &[u8]) -> Option<(f64, usize)> {
             j = k;
         }
     }
+    // Exact when no digit was dropped and the odd part of the mantissa fits in 53 bits at
+    // an exponent no lower than that of the smallest subnormal, 2^-1074.
+    let exact = mant == 0
+        || (!sticky && {
+            let tz = mant.trailing_zeros();
+            (mant >> tz) < 1 << 53 && exp + i64::from(tz) >= -1074
+        });
     if sticky {
         mant |= 1;
     }
@@ -549,7 +560,7 @@ fn parse_hex_float(s: &[u8]) -> Option<(f64, usize)> {
         v /= 2f64.powi(step as i32);
         e += step;
     }
-    Some((v, j))
+    Some((v, j, exact))
 }
 
 /// Reads a score as Redis's `string2d` does (ZADD, ZINCRBY): `strtod` over the whole
