@@ -510,6 +510,7 @@ impl Config {
             keyspace_events: 0,
             cluster_enabled: false,
             slowlog: (0, 0),
+            eviction: super::evict::Settings::default(),
         };
         config.refresh_parsed();
         config
@@ -529,6 +530,16 @@ impl Config {
             self.int("slowlog-log-slower-than"),
             self.size("slowlog-max-len"),
         );
+        self.eviction = super::evict::Settings {
+            maxmemory: self
+                .get("maxmemory")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
+            policy: super::evict::Policy::parse(self.get("maxmemory-policy").unwrap_or("")),
+            samples: self.size("maxmemory-samples").max(1),
+            lfu_log_factor: self.int("lfu-log-factor"),
+            lfu_decay_time: self.int("lfu-decay-time"),
+        };
     }
 
     /// The value of a parameter (by name or alias, any case) as `CONFIG GET` shows it.
@@ -580,6 +591,11 @@ impl Config {
                 | "cluster-enabled"
                 | "slowlog-log-slower-than"
                 | "slowlog-max-len"
+                | "maxmemory"
+                | "maxmemory-policy"
+                | "maxmemory-samples"
+                | "lfu-log-factor"
+                | "lfu-decay-time"
         ) {
             self.refresh_parsed();
         }
@@ -657,11 +673,15 @@ impl Config {
         u64::try_from(self.int("proto-max-bulk-len")).unwrap_or(u64::MAX)
     }
 
-    /// `maxmemory` in bytes (0 = no limit).
+    /// `maxmemory` in bytes (0 = no limit). **O(1)**: parsed when set.
     pub fn maxmemory(&self) -> u64 {
-        self.get("maxmemory")
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
+        self.eviction.maxmemory
+    }
+
+    /// `maxmemory`, `maxmemory-policy`, `maxmemory-samples` and the LFU parameters.
+    /// **O(1)**: parsed when set.
+    pub fn eviction(&self) -> super::evict::Settings {
+        self.eviction
     }
 
     /// `maxmemory-policy`, e.g. `noeviction`.

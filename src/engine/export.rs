@@ -584,11 +584,7 @@ fn json_entry(
     Ok((
         db,
         key,
-        super::keyspace::Entry {
-            value,
-            expire_at,
-            accessed_ms: now_ms,
-        },
+        super::keyspace::Entry::new(value, expire_at, now_ms),
     ))
 }
 

@@ -45,11 +45,26 @@ pub struct Entry {
     pub value: Value,
     /// Absolute deadline in Unix milliseconds, if the key is volatile.
     pub expire_at: Option<i64>,
-    /// Last access time in Unix milliseconds (for `OBJECT IDLETIME`).
+    /// Last access time in Unix milliseconds (for `OBJECT IDLETIME`, and under an LFU
+    /// policy the time the LFU counter was last updated).
     pub accessed_ms: i64,
+    /// Redis's logarithmic access counter (`OBJECT FREQ`, the LFU eviction policies):
+    /// [`crate::engine::evict::LFU_INIT_VAL`] for a new key, and like Redis kept up to date
+    /// only while an LFU `maxmemory-policy` is set (see [`crate::engine::evict`]).
+    pub lfu: u8,
 }
 
 impl Entry {
+    /// A new entry written at `now_ms`, its LFU counter at Redis's initial value.
+    pub fn new(value: Value, expire_at: Option<i64>, now_ms: i64) -> Entry {
+        Entry {
+            value,
+            expire_at,
+            accessed_ms: now_ms,
+            lfu: crate::engine::evict::LFU_INIT_VAL,
+        }
+    }
+
     /// True if the key is logically gone at `now_ms`. As in Redis (`keyIsExpired`), a key
     /// is expired only once the clock has passed its deadline: at `now_ms == deadline` it
     /// still exists, with a TTL of 0.
@@ -160,14 +175,7 @@ impl Db {
                 if let Some(ix) = &mut self.slots {
                     ix.add(&key);
                 }
-                self.map.insert(
-                    key,
-                    Entry {
-                        value,
-                        expire_at: None,
-                        accessed_ms: now_ms,
-                    },
-                );
+                self.map.insert(key, Entry::new(value, None, now_ms));
             }
         }
     }

@@ -73,6 +73,7 @@ pub mod cluster;
 pub mod cmd;
 pub mod config;
 pub mod error;
+pub mod evict;
 pub mod export;
 pub mod glob;
 pub mod inspect;
@@ -198,6 +199,9 @@ pub struct Config {
     /// `slowlog-log-slower-than` and `slowlog-max-len`: read after every command, so
     /// parsed once.
     slowlog: (i64, usize),
+    /// `maxmemory`, its policy and the LFU parameters: read before every command, so
+    /// parsed once.
+    eviction: evict::Settings,
 }
 
 /// Counters reported by `INFO`.
@@ -209,6 +213,8 @@ pub struct Stats {
     pub connections: u64,
     /// Keys removed because they expired.
     pub expired_keys: u64,
+    /// Keys removed to stay within `maxmemory`.
+    pub evicted_keys: u64,
     /// Lookups that found a key.
     pub keyspace_hits: u64,
     /// Lookups that found nothing.
@@ -315,6 +321,8 @@ pub struct Server {
     pub pause: Option<Pause>,
     /// Clients whose command waits for the pause to end, in the order they arrived.
     pub postponed: std::collections::VecDeque<ClientId>,
+    /// Eviction's candidate pool and turn ([`evict`]).
+    pub evictor: evict::Evictor,
 }
 
 /// A `CLIENT PAUSE`: commands of every client (`all`) or those that write (`WRITE`) wait
@@ -470,7 +478,7 @@ impl Ctx<'_> {
         let srv = &mut *self.srv;
         let e = srv.dbs[idx].get_raw_mut(key)?;
         srv.stats.keyspace_hits += 1;
-        e.accessed_ms = now;
+        evict::touch(e, now, &srv.config.eviction(), &mut srv.rng);
         Some(&e.value)
     }
 
@@ -505,8 +513,10 @@ impl Ctx<'_> {
     pub fn lookup_write(&mut self, key: &[u8]) -> Option<&mut Entry> {
         self.expire_if_needed(key);
         let now = self.now_ms;
-        let e = self.db().get_raw_mut(key)?;
-        e.accessed_ms = now;
+        let idx = self.client.db;
+        let srv = &mut *self.srv;
+        let e = srv.dbs[idx].get_raw_mut(key)?;
+        evict::touch(e, now, &srv.config.eviction(), &mut srv.rng);
         Some(e)
     }
 
@@ -811,6 +821,7 @@ impl Engine {
                 slowlog: slowlog::SlowLog::default(),
                 pause: None,
                 postponed: Default::default(),
+                evictor: evict::Evictor::default(),
             },
             clients: HashMap::new(),
             next_client_id: 1,
@@ -1261,6 +1272,28 @@ impl Engine {
             self.srv.stats.command(cmd, &argv, pos).rejected += 1;
             return vec![self.reject(id, e, false)];
         }
+        if self.srv.config.maxmemory() > 0 {
+            // Redis's processCommand: free memory first; if that fails, refuse what may
+            // use more (inside MULTI, anything that would be queued; EXEC if its queue
+            // holds such a command).
+            let now_ms = self.srv.clock.now_ms();
+            if evict::perform_evictions(&mut self.srv, now_ms) == evict::Outcome::Fail {
+                const NEVER_REFUSED: &[&str] = &["exec", "discard", "quit", "reset"];
+                let denyoom = cmd.flags.contains(Flags::DENYOOM)
+                    || (top.name == "exec"
+                        && c.multi.as_ref().is_some_and(|m| {
+                            m.queue.iter().any(|q| q.cmd.flags.contains(Flags::DENYOOM))
+                        }))
+                    || (in_multi && !NEVER_REFUSED.contains(&top.name));
+                if denyoom {
+                    self.srv.stats.command(cmd, &argv, pos).rejected += 1;
+                    return vec![self.reject(id, Error::OutOfMemory, top.name == "exec")];
+                }
+            }
+        }
+        let Some(c) = self.clients.get(&id) else {
+            return Vec::new();
+        };
         const PUBSUB_ALLOWED: &[&str] = &[
             "ping",
             "subscribe",

@@ -647,15 +647,7 @@ fn decode_entry(
             what: format!("{}: empty collection", r.what),
         });
     }
-    Ok((
-        db,
-        key,
-        Entry {
-            value,
-            expire_at,
-            accessed_ms: now_ms,
-        },
-    ))
+    Ok((db, key, Entry::new(value, expire_at, now_ms)))
 }
 
 trait IntoValue {

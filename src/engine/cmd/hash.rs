@@ -225,9 +225,11 @@ fn hash_or_create<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<&'c mut Has
         db.set(key.to_vec(), Value::Hash(HashValue::default()), false, now);
         ctx.notify(class::NEW, "new", key);
     }
-    match ctx.db().get_raw_mut(key) {
+    let idx = ctx.client.db;
+    let srv = &mut *ctx.srv;
+    match srv.dbs[idx].get_raw_mut(key) {
         Some(e) => {
-            e.accessed_ms = now;
+            crate::engine::evict::touch(e, now, &srv.config.eviction(), &mut srv.rng);
             e.value.as_hash_mut()
         }
         None => Err(Error::NoSuchKey),

@@ -838,11 +838,7 @@ fn copy(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         }
         ctx.srv.dbs[dst].remove(dst_key);
     }
-    let entry = Entry {
-        value,
-        expire_at,
-        accessed_ms: ctx.now_ms,
-    };
+    let entry = Entry::new(value, expire_at, ctx.now_ms);
     ctx.srv.dbs[dst].insert_entry(dst_key.to_vec(), entry);
     ctx.notify_in(dst, class::NEW, "new", dst_key);
     ctx.signal_modified_in(dst, dst_key);
@@ -961,16 +957,14 @@ fn object_idletime(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     Ok(Reply::Integer(idle.max(0)))
 }
 
-/// `OBJECT FREQ key`: the logarithmic access counter of the key under an LFU policy, or
-/// nil; any other policy is an error (Redis's text). The engine does not keep Redis's
-/// per-key LFU counter, so under LFU it reports the counter of a key never accessed since
-/// it was written: Redis's initial value 5, decayed by one per idle minute
-/// (`lfu-decay-time 1`). O(1).
+/// `OBJECT FREQ key`: the logarithmic access counter of the key under an LFU policy
+/// (see [`crate::engine::evict`]), decayed to now as Redis's `LFUDecrAndReturn` does, or
+/// nil; any other policy is an error (Redis's text). O(1).
 fn object_freq(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    const LFU_INIT_VAL: i64 = 5;
     let key = args.next_bytes()?;
     let now = ctx.now_ms;
-    let Some(accessed) = ctx.lookup_read_notouch(key).map(|e| e.accessed_ms) else {
+    let Some((counter, since)) = ctx.lookup_read_notouch(key).map(|e| (e.lfu, e.accessed_ms))
+    else {
         return Ok(Reply::Nil);
     };
     if !lfu_policy(ctx) {
@@ -978,10 +972,10 @@ fn object_freq(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             "An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.".into(),
         ));
     }
-    let idle_minutes = now.saturating_sub(accessed).max(0) / 60_000;
-    Ok(Reply::Integer(
-        (LFU_INIT_VAL - idle_minutes.min(LFU_INIT_VAL)).max(0),
-    ))
+    let decay = ctx.srv.config.eviction().lfu_decay_time;
+    Ok(Reply::Integer(i64::from(
+        crate::engine::evict::lfu_decayed(counter, since, now, decay),
+    )))
 }
 
 /// `OBJECT REFCOUNT key`: the reference count of the value, or nil. Redis shares the

@@ -644,9 +644,10 @@ fn memory_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     ))
 }
 
-/// The memory `INFO memory` reports as used: the startup figure plus the estimated
-/// dataset (see [`estimate_dataset_bytes`]). **O(databases)** (sampled per database).
-fn used_memory(srv: &Server) -> u64 {
+/// The memory `INFO memory` reports as used, and `maxmemory` is checked against: the
+/// startup figure plus the estimated dataset (see [`estimate_dataset_bytes`]).
+/// **O(databases)** (sampled per database).
+pub fn used_memory(srv: &Server) -> u64 {
     STARTUP_BYTES + srv.dbs.iter().map(estimate_dataset_bytes).sum::<u64>()
 }
 
@@ -843,7 +844,7 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 f("expired_stale_perc", "0.00".into()),
                 zero("expired_time_cap_reached_count"),
                 zero("expire_cycle_cpu_milliseconds"),
-                zero("evicted_keys"),
+                f("evicted_keys", s.evicted_keys.to_string()),
                 zero("evicted_clients"),
                 zero("total_eviction_exceeded_time"),
                 zero("current_eviction_exceeded_time"),
@@ -1026,6 +1027,12 @@ pub fn estimate_dataset_bytes(db: &crate::engine::keyspace::Db) -> u64 {
         }
     }
     sum.saturating_mul(n as u64) / picks as u64
+}
+
+/// Estimated bytes of one key with its value, as [`estimate_dataset_bytes`] counts them
+/// (what eviction frees by removing it).
+pub fn key_bytes(key: &[u8], e: &crate::engine::keyspace::Entry) -> u64 {
+    key.len() as u64 + KEY_OVERHEAD + value_bytes(&e.value)
 }
 
 /// Estimated payload bytes of one value (see [`estimate_dataset_bytes`]).
