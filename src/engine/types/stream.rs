@@ -19,10 +19,15 @@
 //!   (the nodes of the radix tree over the 16-byte big-endian master IDs, see
 //!   [`Stream::rax_nodes`]).
 //!
-//! An entry belongs to the node with the greatest master ID not above its own ID. A node
-//! whose last live entry is removed by `XDEL` disappears, as in Redis; an exact trim that
-//! ends inside a node only flags entries, so (again as in Redis) that node may stay with
-//! deleted entries alone, still counted in `radix-tree-keys`.
+//! An entry belongs to the node with the greatest master ID not above its own ID, with one
+//! exception, the *strays*. A node whose last live entry is removed by `XDEL` disappears,
+//! as in Redis; an exact trim that ends inside a node only flags entries, so (again as in
+//! Redis) that node may stay with deleted entries alone, still counted in
+//! `radix-tree-keys`. If `XSETID` then sets the last ID below that node's master, the
+//! next entries go into it all the same (Redis appends to the tail node, whatever its
+//! master), although their IDs are below its master: those entries are recorded in
+//! `strays`, with the node they are in. An exact trim walks a node's entries in the order
+//! they were appended, its strays first.
 //!
 //! # Metadata
 //! * `last_id`: the greatest ID ever added (or set by `XSETID`); new IDs must exceed it, so
@@ -406,6 +411,9 @@ pub struct Trim {
 pub struct Stream {
     entries: BTreeMap<StreamId, Fields>,
     nodes: BTreeMap<StreamId, Node>,
+    /// Entries in a node whose master ID is above their own ID (see the module
+    /// documentation): entry ID → that node's master ID.
+    strays: BTreeMap<StreamId, StreamId>,
     /// The greatest ID ever added or set.
     pub last_id: StreamId,
     /// The recorded first entry ID (0-0 when empty).
@@ -542,6 +550,10 @@ impl Stream {
                     || (max_entries > 0 && (n.live + n.deleted) as i64 >= max_entries)
             }
         };
+        let target = match self.nodes.keys().next_back() {
+            Some(&tail) if !tail_full => tail,
+            _ => id,
+        };
         if tail_full {
             self.nodes.insert(
                 id,
@@ -554,7 +566,10 @@ impl Stream {
                 },
             );
         }
-        if let Some((master, node)) = self.nodes.iter_mut().next_back() {
+        if target > id {
+            self.strays.insert(id, target);
+        }
+        if let Some((master, node)) = self.nodes.range_mut(target..=target).next() {
             let same = node.master_fields.len() == fields.len()
                 && node
                     .master_fields
@@ -592,7 +607,32 @@ impl Stream {
 
     /// The master ID of the node holding `id`.
     fn node_of(&self, id: StreamId) -> Option<StreamId> {
+        if let Some(&m) = self.strays.get(&id) {
+            return Some(m);
+        }
         self.nodes.range(..=id).next_back().map(|(k, _)| *k)
+    }
+
+    /// The IDs of the live entries of the node with master `master` (whose successor
+    /// node, if any, has master `next`), in the order they were appended: its strays,
+    /// then the entries in its ID range.
+    fn node_entries(&self, master: StreamId, next: Option<StreamId>) -> Vec<StreamId> {
+        let strays = self
+            .strays
+            .iter()
+            .filter(|(_, m)| **m == master)
+            .map(|(id, _)| *id);
+        let range = match next {
+            Some(n) => self.entries.range(master..n),
+            None => self.entries.range(master..),
+        };
+        strays
+            .chain(
+                range
+                    .map(|(k, _)| *k)
+                    .filter(|k| !self.strays.contains_key(k)),
+            )
+            .collect()
     }
 
     /// Removes entry `id` without touching the stream's metadata: flags it deleted in its
@@ -601,10 +641,13 @@ impl Stream {
         if self.entries.remove(&id).is_none() {
             return false;
         }
-        if let Some(m) = self.node_of(id) {
+        let m = self.node_of(id);
+        self.strays.remove(&id);
+        if let Some(m) = m {
             if let Some(n) = self.nodes.get_mut(&m) {
                 if n.live <= 1 {
                     self.nodes.remove(&m);
+                    self.strays.retain(|_, node| *node != m);
                 } else {
                     n.live -= 1;
                     n.deleted += 1;
@@ -656,13 +699,11 @@ impl Stream {
             };
             let next_master = self.nodes.range(master..).nth(1).map(|(k, _)| *k);
             if remove_node {
+                let ids = self.node_entries(master, next_master);
                 self.nodes.remove(&master);
-                let ids: Vec<StreamId> = match next_master {
-                    Some(n) => self.entries.range(master..n).map(|(k, _)| *k).collect(),
-                    None => self.entries.range(master..).map(|(k, _)| *k).collect(),
-                };
                 for id in ids {
                     self.entries.remove(&id);
+                    self.strays.remove(&id);
                 }
                 deleted += entries;
                 continue;
@@ -670,10 +711,7 @@ impl Stream {
             if t.approx {
                 break;
             }
-            let ids: Vec<StreamId> = match next_master {
-                Some(n) => self.entries.range(master..n).map(|(k, _)| *k).collect(),
-                None => self.entries.range(master..).map(|(k, _)| *k).collect(),
-            };
+            let ids = self.node_entries(master, next_master);
             let mut removed = 0u64;
             for id in ids {
                 let stop = match t.strategy {
@@ -684,6 +722,7 @@ impl Stream {
                     break;
                 }
                 self.entries.remove(&id);
+                self.strays.remove(&id);
                 removed += 1;
             }
             if let Some(n) = self.nodes.get_mut(&master) {
@@ -717,14 +756,11 @@ impl Stream {
         let masters: Vec<StreamId> = self.nodes.keys().copied().collect();
         for (i, (m, n)) in self.nodes.iter().enumerate() {
             let next = masters.get(i + 1).copied();
-            let inside = match next {
-                Some(nx) => self.entries.range(*m..nx).count() as u64,
-                None => self.entries.range(*m..).count() as u64,
-            };
-            if inside != n.live {
-                return Err(format!("node {m}: {inside} entries, {} live", n.live));
+            let ids = self.node_entries(*m, next);
+            if ids.len() as u64 != n.live {
+                return Err(format!("node {m}: {} entries, {} live", ids.len(), n.live));
             }
-            if let Some((last, _)) = self.entries.range(*m..).take(inside as usize).last() {
+            if let Some(last) = ids.last() {
                 if *last > n.last_id {
                     return Err(format!("node {m}: entry {last} after its last ID"));
                 }
@@ -735,8 +771,13 @@ impl Stream {
             return Err(format!("nodes hold {live}, stream has {}", self.len()));
         }
         if let Some((first, _)) = self.first() {
-            if masters.first().is_none_or(|m| *m > first) {
+            if masters.first().is_none_or(|m| *m > first) && !self.strays.contains_key(&first) {
                 return Err(format!("entry {first} before the first node"));
+            }
+        }
+        for (id, m) in &self.strays {
+            if !self.entries.contains_key(id) || !self.nodes.contains_key(m) || id >= m {
+                return Err(format!("stray {id} in node {m}"));
             }
         }
         if self.last_valid_id() > self.last_id {
@@ -971,6 +1012,37 @@ mod tests {
         assert_eq!(p("007-1"), Some(StreamId::new(7, 1)));
         let star = parse_id(b"5-*", 0, true, true).unwrap();
         assert!(!star.seq_given);
+    }
+
+    #[test]
+    fn entries_appended_below_the_tail_nodes_master_stay_in_that_node() {
+        let id = |ms| StreamId::new(ms, 0);
+        let exact = |strategy| Trim {
+            strategy,
+            approx: false,
+            limit: 0,
+        };
+        let mut s = Stream::new();
+        s.append(id(10), f("a"), 100, 4096).unwrap();
+        s.append(id(20), f("b"), 100, 4096).unwrap();
+        assert!(s.delete(id(20)));
+        // The exact trim flags 10-0 deleted inside the node, which stays.
+        assert_eq!(s.trim(&exact(TrimStrategy::MinId(id(15)))), 1);
+        assert_eq!((s.len(), s.node_count()), (0, 1));
+        s.last_id = id(5); // XSETID 5-0
+        for ms in [6, 7, 8, 30] {
+            s.append(id(ms), f("c"), 100, 4096).unwrap();
+            s.check_invariants().unwrap();
+        }
+        assert_eq!(s.node_count(), 1);
+        assert_eq!(s.trim(&exact(TrimStrategy::MaxLen(2))), 2);
+        s.check_invariants().unwrap();
+        let left: Vec<StreamId> = s.entries.keys().copied().collect();
+        assert_eq!(left, vec![id(8), id(30)]);
+        assert!(s.delete(id(8)) && s.delete(id(30)));
+        assert_eq!(s.node_count(), 0);
+        assert!(s.strays.is_empty());
+        s.check_invariants().unwrap();
     }
 
     #[test]
