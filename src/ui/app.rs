@@ -10,7 +10,7 @@ use yew::prelude::*;
 use super::components::browser::Browser;
 use super::components::header::Header;
 use super::components::pane::{ConsolePane, PaneStatus};
-use super::components::status_bar::StatusBar;
+use super::components::status_bar::{Memory, StatusBar};
 use super::components::value_view::ValueView;
 use super::components::workspaces::Workspaces;
 use super::services::engine::EngineService;
@@ -164,6 +164,16 @@ pub fn App() -> Html {
     };
 
     let keys = state.ws.index.borrow().len();
+    let memory = engine.read(|e| {
+        let srv = e.server();
+        let s = srv.config.eviction();
+        (s.maxmemory > 0).then(|| Memory {
+            used: crate::engine::cmd::server::used_memory(srv),
+            max: s.maxmemory,
+            evicted: srv.stats.evicted_keys,
+            policy: srv.config.maxmemory_policy().to_string(),
+        })
+    });
     if let Some(route) = walk_route {
         return html! {
             <div class="app">
@@ -184,7 +194,7 @@ pub fn App() -> Html {
                 extra={html! { <Workspaces state={state.clone()} /> }} />
             <super::tabs_hook::TabBadge lang={state.lang} version={state.tabs_version} />
             { content }
-            <StatusBar lang={state.lang} {db} {keys} />
+            <StatusBar lang={state.lang} {db} {keys} {memory} />
         </div>
     }
 }

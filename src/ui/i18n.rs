@@ -88,6 +88,12 @@ pub struct Strings {
     pub key: &'static str,
     /// Status bar: the word after any other key count.
     pub keys: &'static str,
+    /// Status bar, with `maxmemory` set: the label before "used / limit".
+    pub memory: &'static str,
+    /// Status bar, with `maxmemory` set: the words after the number of keys evicted.
+    pub evicted: &'static str,
+    /// Status bar, with `maxmemory` set: the tooltip, before the policy's name.
+    pub memory_title: &'static str,
     /// A client pane's default name, before its number.
     pub client: &'static str,
     /// Accessible name of the section navigation.
@@ -262,6 +268,10 @@ const EN: Strings = Strings {
     engine_status: "engine: in this page",
     key: "key",
     keys: "keys",
+    memory: "memory",
+    evicted: "evicted",
+    memory_title:
+        "Used memory (as INFO memory reports it) against maxmemory; keys evicted so far. Policy:",
     client: "client",
     nav: "Sections",
     tab_workbench: "Workbench",
@@ -357,6 +367,10 @@ const ZH: Strings = Strings {
     engine_status: "引擎：在本页面中",
     key: "个键",
     keys: "个键",
+    memory: "内存",
+    evicted: "个键已淘汰",
+    memory_title:
+        "已用内存（与 INFO memory 一致）与 maxmemory 上限；以及至今淘汰的键数。淘汰策略：",
     client: "客户端",
     nav: "页面",
     tab_workbench: "工作台",

@@ -314,6 +314,33 @@ test('pasting several lines runs them in order', async () => {
   await waitText(two, /SET p 1\s+OK\s+127\.0\.0\.1:6379> INCR p\s+\(integer\) 2\s+127\.0\.0\.1:6379> GET p\s+"2"/);
 });
 
+test('maxmemory: the status bar shows memory and evictions; writes fail when nothing can go', async () => {
+  const one = pane('client 1');
+  const status = page.locator('footer.status');
+  assert.equal(await status.locator('.memory').count(), 0, 'no meter without maxmemory');
+  await run(one, 'SELECT 5');
+  await run(one, 'MSET cache:a 1 cache:b 2');
+  await run(one, 'EXPIRE cache:a 1000');
+  await run(one, 'CONFIG SET maxmemory-policy volatile-lru');
+  await run(one, 'CONFIG SET maxmemory 1');
+  // Only the key with a TTL may go under volatile-lru; then nothing is left to evict.
+  await run(one, 'SET cache:c 3');
+  await waitText(one, /OOM command not allowed when used memory > 'maxmemory'\./);
+  await run(one, 'EXISTS cache:a cache:b');
+  await waitText(one, /EXISTS cache:a cache:b\s*\n\(integer\) 1/);
+  const meter = status.locator('.memory');
+  // cache:a, and any key with a TTL an earlier test left in another database.
+  assert.match(await meter.innerText(), /^memory [\d.]+[KMG]? \/ 1B · [1-9]\d* evicted$/);
+  assert.match(await meter.getAttribute('title'), /volatile-lru$/);
+  assert.equal(await meter.evaluate((el) => el.classList.contains('over')), true);
+  await page.screenshot({ path: `${shots}/maxmemory.png` });
+  await run(one, 'CONFIG SET maxmemory 0');
+  await run(one, 'CONFIG SET maxmemory-policy noeviction');
+  await run(one, 'FLUSHDB');
+  await run(one, 'SELECT 0');
+  await status.locator('.memory').waitFor({ state: 'detached' });
+});
+
 test('a 360 px phone screen', async () => {
   await page.setViewportSize({ width: 360, height: 740 });
   await box(pane('client 1')).waitFor();
