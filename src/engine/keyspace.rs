@@ -81,6 +81,10 @@ pub struct Db {
     /// Where the active expiry cycle resumes its walk over `volatile` (Redis's
     /// `expires_cursor`).
     pub expire_cursor: usize,
+    /// Redis's `avg_ttl` estimate (INFO keyspace), in milliseconds: a running average of
+    /// the TTLs the active expiry cycle samples; 0 until it has sampled one, and again
+    /// once no key has a TTL.
+    pub avg_ttl: i64,
     /// Keys by hash slot, only in cluster mode (see [`Db::index_slots`]).
     slots: Option<Box<SlotIndex>>,
 }
@@ -227,6 +231,7 @@ impl Db {
     pub fn clear(&mut self) {
         self.map.clear();
         self.volatile.clear();
+        self.avg_ttl = 0;
         if let Some(ix) = &mut self.slots {
             **ix = SlotIndex::default();
         }

@@ -965,7 +965,12 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 .map(|(i, db)| {
                     (
                         format!("db{i}"),
-                        format!("keys={},expires={},avg_ttl=0", db.len(), db.volatile_len()),
+                        format!(
+                            "keys={},expires={},avg_ttl={}",
+                            db.len(),
+                            db.volatile_len(),
+                            db.avg_ttl
+                        ),
                     )
                 })
                 .collect(),
@@ -1264,6 +1269,40 @@ mod tests {
         let all = usage(&mut e, "MEMORY USAGE l SAMPLES 0");
         assert!(all > 1000, "{all}");
         assert!(usage(&mut e, "MEMORY USAGE l SAMPLES 1") < all);
+    }
+
+    /// INFO keyspace's avg_ttl is Redis's running estimate from the active expiry cycle:
+    /// 0 before a cycle, then about the TTL left, and 0 again once no key has a TTL.
+    #[test]
+    fn avg_ttl_is_estimated_by_the_expiry_cycle() {
+        let clock = ManualClock::at_ms(1_700_000_000_000);
+        let mut e = Engine::new(Box::new(clock.clone()), 1);
+        let c = e.connect();
+        for i in 0..10 {
+            run(&mut e, c, &format!("SET k{i} v EX 100"));
+        }
+        run(&mut e, c, "SET p v");
+        let keyspace = |e: &mut Engine| {
+            let text = info_text(e, c, "INFO keyspace");
+            text.lines().last().unwrap_or_default().to_string()
+        };
+        assert_eq!(keyspace(&mut e), "db0:keys=11,expires=10,avg_ttl=0");
+        clock.advance_ms(40_000);
+        e.tick();
+        // All ten keys have 60 s left; the first estimate is that average, then blended
+        // as Redis blends it ((avg / 50) * 49 + avg / 50, in whole milliseconds).
+        let avg = 60_000i64;
+        let want = (avg / 50) * 49 + avg / 50;
+        assert_eq!(
+            keyspace(&mut e),
+            format!("db0:keys=11,expires=10,avg_ttl={want}")
+        );
+        run(&mut e, c, "PERSIST k0");
+        for i in 1..10 {
+            run(&mut e, c, &format!("DEL k{i}"));
+        }
+        e.tick();
+        assert_eq!(keyspace(&mut e), "db0:keys=2,expires=0,avg_ttl=0");
     }
 
     #[test]
