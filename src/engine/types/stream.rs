@@ -27,7 +27,10 @@
 //! next entries go into it all the same (Redis appends to the tail node, whatever its
 //! master), although their IDs are below its master: those entries are recorded in
 //! `strays`, with the node they are in. An exact trim walks a node's entries in the order
-//! they were appended, its strays first.
+//! they were appended, its strays first. More generally, once an entry is appended below
+//! a node's last appended ID, the node remembers where that happened
+//! (`Node::out_of_order`), because a `MINID` trim, which in Redis walks deleted entries
+//! too, stops at a deleted entry above the minimum before reaching those entries.
 //!
 //! # Metadata
 //! * `last_id`: the greatest ID ever added (or set by `XSETID`); new IDs must exceed it, so
@@ -231,6 +234,13 @@ pub struct Node {
     master_fields: Vec<Vec<u8>>,
     /// Bytes of the entries after the master entry, as encoded.
     entry_bytes: usize,
+    /// Set when an entry was appended with an ID below the node's last appended one (after
+    /// XSETID lowered the stream's last ID below deleted entries still in the node): the
+    /// last ID appended before, and the first ID appended out of order. Redis's `MINID`
+    /// walk over a node goes in append order, deleted entries included, and stops at the
+    /// first ID not below the minimum: when the first of these is at or above it, the
+    /// walk stops before the entries appended out of order.
+    out_of_order: Option<(StreamId, StreamId)>,
 }
 
 impl Node {
@@ -563,6 +573,7 @@ impl Stream {
                     last_id: id,
                     master_fields: fields.iter().map(|(f, _)| f.clone()).collect(),
                     entry_bytes: 0,
+                    out_of_order: None,
                 },
             );
         }
@@ -594,6 +605,9 @@ impl Stream {
             }
             node.entry_bytes += b;
             node.live += 1;
+            if id < node.last_id && node.out_of_order.is_none() {
+                node.out_of_order = Some((node.last_id, id));
+            }
             node.last_id = id;
         }
         if self.entries.is_empty() {
@@ -711,12 +725,17 @@ impl Stream {
             if t.approx {
                 break;
             }
+            let out_of_order = node.out_of_order;
             let ids = self.node_entries(master, next_master);
             let mut removed = 0u64;
             for id in ids {
                 let stop = match t.strategy {
                     TrimStrategy::MaxLen(max) => self.len() <= max,
-                    TrimStrategy::MinId(min) => id >= min,
+                    TrimStrategy::MinId(min) => {
+                        id >= min
+                            || out_of_order
+                                .is_some_and(|(before, first)| before >= min && id >= first)
+                    }
                 };
                 if stop {
                     break;
