@@ -82,6 +82,33 @@ fn sets_past_deadline(argv: &[Vec<u8>]) -> bool {
         })
 }
 
+/// `XPENDING key group start end count`'s replies agree: the same entries in the same
+/// order, each `[id, consumer, idle, deliveries]` equal but for the idle times, which the
+/// two servers measure on their own clocks a moment apart (at most 50 ms).
+fn pending_entries_agree(a: &Reply, b: &Reply) -> bool {
+    const IDLE_TOLERANCE_MS: i64 = 50;
+    match (a, b) {
+        (Reply::Array(xs), Reply::Array(ys)) if xs.len() == ys.len() => {
+            xs.iter().zip(ys).all(|(x, y)| match (x, y) {
+                (Reply::Array(ex), Reply::Array(ey)) if ex.len() == 4 && ey.len() == 4 => {
+                    let idle_close = match (&ex[2], &ey[2]) {
+                        (Reply::Integer(i), Reply::Integer(j)) => {
+                            (i - j).abs() <= IDLE_TOLERANCE_MS
+                        }
+                        _ => false,
+                    };
+                    idle_close
+                        && same(&ex[0], &ey[0])
+                        && same(&ex[1], &ey[1])
+                        && same(&ex[3], &ey[3])
+                }
+                _ => same(x, y),
+            })
+        }
+        _ => same(a, b),
+    }
+}
+
 /// True for SORT and SORT_RO.
 fn is_sort(argv: &[Vec<u8>]) -> bool {
     argv.first()
@@ -709,6 +736,13 @@ impl Run<'_> {
                     Ok(())
                 } else {
                     Err("replies differ".into())
+                }
+            }
+            Check::PendingIdle => {
+                if pending_entries_agree(&ra, &rb) {
+                    Ok(())
+                } else {
+                    Err("replies differ (idle times allowed 50 ms apart)".into())
                 }
             }
             Check::Unordered { pairs } => {

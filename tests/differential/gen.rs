@@ -50,6 +50,10 @@ pub enum Check {
     },
     /// Both integers (any value), or exactly equal (`OBJECT IDLETIME`, `OBJECT FREQ`).
     Shape,
+    /// The extended form of `XPENDING`: each entry is `[id, consumer, idle ms, deliveries]`,
+    /// and the idle times are the servers' own clocks read a moment apart, so they may
+    /// differ by a few milliseconds; everything else is exact.
+    PendingIdle,
     /// A cursor command started at cursor 0 (argv\[cursor_at\]): run the scan to completion
     /// on both sides and compare the sets of elements returned.
     FullScan {
@@ -1536,6 +1540,7 @@ fn g_xpending(g: &mut G) -> Cmd {
         if g.rng.bool() {
             argv.push(xconsumer(g));
         }
+        return cmd(argv, Check::PendingIdle);
     }
     exact(argv)
 }
