@@ -65,9 +65,6 @@ const DBS: usize = 16;
 /// How many recent commands a mismatch report shows.
 const HISTORY: usize = 20;
 
-/// Redis's error for a SORT element (or BY value) that is not a number.
-const SORT_NOT_DOUBLE: &str = "ERR One or more scores can't be converted into double";
-
 /// True for a SET whose EXAT/PXAT deadline is not in the future (a literal 0, 1 or
 /// negative number: the generator's other deadlines are at least 1000 s ahead).
 fn sets_past_deadline(argv: &[Vec<u8>]) -> bool {
@@ -896,7 +893,8 @@ impl Run<'_> {
         rb: &Reply,
         other: bool,
     ) -> Result<Reply, String> {
-        if !(is_sort(argv) && ra == Reply::Error(SORT_NOT_DOUBLE.into()) && !rb.is_error()) {
+        let not_double = kvlab::engine::Error::SortNotDouble.to_reply();
+        if !(is_sort(argv) && ra == not_double && !rb.is_error()) {
             return Ok(ra);
         }
         let scratch = b"__kvlab_diff_errno".to_vec();

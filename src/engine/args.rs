@@ -200,6 +200,13 @@ pub fn eq_kw(arg: &[u8], word: &str) -> bool {
     arg.eq_ignore_ascii_case(word.as_bytes())
 }
 
+/// An argument as C sees it: the bytes up to its first NUL. Redis compares option names
+/// with `strcasecmp` and prints arguments with `%s`, both of which stop there. **O(n).**
+pub fn c_bytes(arg: &[u8]) -> &[u8] {
+    let end = arg.iter().position(|&b| b == 0).unwrap_or(arg.len());
+    &arg[..end]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

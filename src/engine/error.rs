@@ -162,8 +162,7 @@ pub enum Error {
 /// (`EXPIRE k 10 "\0x"` → `ERR Unsupported option `). Every error that quotes an argument
 /// reads it through this.
 pub fn c_str(arg: &[u8]) -> String {
-    let end = arg.iter().position(|&b| b == 0).unwrap_or(arg.len());
-    String::from_utf8_lossy(&arg[..end]).into_owned()
+    String::from_utf8_lossy(super::args::c_bytes(arg)).into_owned()
 }
 
 impl Error {

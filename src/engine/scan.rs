@@ -26,7 +26,7 @@ pub struct ScanOpts {
 /// and nothing after them up to the end of the C string (a NUL byte ends it). An empty
 /// argument is cursor 0, as in Redis.
 pub fn parse_cursor(arg: &[u8]) -> CmdResult<u64> {
-    let text = arg.split(|&b| b == 0).next().unwrap_or_default();
+    let text = super::args::c_bytes(arg);
     if text.is_empty() {
         return Ok(0);
     }

@@ -23,7 +23,7 @@
 //! propagates nothing, which would leave a replica without the key, so we record the
 //! command, whose replay grows it the same way.
 
-use crate::engine::args::{parse_i64, Args};
+use crate::engine::args::{c_bytes, parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, GetKeys, Group, KeySpec};
@@ -113,17 +113,9 @@ pub const COMMANDS: &[Command] = &[
 // Shared helpers
 // ---------------------------------------------------------------------------------------
 
-/// The bytes up to the first NUL: what Redis's `strcasecmp` of an option sees.
-fn cstr(arg: &[u8]) -> &[u8] {
-    match arg.iter().position(|&b| b == 0) {
-        Some(n) => &arg[..n],
-        None => arg,
-    }
-}
-
 /// Case-insensitive comparison of an option with a keyword, as `strcasecmp` does.
 fn is_opt(arg: &[u8], word: &str) -> bool {
-    cstr(arg).eq_ignore_ascii_case(word.as_bytes())
+    c_bytes(arg).eq_ignore_ascii_case(word.as_bytes())
 }
 
 /// Redis's `getBitOffsetFromArgument`: a non-negative bit offset whose byte is below
@@ -554,7 +546,7 @@ struct Field {
 
 /// Redis's `getBitfieldTypeFromArgument`: `i1`..`i64` or `u1`..`u63`.
 fn field_type(arg: &[u8]) -> CmdResult<(bool, u32)> {
-    let a = cstr(arg);
+    let a = c_bytes(arg);
     let signed = match a.first() {
         Some(b'i') => true,
         Some(b'u') => false,

@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use crate::engine::args::{parse_i64, Args};
+use crate::engine::args::{c_bytes, parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::longdouble::LongDouble;
 use crate::engine::pubsub::class;
@@ -547,8 +547,7 @@ fn hrandfield(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 
 /// `WITHVALUES`, compared as Redis's `strcasecmp` does (up to a NUL byte).
 fn is_withvalues(arg: &[u8]) -> bool {
-    let end = arg.iter().position(|&b| b == 0).unwrap_or(arg.len());
-    arg[..end].eq_ignore_ascii_case(b"WITHVALUES")
+    c_bytes(arg).eq_ignore_ascii_case(b"WITHVALUES")
 }
 
 /// The hash at `key` after an earlier lookup in the same command found it (no second hit

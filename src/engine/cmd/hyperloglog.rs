@@ -21,7 +21,7 @@
 //! conversions are too, here: the engine signals the keys of any command that changed
 //! something, where Redis signals none for PFDEBUG.)
 
-use crate::engine::args::Args;
+use crate::engine::args::{c_bytes, Args};
 use crate::engine::error::{c_str, CmdResult, Error};
 use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, Group, KeySpec};
@@ -91,14 +91,6 @@ pub const COMMANDS: &[Command] = &[
 /// `hll-sparse-max-bytes`: the longest a sparse value may grow before it turns dense.
 fn sparse_max(ctx: &Ctx<'_>) -> u64 {
     u64::try_from(ctx.srv.config.int("hll-sparse-max-bytes")).unwrap_or(0)
-}
-
-/// The bytes up to the first NUL: what Redis's `strcasecmp` of a subcommand sees.
-fn cstr(arg: &[u8]) -> &[u8] {
-    match arg.iter().position(|&b| b == 0) {
-        Some(n) => &arg[..n],
-        None => arg,
-    }
 }
 
 /// Redis's `isHLLObjectOrReply` on a value: WRONGTYPE for other types, then the header.
@@ -273,7 +265,7 @@ fn pfmerge(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 /// checked before the subcommand: `ERR The specified key does not exist`.
 fn pfdebug(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let argv = args.argv();
-    let sub = cstr(&argv[1]).to_ascii_lowercase();
+    let sub = c_bytes(&argv[1]).to_ascii_lowercase();
     let key = argv[2].clone();
     if ctx.lookup_write(&key).is_none() {
         return Err(Error::Err("The specified key does not exist".into()));

@@ -10,7 +10,7 @@
 //! GETEX becomes `PEXPIREAT`, `PERSIST` or `DEL`, GETDEL becomes `DEL`, and INCRBYFLOAT
 //! becomes `SET key <result> KEEPTTL`. A write that changed nothing records nothing.
 
-use crate::engine::args::{parse_i64, Args};
+use crate::engine::args::{c_bytes, parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::longdouble::LongDouble;
 use crate::engine::pubsub::class;
@@ -257,17 +257,9 @@ fn check_string_length(max: u64, size: u64, append: u64) -> CmdResult<()> {
     }
 }
 
-/// The bytes up to the first NUL: what Redis's C string comparisons of option names see.
-fn cstr(arg: &[u8]) -> &[u8] {
-    match arg.iter().position(|&b| b == 0) {
-        Some(n) => &arg[..n],
-        None => arg,
-    }
-}
-
 /// Case-insensitive comparison of an option argument with a keyword, as `strcasecmp` does.
 fn is_opt(arg: &[u8], word: &str) -> bool {
-    cstr(arg).eq_ignore_ascii_case(word.as_bytes())
+    c_bytes(arg).eq_ignore_ascii_case(word.as_bytes())
 }
 
 /// The string at `key` for reading (Redis's `getGenericCommand` lookup): `Ok(None)` if
@@ -322,7 +314,7 @@ fn parse_ext_opts(args: &mut Args, kind: OptsFor) -> CmdResult<ExtOpts> {
     let mut expire = None;
     let set = kind == OptsFor::Set;
     while let Some(arg) = args.peek() {
-        let a = cstr(arg).to_ascii_uppercase();
+        let a = c_bytes(arg).to_ascii_uppercase();
         let has_next = args.remaining() > 1;
         let ok_expire = |excl: u16| flags & (KEEPTTL | PERSIST | excl) == 0 && has_next;
         let flag = match a.as_slice() {

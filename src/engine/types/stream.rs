@@ -178,8 +178,7 @@ pub fn parse_id(
     if arg.len() > 127 {
         return None;
     }
-    let end = arg.iter().position(|&b| b == 0).unwrap_or(arg.len());
-    let s = &arg[..end];
+    let s = crate::engine::args::c_bytes(arg);
     if strict && (s == b"-" || s == b"+") {
         return None;
     }
