@@ -10,6 +10,7 @@ pub mod set;
 pub mod small;
 pub mod stream;
 pub mod string;
+pub mod zdict;
 pub mod zset;
 
 pub use hash::HashValue;

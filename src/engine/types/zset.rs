@@ -26,9 +26,11 @@
 //!   entry, a full one is 4 KiB read front to back. Most sets people make while learning
 //!   are this small, and the array costs a quarter of the large encoding's memory.
 //! * **skiplist** (anything larger): two structures over the same members:
-//!   * `dict`: an [`IndexMap`] member → score, for O(1) lookups, O(1) uniform random
+//!   * `dict`: a [`ZDict`] member → score, for O(1) lookups, O(1) uniform random
 //!     picks (`ZRANDMEMBER`) and stable positions for `ZSCAN` (see
-//!     [`crate::engine::scan`]);
+//!     [`crate::engine::scan`]). It is an index map whose hash table keeps each score in
+//!     the slot that points at the member, so a lookup costs one read from main memory
+//!     where `IndexMap` took three ([`super::zdict`] has the measurements);
 //!   * `tree`: the `(score, member)` pairs in order, in an order-statistics B+ tree
 //!     ([`super::ostree`]): leaves of up to 64 entries in one array, inner nodes that know
 //!     how many entries each child holds. Counting along a descent gives a member's rank,
@@ -81,18 +83,15 @@
 
 use std::fmt;
 
-use indexmap::IndexMap;
-
 use super::ostree::{self, OsTree};
 use super::small::SmallBytes;
+use super::zdict::ZDict;
 use super::{ListValue, SetValue};
 
 /// Redis's `zset-max-listpack-entries` default.
 pub const MAX_LISTPACK_ENTRIES: usize = 128;
 /// Redis's `zset-max-listpack-value` default.
 pub const MAX_LISTPACK_VALUE: usize = 64;
-
-type Hasher = foldhash::fast::RandomState;
 
 /// A bound of a score interval: `min`/`max` with an exclusive flag, as parsed from `(1.5`.
 /// Neither bound is NaN (parsing rejects it, as Redis does).
@@ -226,14 +225,14 @@ enum Repr {
 /// The large encoding: two structures over the same members (see the module docs).
 #[derive(Clone)]
 struct Large {
-    dict: IndexMap<SmallBytes, f64, Hasher>,
+    dict: ZDict,
     tree: OsTree<f64, SmallBytes>,
 }
 
 impl Large {
     fn new() -> Large {
         Large {
-            dict: IndexMap::with_hasher(Hasher::default()),
+            dict: ZDict::new(),
             tree: OsTree::new(),
         }
     }
@@ -243,12 +242,10 @@ impl Large {
         self.tree.rank_of(score, |m| **m < *member)
     }
 
-    /// Gives memory back after many removals: the dict's table shrinks when under a
-    /// quarter full (amortized O(1) per removal; the tree keeps itself at least half full).
+    /// Gives memory back after many removals: the dict's table shrinks when under an
+    /// eighth full (amortized O(1) per removal; the tree keeps itself at least half full).
     fn shrink_dict_if_sparse(&mut self) {
-        if self.dict.capacity() > 64 && self.dict.len() * 4 < self.dict.capacity() {
-            self.dict.shrink_to_fit();
-        }
+        self.dict.shrink_if_sparse();
     }
 }
 
@@ -357,7 +354,7 @@ impl ZSet {
         for (score, m) in v.drain(..) {
             // Entries arrive in order, so each goes after everything already there.
             large.tree.insert(score, m.clone(), |_| true);
-            large.dict.insert(m, score);
+            large.dict.insert_new(m, score);
         }
         self.repr = Repr::Skiplist(Box::new(large));
     }
@@ -386,7 +383,7 @@ impl ZSet {
     pub fn score(&self, member: &[u8]) -> Option<f64> {
         match &self.repr {
             Repr::Listpack(v) => v.iter().find(|(_, m)| **m == *member).map(|e| e.0),
-            Repr::Skiplist(l) => l.dict.get(member).copied(),
+            Repr::Skiplist(l) => l.dict.get(member),
         }
     }
 
@@ -443,7 +440,7 @@ impl ZSet {
         let Repr::Skiplist(l) = &mut self.repr else {
             unreachable!("converted above");
         };
-        if let Some(&cur) = l.dict.get(member) {
+        if let Some(cur) = l.dict.get(member) {
             if cur == score {
                 return AddOutcome::Unchanged;
             }
@@ -454,9 +451,7 @@ impl ZSet {
                 .rekey_in_leaf(cur, |m| **m < *member, score, |m| **m <= *member);
             let at = match moved {
                 Ok(()) => {
-                    if let Some(s) = l.dict.get_mut(member) {
-                        *s = score;
-                    }
+                    l.dict.set_score(member, score);
                     return AddOutcome::Updated;
                 }
                 Err(at) => at,
@@ -467,14 +462,12 @@ impl ZSet {
             };
             debug_assert!(*shared == *member);
             l.tree.insert(score, shared, |m| **m <= *member);
-            if let Some(s) = l.dict.get_mut(member) {
-                *s = score;
-            }
+            l.dict.set_score(member, score);
             return AddOutcome::Updated;
         }
         let rc = SmallBytes::from(member);
         l.tree.insert(score, rc.clone(), |m| **m <= *member);
-        l.dict.insert(rc, score);
+        l.dict.insert_new(rc, score);
         AddOutcome::Added
     }
 
@@ -501,7 +494,7 @@ impl ZSet {
         match &self.repr {
             Repr::Listpack(v) => v.iter().position(|(_, m)| **m == *member),
             Repr::Skiplist(l) => {
-                let score = *l.dict.get(member)?;
+                let score = l.dict.get(member)?;
                 Some(l.rank_of(score, member))
             }
         }
@@ -704,7 +697,7 @@ impl ZSet {
     pub fn get_index(&self, pos: usize) -> Option<(&[u8], f64)> {
         match &self.repr {
             Repr::Listpack(v) => v.get(pos).map(|(s, m)| (&m[..], *s)),
-            Repr::Skiplist(l) => l.dict.get_index(pos).map(|(m, &score)| (&m[..], score)),
+            Repr::Skiplist(l) => l.dict.get_index(pos).map(|(m, score)| (&m[..], score)),
         }
     }
 
