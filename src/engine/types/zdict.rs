@@ -177,7 +177,9 @@ impl ZDict {
         debug_assert!(self.get(member.as_bytes()).is_none());
         self.reserve(1);
         let hash = self.hash(member.as_bytes());
-        let pos = u32::try_from(self.entries.len()).unwrap_or(FREE - 1);
+        // Positions fit in u32 (see the module documentation: 2^32 members would need over
+        // half a terabyte); the guard keeps a position from ever reading as `FREE`.
+        let pos = u32::try_from(self.entries.len()).map_or(FREE - 1, |p| p.min(FREE - 1));
         self.entries.push(Entry { member, hash });
         self.place(Slot { hash, pos, score });
     }
