@@ -12,9 +12,11 @@
 //! 1k and 1M members).
 //!
 //! # Representation
-//! * `entries`: the members in position order, each with 32 bits of its hash. Removing a
-//!   member moves the last one into its place (as `IndexMap::swap_remove` does), so
-//!   positions stay `0..len`.
+//! * `entries`: the members in position order. Removing a member moves the last one into
+//!   its place (as `IndexMap::swap_remove` does), so positions stay `0..len`. A member's
+//!   hash is not stored beside it: the two places that need it for an entry (finding the
+//!   slot of the entry that moved, and of a random or scanned position) hash the member
+//!   again, which costs less than 8 more bytes a member.
 //! * `slots`: an open-addressing table (linear probing, power-of-two size) of 16-byte
 //!   slots `(hash bits, position, score)`. A member's *home* slot is its hash bits masked
 //!   by the table size; it sits in the first free slot from there on.
@@ -29,15 +31,17 @@
 //! same machine (a dependent random read costing 151–159 ns), at N = 1,000,000, IndexMap
 //! → this table: `ZSCORE` 936/929 → 787/778 ns, `ZRANK` 1286/1393 → 1202/1164 ns,
 //! `ZINCRBY` 1480/1550 → 1319/1284 ns, `ZADD` moving a member to a random score
-//! 2115/2122 → 1978/1964 ns; at N = 1,000 all within noise. The price is memory: 135.5
-//! bytes per member against 128.9 (16-byte slots at most 3/4 full, against `IndexMap`'s
-//! 8-byte indices and control bytes).
+//! 2115/2122 → 1978/1964 ns; at N = 1,000 all within noise. Memory per member went from
+//! 128.9 to 135.5 bytes with a hash stored in each entry, and to 127.7 once the entries
+//! held the member alone (16-byte slots at most 3/4 full, against `IndexMap`'s 8-byte
+//! indices, control bytes and 40-byte entries).
 //!
 //! # Invariants
 //! 1. `slots` is empty or has a power-of-two length; fewer than 3/4 of its slots are used,
 //!    so every probe meets a free slot.
 //! 2. Used slots and entries correspond one to one: a used slot `(h, p, s)` has
-//!    `p < entries.len()` and `entries[p].hash == h`, and no two used slots share a `p`.
+//!    `p < entries.len()` and `h` is the low 32 bits of `entries[p]`'s hash, and no two
+//!    used slots share a `p`.
 //! 3. A used slot is reachable from its home: no free slot lies between its home and it
 //!    (cyclically). Removal keeps this by shifting later slots back, so there are no
 //!    tombstones.
@@ -78,18 +82,12 @@ impl Slot {
     }
 }
 
-#[derive(Debug, Clone)]
-struct Entry {
-    member: SmallBytes,
-    hash: u32,
-}
-
 /// Member → score with O(1) lookups, O(1) access by position and removal that moves the
 /// last member into the hole. See the module documentation.
 #[derive(Clone, Default)]
 pub struct ZDict {
     slots: Vec<Slot>,
-    entries: Vec<Entry>,
+    entries: Vec<SmallBytes>,
     hasher: Hasher,
 }
 
@@ -135,7 +133,7 @@ impl ZDict {
             if s.is_free() {
                 return None;
             }
-            if s.hash == hash && self.entries[s.pos as usize].member.as_bytes() == member {
+            if s.hash == hash && self.entries[s.pos as usize].as_bytes() == member {
                 return Some(i);
             }
             i = (i + 1) & mask;
@@ -180,7 +178,7 @@ impl ZDict {
         // Positions fit in u32 (see the module documentation: 2^32 members would need over
         // half a terabyte); the guard keeps a position from ever reading as `FREE`.
         let pos = u32::try_from(self.entries.len()).map_or(FREE - 1, |p| p.min(FREE - 1));
-        self.entries.push(Entry { member, hash });
+        self.entries.push(member);
         self.place(Slot { hash, pos, score });
     }
 
@@ -226,7 +224,7 @@ impl ZDict {
         self.entries.swap_remove(pos as usize);
         if (pos as usize) != last {
             // The former last entry now sits at `pos`: its slot must say so.
-            let moved = self.entries[pos as usize].hash;
+            let moved = self.hash(self.entries[pos as usize].as_bytes());
             let j = self.find_pos(moved, last as u32);
             self.slots[j].pos = pos;
         }
@@ -276,9 +274,9 @@ impl ZDict {
 
     /// The member and score at position `pos` (`0..len`). **O(1)** expected.
     pub fn get_index(&self, pos: usize) -> Option<(&SmallBytes, f64)> {
-        let e = self.entries.get(pos)?;
-        let i = self.find_pos(e.hash, pos as u32);
-        Some((&e.member, self.slots[i].score))
+        let m = self.entries.get(pos)?;
+        let i = self.find_pos(self.hash(m.as_bytes()), pos as u32);
+        Some((m, self.slots[i].score))
     }
 
     /// The stored member equal to `member` and its score.
@@ -286,12 +284,12 @@ impl ZDict {
         let hash = self.hash(member);
         let i = self.find(member, hash)?;
         let s = self.slots[i];
-        Some((&self.entries[s.pos as usize].member, s.score))
+        Some((&self.entries[s.pos as usize], s.score))
     }
 
     /// The members in position order.
     pub fn keys(&self) -> impl Iterator<Item = &SmallBytes> {
-        self.entries.iter().map(|e| &e.member)
+        self.entries.iter()
     }
 
     /// Checks the invariants of the module documentation. **O(N).** For tests.
@@ -316,7 +314,8 @@ impl ZDict {
             if std::mem::replace(&mut seen[p], true) {
                 return Err(format!("two slots point at {p}"));
             }
-            if e.hash != s.hash || e.hash != self.hash(e.member.as_bytes()) {
+            let hash = self.hash(e.as_bytes());
+            if hash != s.hash {
                 return Err(format!("slot {i}: hash disagrees with entry {p}"));
             }
             let mut k = s.hash as usize & self.mask();
@@ -326,7 +325,7 @@ impl ZDict {
                 }
                 k = (k + 1) & self.mask();
             }
-            if self.find(e.member.as_bytes(), e.hash) != Some(i) {
+            if self.find(e.as_bytes(), hash) != Some(i) {
                 return Err(format!("entry {p} is stored twice"));
             }
         }
