@@ -112,10 +112,9 @@ fn is_sort(argv: &[Vec<u8>]) -> bool {
         .is_some_and(|n| n.eq_ignore_ascii_case(b"SORT") || n.eq_ignore_ascii_case(b"SORT_RO"))
 }
 
-/// True when a SORT's answer may follow a set's hash-table order, which the two servers
-/// do not share (see [`Check::SortMaybeUnordered`]): a `BY` pattern without `*` (no
-/// sorting) and no `STORE`, or `ALPHA` with a `BY` pattern (ties keep the input order).
-/// Parses the options as Redis does; a syntax error is answered alike by both.
+/// True when a SORT's answer may follow a set's hash-table order (see
+/// [`gen::sort_in_hash_order`] and [`Check::SortMaybeUnordered`]). Parses the options as
+/// Redis does; a syntax error is answered alike by both.
 fn sort_reads_in_hash_order(argv: &[Vec<u8>]) -> bool {
     if !is_sort(argv) {
         return false;
@@ -134,18 +133,14 @@ fn sort_reads_in_hash_order(argv: &[Vec<u8>]) -> bool {
                 j += 1;
             }
             b"BY" => {
-                by = argv.get(j + 1);
+                by = argv.get(j + 1).map(Vec::as_slice);
                 j += 1;
             }
             _ => return false,
         }
         j += 1;
     }
-    match by {
-        Some(p) if !p.contains(&b'*') => !store,
-        Some(_) => alpha,
-        None => false,
-    }
+    gen::sort_in_hash_order(by, alpha, store)
 }
 
 // ---------------------------------------------------------------------------------------

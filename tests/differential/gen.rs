@@ -1244,11 +1244,7 @@ fn g_sort(g: &mut G, ro: bool) -> Cmd {
     let alpha = g.chance(0.4);
     let store = !ro && g.chance(0.3);
     // Orders Redis leaves to a hash-table set's iteration: checked as multisets, no LIMIT.
-    let loose = match by {
-        Some(b"nosort") => !store,
-        Some(_) => alpha,
-        None => false,
-    };
+    let loose = sort_in_hash_order(by, alpha, store);
     if alpha && by.is_some_and(|b| b != b"nosort") && store {
         // An ALPHA BY sort of a set stores ties in iteration order: leave it out.
         argv.push(g.word("ALPHA"));
@@ -1283,6 +1279,17 @@ fn g_sort(g: &mut G, ro: bool) -> Cmd {
         cmd(argv, Check::SortMaybeUnordered)
     } else {
         exact(argv)
+    }
+}
+
+/// True when a SORT of a set answers in the set's hash-table order, which two servers do
+/// not share: a `BY` pattern without `*` (no sorting) and no `STORE` (with `STORE`, Redis
+/// sorts a set anyway), or `ALPHA` with a `BY` pattern (ties keep the input order).
+pub fn sort_in_hash_order(by: Option<&[u8]>, alpha: bool, store: bool) -> bool {
+    match by {
+        Some(p) if !p.contains(&b'*') => !store,
+        Some(_) => alpha,
+        None => false,
     }
 }
 
