@@ -47,7 +47,8 @@
 //!    tombstones.
 //! 4. No two entries hold the same member bytes.
 //!
-//! [`ZDict::check`] verifies them; the property tests call it after every step.
+//! [`ZDict::check`] verifies them. The sorted-set property tests call it after every step
+//! (through `ZSet::check_invariants`), and a model test here checks it along the way.
 //!
 //! Positions are `u32`: a set holds fewer than 2^32 − 1 members (at about 130 bytes a
 //! member, that is over half a terabyte).

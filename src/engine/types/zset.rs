@@ -29,8 +29,8 @@
 //!   * `dict`: a [`ZDict`] member → score, for O(1) lookups, O(1) uniform random
 //!     picks (`ZRANDMEMBER`) and stable positions for `ZSCAN` (see
 //!     [`crate::engine::scan`]). It is an index map whose hash table keeps each score in
-//!     the slot that points at the member, so a lookup costs one read from main memory
-//!     where `IndexMap` took three ([`super::zdict`] has the measurements);
+//!     the slot that points at the member, so a lookup waits for one read from main
+//!     memory where `IndexMap` waited for three ([`super::zdict`] has the measurements);
 //!   * `tree`: the `(score, member)` pairs in order, in an order-statistics B+ tree
 //!     ([`super::ostree`]): leaves of up to 64 entries in one array, inner nodes that know
 //!     how many entries each child holds. Counting along a descent gives a member's rank,
@@ -708,6 +708,7 @@ impl ZSet {
             Repr::Listpack(v) => return check_listpack(v),
             Repr::Skiplist(l) => l,
         };
+        l.dict.check()?;
         if l.tree.len() != l.dict.len() {
             return Err(format!(
                 "tree len {} != dict {}",
