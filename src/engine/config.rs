@@ -680,8 +680,8 @@ impl Config {
 
     /// `maxmemory`, `maxmemory-policy`, `maxmemory-samples` and the LFU parameters.
     /// **O(1)**: parsed when set.
-    pub fn eviction(&self) -> super::evict::Settings {
-        self.eviction
+    pub fn eviction(&self) -> &super::evict::Settings {
+        &self.eviction
     }
 
     /// `maxmemory-policy`, e.g. `noeviction`.

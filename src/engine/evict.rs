@@ -42,7 +42,7 @@
 
 use super::keyspace::{Entry, Key};
 use super::pubsub::class;
-use super::{Effect, Server};
+use super::Server;
 
 /// Redis's `LFU_INIT_VAL`: the counter of a new key.
 pub const LFU_INIT_VAL: u8 = 5;
@@ -189,7 +189,7 @@ pub enum Outcome {
 /// is within `maxmemory` (Redis's `performEvictions`). Returns [`Outcome::Fail`] when it
 /// could not get there. O(1) when within the limit; O(samples × databases) per key removed.
 pub fn perform_evictions(srv: &mut Server, now_ms: i64) -> Outcome {
-    let s = srv.config.eviction();
+    let s = *srv.config.eviction();
     if s.maxmemory == 0 {
         return Outcome::Ok;
     }
@@ -212,15 +212,9 @@ pub fn perform_evictions(srv: &mut Server, now_ms: i64) -> Outcome {
         else {
             continue;
         };
-        srv.dbs[db].remove(&key);
+        srv.drop_key(db, &key, class::EVICTED, "evicted");
         freed += bytes;
         srv.stats.evicted_keys += 1;
-        srv.signal_modified(db, &key);
-        srv.notify_keyspace_event(class::EVICTED, "evicted", &key, db);
-        srv.effects.push(Effect {
-            db,
-            argv: vec![b"DEL".to_vec(), key],
-        });
     }
     Outcome::Ok
 }

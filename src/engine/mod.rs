@@ -336,6 +336,21 @@ pub struct Pause {
 }
 
 impl Server {
+    /// Removes `key` from database `db` on the server's own initiative (it expired, or
+    /// `maxmemory` evicted it) as Redis's `deleteExpiredKeyAndPropagate` and eviction do:
+    /// the keyspace event `event` of class `class`, WATCH and blocked clients signalled,
+    /// and a `DEL` effect recorded for persistence and the other tabs. The caller counts
+    /// it in its own statistic. **O(1).**
+    pub fn drop_key(&mut self, db: usize, key: &[u8], class: u32, event: &str) {
+        self.dbs[db].remove(key);
+        self.notify_keyspace_event(class, event, key, db);
+        self.signal_modified(db, key);
+        self.effects.push(Effect {
+            db,
+            argv: vec![b"DEL".to_vec(), key.to_vec()],
+        });
+    }
+
     /// Redis's `signalModifiedKey`: `key` in database `db` changed, so transactions watching
     /// it will fail. **O(1)** when no one watches the database.
     pub fn signal_modified(&mut self, db: usize, key: &[u8]) {
@@ -478,7 +493,7 @@ impl Ctx<'_> {
         let srv = &mut *self.srv;
         let e = srv.dbs[idx].get_raw_mut(key)?;
         srv.stats.keyspace_hits += 1;
-        evict::touch(e, now, &srv.config.eviction(), &mut srv.rng);
+        evict::touch(e, now, srv.config.eviction(), &mut srv.rng);
         Some(&e.value)
     }
 
@@ -516,7 +531,7 @@ impl Ctx<'_> {
         let idx = self.client.db;
         let srv = &mut *self.srv;
         let e = srv.dbs[idx].get_raw_mut(key)?;
-        evict::touch(e, now, &srv.config.eviction(), &mut srv.rng);
+        evict::touch(e, now, srv.config.eviction(), &mut srv.rng);
         Some(e)
     }
 
@@ -767,14 +782,8 @@ fn expire_if_needed(srv: &mut Server, db: usize, key: &[u8], now_ms: i64) -> boo
     if !srv.dbs[db].is_expired(key, now_ms) {
         return false;
     }
-    srv.dbs[db].remove(key);
+    srv.drop_key(db, key, class::EXPIRED, "expired");
     srv.stats.expired_keys += 1;
-    srv.notify_keyspace_event(class::EXPIRED, "expired", key, db);
-    srv.signal_modified(db, key);
-    srv.effects.push(Effect {
-        db,
-        argv: vec![b"DEL".to_vec(), key.to_vec()],
-    });
     true
 }
 
@@ -1291,9 +1300,6 @@ impl Engine {
                 }
             }
         }
-        let Some(c) = self.clients.get(&id) else {
-            return Vec::new();
-        };
         const PUBSUB_ALLOWED: &[&str] = &[
             "ping",
             "subscribe",

@@ -166,7 +166,7 @@ pub fn App() -> Html {
     let keys = state.ws.index.borrow().len();
     let memory = engine.read(|e| {
         let srv = e.server();
-        let s = srv.config.eviction();
+        let s = *srv.config.eviction();
         (s.maxmemory > 0).then(|| Memory {
             used: crate::engine::cmd::server::used_memory(srv),
             max: s.maxmemory,

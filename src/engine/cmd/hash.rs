@@ -229,7 +229,7 @@ fn hash_or_create<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<&'c mut Has
     let srv = &mut *ctx.srv;
     match srv.dbs[idx].get_raw_mut(key) {
         Some(e) => {
-            crate::engine::evict::touch(e, now, &srv.config.eviction(), &mut srv.rng);
+            crate::engine::evict::touch(e, now, srv.config.eviction(), &mut srv.rng);
             e.value.as_hash_mut()
         }
         None => Err(Error::NoSuchKey),

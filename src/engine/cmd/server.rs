@@ -1028,7 +1028,7 @@ pub fn estimate_dataset_bytes(db: &crate::engine::keyspace::Db) -> u64 {
     let mut sum = 0u64;
     for i in 0..picks {
         if let Some((k, e)) = db.key_at(i * n / picks) {
-            sum += k.len() as u64 + KEY_OVERHEAD + value_bytes(&e.value);
+            sum += key_bytes(k, e);
         }
     }
     sum.saturating_mul(n as u64) / picks as u64
