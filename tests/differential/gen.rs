@@ -12,8 +12,10 @@
 //!
 //! **Time.** No key may expire *during* the stream: relative expiries are at least 1000 s
 //! and absolute ones are at least 1000 s after the seed started, or in the past (which
-//! deletes the key at once on both sides; a SET with a past EXAT/PXAT stores it already
-//! expired, and the harness touches it on both sides so that it goes at once too). Deadlines are drawn from a wide range so two
+//! deletes the key at once on both sides, except that a SET with a past EXAT/PXAT stores
+//! it already expired: reads skip it, but DBSIZE counts it until an expiry cycle or an
+//! access removes it, which the harness settles when the counts differ, see
+//! `dbsize_after_lazy_expiry`). Deadlines are drawn from a wide range so two
 //! of them are never within milliseconds of each other; GT/LT comparisons therefore can't
 //! depend on which server's clock ticked first. Real expiry is exercised separately, in a
 //! controlled phase at the end of each seed.
