@@ -3,7 +3,9 @@
 // 1. Content-Security-Policy without inline script: trunk starts the wasm with an inline
 //    <script type="module">; this moves it into boot-<hash>.js and loads that instead, so
 //    index.html's CSP can say script-src 'self' (plus 'wasm-unsafe-eval' for WebAssembly).
-// 2. Offline: for release builds, writes sw.js from www/sw.js with the list of every file
+// 2. Split: for release builds, the app's wasm is split into what start-up runs and the
+//    rest, which loads after the console is interactive (scripts/split.mjs).
+// 3. Offline: for release builds, writes sw.js from www/sw.js with the list of every file
 //    of the build and a build id (a hash of all of them), and marks index.html with
 //    <meta name="kvlab-build"> so www/pwa.js registers the worker. Debug builds (trunk
 //    serve) get neither, so development never runs stale cached code.
@@ -12,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { splitBuild } from './split.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR;
 const source = process.env.TRUNK_SOURCE_DIR ?? process.cwd();
@@ -38,7 +41,12 @@ if (/<script(?![^>]*\bsrc=)[^>]*>\s*\S/.test(html)) {
   process.exit(1);
 }
 
-// 2. Service worker for release builds.
+// 2. Split the app's wasm.
+if (release && process.env.KVLAB_NO_SPLIT !== '1') {
+  html = await splitBuild({ staging, source, html });
+}
+
+// 3. Service worker for release builds.
 if (release) {
   const files = (await walk(staging))
     .map((f) => relative(staging, f).split(sep).join('/'))

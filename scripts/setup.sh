@@ -13,7 +13,8 @@
 #   cargo:  trunk 0.22.1; wasm-bindgen-cli at exactly Cargo.lock's wasm-bindgen version
 #   npm:    binaryen@132 (wasm-opt) into .tools/; playwright-core into tests/e2e/ (npm ci,
 #           no browser download: the tests use Debian's chromium)
-#   cargo fetch, so builds can run offline (Trunk.toml sets offline = true).
+#   cargo fetch, so builds can run offline (Trunk.toml sets offline = true), also for
+#           tools/wasm-split, which release builds run (scripts/split.mjs).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -106,11 +107,14 @@ else
   ok "$("$VENV/bin/python" -m pytest --version 2>&1)"
 fi
 
-say "crates (cargo fetch)"
-if cargo fetch --offline --quiet 2>/dev/null; then
+say "crates (cargo fetch), for kvlab and for tools/wasm-split"
+SPLIT_MANIFEST=tools/wasm-split/Cargo.toml
+if cargo fetch --offline --quiet 2>/dev/null &&
+  cargo fetch --offline --quiet --manifest-path "$SPLIT_MANIFEST" 2>/dev/null; then
   skip "all crates present"
 else
   cargo fetch
+  cargo fetch --manifest-path "$SPLIT_MANIFEST"
   ok "fetched"
 fi
 

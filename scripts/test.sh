@@ -35,9 +35,13 @@ cleanup() { rm -rf -- "$BROWSER_TMP"; }
 trap cleanup EXIT
 
 step "setup" bash scripts/setup.sh
+SPLIT_TOOL=(--manifest-path tools/wasm-split/Cargo.toml)
 step "cargo fmt --check" cargo fmt --all --check
+step "cargo fmt --check (tools/wasm-split)" cargo fmt "${SPLIT_TOOL[@]}" --check
 step "clippy (host)" cargo clippy --all-targets -- -D warnings
 step "clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+step "clippy (tools/wasm-split)" cargo clippy "${SPLIT_TOOL[@]}" --target-dir target/tools --all-targets -- -D warnings
+step "tools/wasm-split on a test module (node)" node --test tools/wasm-split/tests/
 step "cargo test (host)" cargo test
 step "walkthroughs' KV vs redis-server" bash tests/walk-redis-check.sh
 step "redis-py integration (pytest)" "$ROOT/.tools/venv/bin/python" -m pytest -q tests/py
@@ -52,12 +56,14 @@ step "e2e (playwright-core + chromium)" env TMPDIR="$BROWSER_TMP" KVLAB_SHOTS="$
 
 # What a visitor downloads, gzip -9: the console's first load (everything but the SQL worker
 # and the walkthrough files, which load only when a walkthrough opens), then all of dist/.
-raw=0 gz=0 craw=0 cgz=0
+raw=0 gz=0 craw=0 cgz=0 lraw=0 lgz=0
 while IFS= read -r -d '' f; do
   r=$(stat -c %s "$f") g=$(gzip -9 -c "$f" | wc -c)
   raw=$((raw + r)) gz=$((gz + g))
   case "$f" in
     dist/kvlab-sql* | dist/walkthroughs/*) ;;
+    # The secondary half of the split wasm loads once the console is interactive.
+    dist/kvlab-web-cold-*) lraw=$((lraw + r)) lgz=$((lgz + g)) ;;
     *) craw=$((craw + r)) cgz=$((cgz + g)) ;;
   esac
 done < <(find dist -type f ! -name '.*' -print0)
@@ -65,6 +71,7 @@ done < <(find dist -type f ! -name '.*' -print0)
 say "summary"
 printf '    %s\n' "${SUMMARY[@]}"
 printf '    console first load: %d KB raw, %d KB gzip -9\n' $((craw / 1024)) $((cgz / 1024))
+printf '    then, once the console is interactive, the rest of its wasm: %d KB raw, %d KB gzip -9\n' $((lraw / 1024)) $((lgz / 1024))
 printf '    with walkthroughs (SQL worker + files): %d KB raw, %d KB gzip -9 (all of dist/)\n' $((raw / 1024)) $((gz / 1024))
 printf '    screenshots: %s\n' "$SHOTS"
 printf '    %sall tests passed%s in %ss\n' "$_green" "$_off" $((SECONDS - START))

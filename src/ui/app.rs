@@ -51,6 +51,9 @@ pub fn App() -> Html {
         });
     }
 
+    // Once the workbench is on screen, the rest of a split build's wasm loads behind it.
+    use_effect_with((), |_| super::split::load_in_background());
+
     // Messages from the workspace's other tabs reach the state (see `tabs_hook`).
     {
         let dispatcher = state.dispatcher();

@@ -17,6 +17,7 @@
 //! - [`tabs_hook`]: several tabs on one workspace — one runs it, the others forward their
 //!   commands to it and show a replica.
 //! - [`walkthrough`]: SQL and KV side by side (`#/walk…`), with the SQL worker's client.
+//! - [`split`]: loads the second half of a release build's wasm after start-up.
 
 pub mod app;
 pub mod components;
@@ -25,6 +26,7 @@ pub mod i18n;
 pub mod persist_hook;
 pub mod services;
 pub mod share_view;
+pub mod split;
 pub mod state;
 pub mod tabs_hook;
 pub mod walkthrough;

@@ -1,0 +1,92 @@
+// The split release build (scripts/split.mjs, tools/wasm-split, src/ui/split.rs): the first
+// load carries the primary module only, the secondary arrives after the console is
+// interactive, and a command that needs it before then still runs.
+//
+//   node --test tests/e2e/split.test.mjs     (after `trunk build --release`)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dist, open } from './lib.mjs';
+
+const html = await readFile(join(dist, 'index.html'), 'utf8');
+const cold = html.match(/<meta name="kvlab-split" content="\.\/([^"]+)"/)?.[1];
+
+const command = (page) => page.getByRole('textbox', { name: 'Command', exact: true }).first();
+
+async function run(page, line) {
+  await command(page).fill(line);
+  await command(page).press('Enter');
+}
+
+/** Resolves when the log shows `text`. */
+const shows = (page, text) =>
+  page.waitForFunction((t) => (document.querySelector('[role="log"]')?.innerText ?? '').includes(t), text, {
+    timeout: 15_000,
+  });
+
+test('a release build is split, and index.html names the secondary module', async () => {
+  assert.ok(cold, 'index.html has <meta name="kvlab-split">');
+  assert.match(cold, /^kvlab-web-cold-[0-9a-f]{16}\.wasm$/);
+  const sw = await readFile(join(dist, 'sw.js'), 'utf8');
+  assert.ok(sw.includes(`./${cold}`), 'the service worker precaches it');
+});
+
+test('the secondary module is fetched only after the console is interactive', async () => {
+  const app = await open();
+  try {
+    const { page } = app;
+    await page.addInitScript(() => {
+      new MutationObserver((_, obs) => {
+        if (document.querySelector('input.command')) {
+          window.__kvlabReady = performance.now();
+          obs.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(app.url);
+    await command(page).waitFor();
+    await page.waitForFunction((name) => performance.getEntriesByType('resource').some((r) => r.name.endsWith(name)), cold);
+    const { ready, start } = await page.evaluate((name) => {
+      const entry = performance.getEntriesByType('resource').find((r) => r.name.endsWith(name));
+      return { ready: window.__kvlabReady, start: entry.startTime };
+    }, cold);
+    assert.ok(start >= ready, `secondary requested at ${start} ms, console ready at ${ready} ms`);
+    // Commands start-up never ran work, and so does a walkthrough.
+    await run(page, 'ZADD board 1 ann 2 bob');
+    await run(page, 'ZRANGE board 0 -1 WITHSCORES');
+    await shows(page, '4) "2"');
+    assert.deepEqual(app.errors, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('a command before the secondary module arrives loads it at once and runs', async () => {
+  const app = await open();
+  try {
+    const { page } = app;
+    // Hold the background load back for the whole test; let a synchronous request through.
+    const requests = [];
+    let release;
+    const held = new Promise((ok) => (release = ok));
+    await page.route(`**/${cold}`, async (route) => {
+      requests.push(route.request().resourceType());
+      if (route.request().resourceType() === 'fetch') await held;
+      await route.continue();
+    });
+    await page.goto(app.url);
+    await command(page).waitFor();
+    await run(page, 'HSET user:1 name ann visits 3');
+    await run(page, 'HINCRBY user:1 visits 1');
+    await shows(page, '(integer) 4');
+    assert.ok(requests.includes('xhr'), `a synchronous request fetched it (requests: ${requests})`);
+    release();
+    assert.deepEqual(
+      app.errors.filter((e) => !/net::ERR_ABORTED/.test(e)),
+      [],
+    );
+  } finally {
+    await app.close();
+  }
+});
