@@ -14,6 +14,9 @@
 //                 (scripts/split.mjs), which the page requests once the console is
 //                 interactive (when it asked for it, and when it was in, are measured in the
 //                 page); and the rest of dist/ (loaded when used)
+//   sync loads    of --boots fresh boots of a split build, how many called a function of
+//                 the secondary module before it was in (the profile missed it) and so
+//                 loaded it with a synchronous request
 // Aims (issue #5): interactive < 1 s, tree < 300 ms, reply within one frame (16 ms),
 // transfer < 300 KB gzip.
 
@@ -28,6 +31,7 @@ const arg = (name, dflt) => {
 };
 const N = arg('keys', 100_000);
 const RUNS = arg('runs', 5);
+const BOOTS = arg('boots', 20);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(1)} ms`;
 
@@ -184,6 +188,23 @@ results.replyDom = median(doms);
 const sizes = await transfer();
 await app.close();
 
+// Boots of a split build that needed the secondary module before it was in.
+let syncBoots = 0;
+if (sizes.cold) {
+  for (let i = 0; i < BOOTS; i++) {
+    const boot = await open();
+    let sync = false;
+    boot.page.on('request', (r) => {
+      if (r.url().endsWith(sizes.cold) && r.resourceType() === 'xhr') sync = true;
+    });
+    await boot.page.goto(boot.url);
+    await boot.page.getByRole('textbox', { name: 'Command', exact: true }).first().waitFor();
+    await boot.page.waitForTimeout(1000);
+    await boot.close();
+    if (sync) syncBoots++;
+  }
+}
+
 console.log(`kvlab web benchmark (${N} keys, headless Chromium, release build)`);
 console.log(`  interactive console        ${ms(results.interactive)} after navigation start (aim < 1000 ms)`);
 console.log(`  first PING answered        ${ms(results.pong)} after navigation start (includes the test driver typing)`);
@@ -202,6 +223,7 @@ if (sizes.cold) {
     ? `asked for ${ms(results.cold.start)} and in ${ms(results.cold.end)} after navigation start`
     : 'not requested before the first PING was answered';
   console.log(`  after interactive (gzip -9) ${kb(sizes.after.total)}: the secondary wasm, ${when}`);
+  console.log(`  boots loading it at once   ${syncBoots} of ${BOOTS} (a start-up function the profile missed)`);
 } else {
   console.log('  after interactive          nothing: this build is not split (KVLAB_NO_SPLIT=1?)');
 }

