@@ -44,8 +44,8 @@
 //! says: a stub reached while loading would call the loader again.
 //!
 //! The split refuses modules it cannot split safely: cold code that uses passive data or
-//! element segments (`memory.init`, `table.init`), exception tags, or more than one
-//! function table.
+//! element segments (`memory.init`, `table.init`), exception tags or `ref.func`; globals
+//! initialised with `ref.func`; an imported function table, or more than one.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::process::ExitCode;
@@ -188,6 +188,8 @@ struct Refs {
     /// Uses passive segments (`memory.init`, `data.drop`, `table.init`, `elem.drop`).
     segments: bool,
     tags: bool,
+    /// Uses `ref.func` (which the secondary would have to declare in an element segment).
+    ref_func: bool,
 }
 
 impl<'a> Visitor<'a> for Refs {
@@ -202,6 +204,9 @@ impl<'a> Visitor<'a> for Refs {
     }
     fn visit_tag_id(&mut self, _: &walrus::TagId) {
         self.tags = true;
+    }
+    fn visit_ref_func(&mut self, _: &ir::RefFunc) {
+        self.ref_func = true;
     }
 }
 
@@ -319,6 +324,9 @@ fn split(bytes: &[u8], profile: &BTreeSet<u32>, depth: u32) -> Result<Split> {
         if r.tags {
             return Err(format!("cold function {} uses exception tags", numbers[&f]));
         }
+        if r.ref_func {
+            return Err(format!("cold function {} uses ref.func", numbers[&f]));
+        }
         stack.extend(r.funcs.iter().copied());
     }
     if p.tags.iter().next().is_some() {
@@ -336,6 +344,15 @@ fn split(bytes: &[u8], profile: &BTreeSet<u32>, depth: u32) -> Result<Split> {
         .main_function_table()
         .map_err(|e| e.to_string())?
         .ok_or("the module has no function table")?;
+    if p.tables.get(table).import.is_some() {
+        return Err("the function table is imported; its size is not the module's to grow".into());
+    }
+    if p.globals
+        .iter()
+        .any(|g| matches!(g.kind, GlobalKind::Local(ConstExpr::RefFunc(_))))
+    {
+        return Err("a global is initialised with ref.func".into());
+    }
     let n_stubs = stubbed.len() as u64;
     let base = p.tables.get(table).initial;
     if base + n_stubs > u32::MAX as u64 {

@@ -183,3 +183,13 @@ test('a module without the loader export is refused', async () => {
     await assert.rejects(split(dir, run, bytes, []), /does not export kvlab_split_ensure/);
   });
 });
+
+test('cold code that takes a function reference is refused, not split wrongly', async () => {
+  const wat = WAT.replace(
+    '(func $cold_c (param i32) (result i32) (i32.mul (local.get 0) (i32.const 2)))',
+    '(elem declare func $hot_b)\n  (func $cold_c (param i32) (result i32) (drop (ref.func $hot_b)) (i32.mul (local.get 0) (i32.const 2)))',
+  );
+  await withTool(async (dir, run) => {
+    await assert.rejects(split(dir, run, wasmOf(wat), []), /uses ref.func/);
+  });
+});
