@@ -23,7 +23,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { open, dist } from '../tests/e2e/lib.mjs';
+import { open, dist, recordReady } from '../tests/e2e/lib.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -87,14 +87,7 @@ const results = {};
 
 // 1. Time to an interactive console: when the command box is mounted (its handlers are
 // attached in the same step), then checked by running PING.
-await page.addInitScript(() => {
-  new MutationObserver((_, obs) => {
-    if (document.querySelector('input.command')) {
-      window.__kvlabReady = performance.now();
-      obs.disconnect();
-    }
-  }).observe(document, { childList: true, subtree: true });
-});
+await recordReady(page);
 await page.goto(app.url);
 const box = page.getByRole('textbox', { name: 'Command', exact: true }).first();
 await box.fill('PING');

@@ -1,5 +1,6 @@
-// Shared by the browser tests and bench/web.mjs: serve dist/ on 127.0.0.1 and start a
-// headless Chromium (system binary, fresh profile) with playwright-core.
+// Shared by the browser tests, bench/web.mjs and scripts/split.mjs (which profiles a
+// release build's start-up): serve dist/ on 127.0.0.1 and start a headless Chromium (system
+// binary, fresh profile) with playwright-core.
 //
 // Environment:
 //   KVLAB_URL   test a running server instead (e.g. http://127.0.0.1:8080 from trunk serve)
@@ -123,4 +124,20 @@ export async function open({ viewport = { width: 1280, height: 800 }, locale = '
     await new Promise((ok) => (server ? server.close(ok) : ok()));
   };
   return { url, context, page, errors, close };
+}
+
+/**
+ * Before navigating: makes the page record in `window.__kvlabReady` the moment the
+ * console's command box is mounted (its handlers are attached in the same step), in ms
+ * after navigation start.
+ */
+export async function recordReady(page) {
+  await page.addInitScript(() => {
+    new MutationObserver((_, obs) => {
+      if (document.querySelector('input.command')) {
+        window.__kvlabReady = performance.now();
+        obs.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
 }

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dist, open } from './lib.mjs';
+import { dist, open, recordReady } from './lib.mjs';
 
 const html = await readFile(join(dist, 'index.html'), 'utf8');
 const cold = html.match(/<meta name="kvlab-split" content="\.\/([^"]+)"/)?.[1];
@@ -36,14 +36,7 @@ test('the background load of the secondary module starts after the console is in
   const app = await open();
   try {
     const { page } = app;
-    await page.addInitScript(() => {
-      new MutationObserver((_, obs) => {
-        if (document.querySelector('input.command')) {
-          window.__kvlabReady = performance.now();
-          obs.disconnect();
-        }
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await recordReady(page);
     await page.goto(app.url);
     await command(page).waitFor();
     // The background load is a fetch. (A boot that met a function its build's start-up
