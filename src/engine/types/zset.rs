@@ -444,24 +444,10 @@ impl ZSet {
             if cur == score {
                 return AddOutcome::Unchanged;
             }
-            // One descent when the entry stays inside its leaf (a small change such as
-            // ZINCRBY 1 usually does); otherwise remove it and insert it again.
             let moved = l
                 .tree
-                .rekey_in_leaf(cur, |m| **m < *member, score, |m| **m <= *member);
-            let at = match moved {
-                Ok(()) => {
-                    l.dict.set_score(member, score);
-                    return AddOutcome::Updated;
-                }
-                Err(at) => at,
-            };
-            let Some((_, shared)) = l.tree.remove_at(at) else {
-                debug_assert!(false, "dict and tree disagree");
-                return AddOutcome::Unchanged;
-            };
-            debug_assert!(*shared == *member);
-            l.tree.insert(score, shared, |m| **m <= *member);
+                .rekey(cur, |m| **m < *member, score, |m| **m <= *member);
+            debug_assert!(moved.is_some(), "dict and tree disagree");
             l.dict.set_score(member, score);
             return AddOutcome::Updated;
         }
