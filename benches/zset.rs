@@ -15,8 +15,9 @@
 //! alternating rounds and each cell is the fastest round, which keeps the ratio honest on a
 //! shared, busy machine. A second table times the data structure alone (no command
 //! parsing or reply building), where the ratio shows the structure's own growth. Every
-//! command timed is O(1) or O(log N) (+ the 10 members returned), so each row is held to
-//! the target 1M / 1k < 3 and says whether it met it. First of all, before anything else
+//! command timed is O(1) or O(log N) (+ the 10 members returned), so each row of the
+//! first table is held to the target 1M / 1k < 3 and says whether it met it (the second
+//! table's rows are not; see `row`). First of all, before anything else
 //! has allocated, the bench builds 100,000 five-member sets and then a 1,000,000-member set
 //! and prints the resident memory each added per member. Run with `cargo bench --bench zset` (release mode).
 
@@ -168,7 +169,7 @@ fn main() {
         .collect();
     let mut rng = fastrand::Rng::with_seed(7);
     println!("Commands through Engine::execute (argument parsing and reply included)");
-    header();
+    header(true);
     for (c, (name, make)) in cases.iter().enumerate() {
         let mut best = [f64::INFINITY; 3];
         for _ in 0..ROUNDS {
@@ -177,12 +178,15 @@ fn main() {
                 best[i] = best[i].min(time(e, *c, &mut rng, |r| make(r, n)));
             }
         }
-        row(name, BOUNDS[c], best);
+        row(name, BOUNDS[c], best, true);
     }
     drop(engines);
 
     println!();
-    println!("The data structure alone (kvlab::engine::types::ZSet)");
+    println!(
+        "The data structure alone (kvlab::engine::types::ZSet): its growth, not held to the \
+         target (see `row`)"
+    );
     structure_table();
 }
 
@@ -213,19 +217,36 @@ fn memory_latency() -> (f64, f64) {
     (chase(2 << 10), chase(32 << 20))
 }
 
-fn header() {
-    println!(
-        "{:<34} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  target 1M/1k < 3",
-        "operation (ns/op)", "bound", "N=1k", "N=100k", "N=1M", "1M / 1k", "1M / 100k",
+/// The table's header; `held` when its rows are held to the target.
+fn header(held: bool) {
+    let line = format!(
+        "{:<34} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  {}",
+        "operation (ns/op)",
+        "bound",
+        "N=1k",
+        "N=100k",
+        "N=1M",
+        "1M / 1k",
+        "1M / 100k",
+        if held { "target 1M/1k < 3" } else { "" },
     );
+    println!("{}", line.trim_end());
 }
 
-/// One table row; every command timed here is O(1) or O(log N) (+ 10 returned), so each
-/// is held to the issue's target: 1M / 1k under 3.
-fn row(name: &str, bound: &str, t: [f64; 3]) {
+/// One table row. Every command timed here is O(1) or O(log N) (+ 10 returned), so with
+/// `held` the row is held to the issue's target, 1M / 1k under 3, and says whether it met
+/// it. The structure's own rows are not: without a command's fixed cost around them, their
+/// 1M / 1k ratio is mostly the calibration's main-memory latency, a few dependent reads
+/// per operation, while their 1M / 100k column shows the logarithmic growth.
+fn row(name: &str, bound: &str, t: [f64; 3], held: bool) {
     let ratio = t[2] / t[0];
-    println!(
-        "{:<34} {:>10} {:>10.0} {:>10.0} {:>10.0} {:>9.2} {:>9.2}  {}",
+    let verdict = match (held, ratio < 3.0) {
+        (false, _) => "",
+        (true, true) => "met",
+        (true, false) => "MISSED",
+    };
+    let line = format!(
+        "{:<34} {:>10} {:>10.0} {:>10.0} {:>10.0} {:>9.2} {:>9.2}  {verdict}",
         name,
         bound,
         t[0],
@@ -233,8 +254,8 @@ fn row(name: &str, bound: &str, t: [f64; 3]) {
         t[2],
         ratio,
         t[2] / t[1],
-        if ratio < 3.0 { "met" } else { "MISSED" }
     );
+    println!("{}", line.trim_end());
 }
 
 /// Resident memory of this process in bytes (Linux `/proc/self/statm`, 4 KiB pages).
@@ -329,7 +350,7 @@ fn structure_table() {
             })
         }),
     ];
-    header();
+    header(false);
     for (name, bound, op) in ops {
         let mut best = [f64::INFINITY; 3];
         for _ in 0..ROUNDS {
@@ -345,6 +366,6 @@ fn structure_table() {
                 best[i] = best[i].min(ns);
             }
         }
-        row(name, bound, best);
+        row(name, bound, best, false);
     }
 }

@@ -243,7 +243,8 @@ impl Large {
     }
 
     /// Gives memory back after many removals: the dict's table shrinks when under an
-    /// eighth full (amortized O(1) per removal; the tree keeps its leaves at least a quarter full).
+    /// eighth full (amortized O(1) per removal; the tree keeps its leaves at least a
+    /// quarter full).
     fn shrink_dict_if_sparse(&mut self) {
         self.dict.shrink_if_sparse();
     }
