@@ -481,6 +481,14 @@ impl ZSet {
         match &self.repr {
             Repr::Listpack(v) => v.iter().position(|(_, m)| **m == *member),
             Repr::Skiplist(l) => {
+                // The descent needs only the score, so it starts before the member's bytes
+                // are confirmed (see `ZDict::probe`); in the rare case that the slot was
+                // another member's with the same hash bits, it is redone.
+                let (score, pos) = l.dict.probe(member)?;
+                let rank = l.rank_of(score, member);
+                if l.dict.holds_at(pos, member) {
+                    return Some(rank);
+                }
                 let score = l.dict.get(member)?;
                 Some(l.rank_of(score, member))
             }
