@@ -744,36 +744,32 @@ enum AddResult {
 /// Redis's `zsetAdd`: applies one `score member` under `opts`. `Err` when the increment
 /// makes NaN (`ERR resulting score is not a number (NaN)`).
 fn zset_add(z: &mut ZSet, member: &[u8], score: f64, opts: AddOpts) -> CmdResult<AddResult> {
-    match z.score(member) {
-        Some(cur) => {
-            if opts.cond == Some(Cond::Nx) {
-                return Ok(AddResult::Nop);
-            }
-            let mut score = score;
-            if opts.incr {
-                score += cur;
-                if score.is_nan() {
-                    return Err(Error::ScoreNan);
-                }
-            }
-            match opts.cmp {
-                Some(Cmp::Lt) if score >= cur => return Ok(AddResult::Nop),
-                Some(Cmp::Gt) if score <= cur => return Ok(AddResult::Nop),
-                _ => {}
-            }
-            match z.add(member, score) {
-                AddOutcome::Unchanged => Ok(AddResult::Same(score)),
-                _ => Ok(AddResult::Updated(score)),
+    let decide = |cur: Option<f64>| -> CmdResult<Option<f64>> {
+        let Some(cur) = cur else {
+            return Ok((opts.cond != Some(Cond::Xx)).then_some(score));
+        };
+        if opts.cond == Some(Cond::Nx) {
+            return Ok(None);
+        }
+        let mut score = score;
+        if opts.incr {
+            score += cur;
+            if score.is_nan() {
+                return Err(Error::ScoreNan);
             }
         }
-        None => {
-            if opts.cond == Some(Cond::Xx) {
-                return Ok(AddResult::Nop);
-            }
-            z.add(member, score);
-            Ok(AddResult::Added(score))
-        }
-    }
+        Ok(match opts.cmp {
+            Some(Cmp::Lt) if score >= cur => None,
+            Some(Cmp::Gt) if score <= cur => None,
+            _ => Some(score),
+        })
+    };
+    Ok(match z.update(member, decide)? {
+        None => AddResult::Nop,
+        Some((AddOutcome::Added, s)) => AddResult::Added(s),
+        Some((AddOutcome::Updated, s)) => AddResult::Updated(s),
+        Some((AddOutcome::Unchanged, s)) => AddResult::Same(s),
+    })
 }
 
 /// `ZADD key [NX | XX] [GT | LT] [CH] [INCR] score member [score member ...]`
