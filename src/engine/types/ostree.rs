@@ -169,14 +169,21 @@ impl<K, V> Inner<K, V> {
     /// no prefetch intrinsic.)
     #[inline(always)]
     fn warm(&self) {
+        let counts: usize = self.counts.iter().step_by(8).sum();
+        std::hint::black_box(self.warm_links() ^ counts);
+    }
+
+    /// Reads one word from each cache line of the child pointers only, for a descent that
+    /// does not add up counts ([`OsTree::rekey`]).
+    #[inline(always)]
+    fn warm_links(&self) -> usize {
         let kids = self
             .kids
             .iter()
             .step_by((64 / std::mem::size_of::<Node<K, V>>()).max(1))
             .filter(|k| matches!(k, Node::Leaf(_)))
             .count();
-        let counts: usize = self.counts.iter().step_by(8).sum();
-        std::hint::black_box(kids ^ counts);
+        std::hint::black_box(kids)
     }
 
     fn boxed() -> Box<Inner<K, V>> {
@@ -364,7 +371,6 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
     ) -> Option<Moved> {
         let mut old = &self.root;
         let mut new = &self.root;
-        let mut rank = 0;
         // The children taken on each path (the depth is at most ⌈log₃₂ N⌉ + 1, so 16
         // levels are more than any tree has), the new path ending with the index in its
         // leaf.
@@ -373,11 +379,10 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
         let found = loop {
             match (old, new) {
                 (Node::Inner(a), Node::Inner(b)) => {
-                    a.warm();
-                    b.warm();
+                    a.warm_links();
+                    b.warm_links();
                     let i = split_by_key(&a.keys, &a.seps, key, &mut tie);
                     let j = split_by_key(&b.keys, &b.seps, new_key, &mut not_after);
-                    rank += a.counts[..i].iter().sum::<usize>();
                     old_path.try_push(i).ok()?;
                     new_path.try_push(j).ok()?;
                     old = &a.kids[i];
@@ -388,29 +393,30 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
                     let Some(&k) = a.keys.get(i) else {
                         // Past the leaf's end: a separator equal to the element led here,
                         // and the element (if present) opens the next leaf.
-                        rank += i;
-                        break None;
+                        break Err(i);
                     };
                     if k < key || key < k {
                         // Not where the caller said (the caller's bug): change nothing.
                         return None;
                     }
                     let p = split_by_key(&b.keys, &b.vals, new_key, &mut not_after);
-                    break Some((i, p, std::ptr::eq(&**a, &**b), a.keys.len()));
+                    break Ok((i, p, std::ptr::eq(&**a, &**b), a.keys.len()));
                 }
                 // All leaves are at one depth (invariant 1).
                 _ => return None,
             }
         };
-        let Some((i, p, same, len)) = found else {
-            // Check the element by rank, then move it the long way.
-            let (k, v) = self.get(rank)?;
-            if k < key || key < k || tie(v) {
-                return None;
+        let (i, p, same, len) = match found {
+            Ok(found) => found,
+            Err(end) => {
+                // Check the element by rank, then move it the long way.
+                let rank = self.rank_on_path(&old_path) + end;
+                let (k, v) = self.get(rank)?;
+                if k < key || key < k || tie(v) {
+                    return None;
+                }
+                return self.reinsert(rank, new_key, not_after);
             }
-            let (_, val) = self.remove_at(rank)?;
-            self.insert(new_key, val, not_after);
-            return Some(Moved::Reinserted);
         };
         // The new place among the other elements: in its own leaf, the element itself was
         // counted before it exactly when it sat before it.
@@ -428,9 +434,7 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
             return Some(Moved::WithinLeaf);
         }
         if len <= LEAF_MIN || new_path.is_full() {
-            let (_, val) = self.remove_at(rank + i)?;
-            self.insert(new_key, val, not_after);
-            return Some(Moved::Reinserted);
+            return self.reinsert(self.rank_on_path(&old_path) + i, new_key, not_after);
         }
         // No node changes shape with the removal, so the new path still holds.
         let (_, val) = remove_on_path(&mut self.root, &old_path, i)?;
@@ -441,6 +445,33 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
             steps.next().unwrap_or(0)
         });
         Some(Moved::Reinserted)
+    }
+
+    /// Removes the element at `rank` and inserts it again with `new_key`, each by its own
+    /// search (the way [`OsTree::rekey`] takes when its paths may not hold).
+    fn reinsert(
+        &mut self,
+        rank: usize,
+        new_key: K,
+        not_after: impl FnMut(&V) -> bool,
+    ) -> Option<Moved> {
+        let (_, val) = self.remove_at(rank)?;
+        self.insert(new_key, val, not_after);
+        Some(Moved::Reinserted)
+    }
+
+    /// The number of elements before the leaf reached by taking child `path[0]` of the
+    /// root, then `path[1]`, and so on.
+    fn rank_on_path(&self, path: &[usize]) -> usize {
+        let mut node = &self.root;
+        let mut rank = 0;
+        for &i in path {
+            let Node::Inner(n) = node else { break };
+            rank += n.counts.iter().take(i).sum::<usize>();
+            let Some(kid) = n.kids.get(i) else { break };
+            node = kid;
+        }
+        rank
     }
 
     /// The leaf reached by taking child `path[0]` of the root, then `path[1]`, and so on.
