@@ -59,9 +59,9 @@
 //! dependent random read costing 360–950 ns there), at N = 1,000,000: `ZRANK` went from
 //! 3.98 to 2.67 µs (1M / 1k from 4.7 to 2.6), `ZCOUNT` from 4.34 to 2.52 µs, `ZRANGE` by
 //! rank from 3.24 to 2.58 µs (`ZSCORE`, which reads no tree, moved only by noise). `ZADD`
-//! moving a member to a random score did not get measurably cheaper: it still makes two
-//! descents to unrelated leaves and shifts half of each leaf's values, which the key pass
-//! did not bring in. Memory per member went from 134 to 129 bytes (the `Vec` headers are
+//! moving a member to a random score did not get measurably cheaper from that alone: it
+//! made two descents to unrelated leaves, one after the other (the next paragraph says
+//! what changed that). Memory per member went from 134 to 129 bytes (the `Vec` headers are
 //! gone; a node's unused slots cost what the `Vec`s' spare capacity did). The price: even
 //! an empty tree holds one leaf block of about 2 KiB.
 //!
@@ -76,7 +76,7 @@
 //!
 //! # Filling
 //! A leaf splits in half, except when the element that overflows it went to one of its
-//! ends ([`split_point`]): then the leaf left behind keeps three quarters. Members added
+//! ends (`split_point`): then the leaf left behind keeps three quarters. Members added
 //! in score order (timestamps, counters, or a set loaded in order) used to leave every
 //! leaf behind the growing end half full, at its minimum, so that the first removal from
 //! it (a `ZADD` moving a member away) merged or refilled it: in the benchmark's set,

@@ -30,7 +30,9 @@
 //!     picks (`ZRANDMEMBER`) and stable positions for `ZSCAN` (see
 //!     [`crate::engine::scan`]). It is an index map whose hash table keeps each score in
 //!     the slot that points at the member, so a lookup waits for one read from main
-//!     memory where `IndexMap` waited for three ([`super::zdict`] has the measurements);
+//!     memory where `IndexMap` waited for three ([`super::zdict`] has the measurements).
+//!     `ZRANK`, `ZADD` and `ZINCRBY` start their tree descent from that slot's score and
+//!     confirm the member's bytes afterwards ([`ZDict::probe`], [`ZSet::update`]);
 //!   * `tree`: the `(score, member)` pairs in order, in an order-statistics B+ tree
 //!     ([`super::ostree`]): leaves of up to 64 entries in one array, inner nodes that know
 //!     how many entries each child holds. Counting along a descent gives a member's rank,
