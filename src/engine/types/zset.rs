@@ -244,6 +244,19 @@ impl Large {
         self.tree.rank_of(score, |m| **m < *member)
     }
 
+    /// Moves `member` from score `cur` to `new` in the tree and the dict; false, changing
+    /// nothing, when the tree holds no `(cur, member)`.
+    fn move_member(&mut self, member: &[u8], cur: f64, new: f64) -> bool {
+        let moved = self
+            .tree
+            .rekey(cur, |m| **m < *member, new, |m| **m <= *member)
+            .is_some();
+        if moved {
+            self.dict.set_score(member, new);
+        }
+        moved
+    }
+
     /// Gives memory back after many removals: the dict's table shrinks when under an
     /// eighth full (amortized O(1) per removal; the tree keeps its leaves at least a
     /// quarter full).
@@ -447,11 +460,8 @@ impl ZSet {
             if cur == score {
                 return AddOutcome::Unchanged;
             }
-            let moved = l
-                .tree
-                .rekey(cur, |m| **m < *member, score, |m| **m <= *member);
-            debug_assert!(moved.is_some(), "dict and tree disagree");
-            l.dict.set_score(member, score);
+            let moved = l.move_member(member, cur, score);
+            debug_assert!(moved, "dict and tree disagree");
             return AddOutcome::Updated;
         }
         let rc = SmallBytes::from(member);
@@ -470,25 +480,30 @@ impl ZSet {
     /// slot before the member's bytes are confirmed (see `ZDict::probe`), which takes one
     /// read from main memory off a large set's update. That is safe unconfirmed: the move
     /// finds the element `(score, member)`, which the tree holds only if it is the
-    /// member's. Anything else (an absent member, a slot that was another member's with
-    /// the same hash bits, a decision to skip) goes the confirmed way, now in cache.
+    /// member's. A decision that keeps the set as it is (a skip, the same score, an error)
+    /// stands once the slot proves to be the member's. Anything else (an absent member, a
+    /// slot that was another member's with the same hash bits) goes the confirmed way, now
+    /// in cache.
     pub fn update<E>(
         &mut self,
         member: &[u8],
         decide: impl Fn(Option<f64>) -> Result<Option<f64>, E>,
     ) -> Result<Option<(AddOutcome, f64)>, E> {
         if let Repr::Skiplist(l) = &mut self.repr {
-            if let Some((cur, _)) = l.dict.probe(member) {
-                if let Ok(Some(new)) = decide(Some(cur)) {
-                    if new != cur
-                        && !new.is_nan()
-                        && l.tree
-                            .rekey(cur, |m| **m < *member, new, |m| **m <= *member)
-                            .is_some()
-                    {
-                        l.dict.set_score(member, new);
-                        return Ok(Some((AddOutcome::Updated, new)));
+            if let Some((cur, pos)) = l.dict.probe(member) {
+                let decision = decide(Some(cur));
+                match decision {
+                    Ok(Some(new)) if new != cur => {
+                        // Not a guard: a move that fails must not fall to the next arm.
+                        let moved = !new.is_nan() && l.move_member(member, cur, new);
+                        if moved {
+                            return Ok(Some((AddOutcome::Updated, new)));
+                        }
                     }
+                    _ if l.dict.holds_at(pos, member) => {
+                        return decision.map(|d| d.map(|new| (AddOutcome::Unchanged, new)));
+                    }
+                    _ => {}
                 }
             }
         }
@@ -1019,14 +1034,17 @@ mod tests {
                 let m = format!("m{}", rng.usize(0..n + n / 4));
                 let delta = f64::from(rng.i32(-3..4));
                 let cur = model.get(&m).copied();
-                // Like ZADD GT INCR: add `delta` when that raises the score; refuse 0.
+                // Like ZADD GT INCR: add `delta` when that raises the score; refuse 0;
+                // keep the score as it is for -3.
                 let got = s.update(m.as_bytes(), |c| match c {
                     Some(_) if delta == 0.0 => Err("zero"),
+                    Some(c) if delta == -3.0 => Ok(Some(c)),
                     Some(c) => Ok((delta > 0.0).then_some(c + delta)),
                     None => Ok(Some(delta)),
                 });
                 let want = match cur {
                     Some(_) if delta == 0.0 => Err("zero"),
+                    Some(c) if delta == -3.0 => Ok(Some((AddOutcome::Unchanged, c))),
                     Some(c) if delta > 0.0 => Ok(Some((AddOutcome::Updated, c + delta))),
                     Some(_) => Ok(None),
                     None if delta == 0.0 => Ok(Some((AddOutcome::Added, 0.0))),
