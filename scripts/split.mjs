@@ -22,16 +22,22 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Splits the build in `staging` (rooted at `source`); returns index.html's new text. */
-export async function splitBuild({ staging, source, html }) {
-  const wasmName = (await readdir(staging)).find((f) => /^kvlab-web-.*_bg\.wasm$/.test(f));
-  if (!wasmName) throw new Error('split.mjs: no kvlab-web wasm in the build');
-  const tool = join(source, 'target', 'tools', 'release', 'kvlab-wasm-split');
+/** Builds tools/wasm-split in the repository at `source` (offline; cargo skips it when it
+ * is up to date) and returns the tool's path. Its own tests build it this way too. */
+export function buildTool(source) {
   execFileSync(
     'cargo',
     ['build', '--release', '--quiet', '--offline', '--manifest-path', join(source, 'tools', 'wasm-split', 'Cargo.toml'), '--target-dir', join(source, 'target', 'tools')],
     { stdio: 'inherit' },
   );
+  return join(source, 'target', 'tools', 'release', 'kvlab-wasm-split');
+}
+
+/** Splits the build in `staging` (rooted at `source`); returns index.html's new text. */
+export async function splitBuild({ staging, source, html }) {
+  const wasmName = (await readdir(staging)).find((f) => /^kvlab-web-.*_bg\.wasm$/.test(f));
+  if (!wasmName) throw new Error('split.mjs: no kvlab-web wasm in the build');
+  const tool = buildTool(source);
 
   const work = await mkdtemp(join(tmpdir(), 'kvlab-split-'));
   try {

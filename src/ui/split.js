@@ -42,11 +42,6 @@ function instantiate(module, exports) {
   if (!instance) instance = new WebAssembly.Instance(module, { primary: exports });
 }
 
-/** Whether this build is split. */
-export function split_present() {
-  return url() !== null;
-}
-
 /** Loads the secondary module in the background. The promise resolves when it is in, or
  * when loading failed (logged; a later stub call or load tries again): it never rejects. */
 export function split_load(exports) {

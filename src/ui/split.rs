@@ -19,7 +19,6 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/ui/split.js")]
 extern "C" {
-    fn split_present() -> bool;
     fn split_load(exports: JsValue) -> js_sys::Promise;
     fn split_load_now(exports: JsValue);
 }
@@ -36,9 +35,7 @@ pub fn ensure() {
 /// Once the app is on screen (an effect of the root component): starts loading the
 /// secondary module in the background.
 pub fn load_in_background() {
-    if !split_present() {
-        return;
-    }
-    // The promise never rejects: split.js logs a failure, and a stub would try again.
+    // In an unsplit build split.js finds no module named and returns at once. The promise
+    // never rejects: split.js logs a failure, and a stub would try again.
     let _ = split_load(wasm_bindgen::exports());
 }

@@ -15,11 +15,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildTool } from '../../../scripts/split.mjs';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const { default: binaryen } = await import(join(root, '.tools', 'node_modules', 'binaryen', 'index.js'));
-execFileSync('cargo', ['build', '--release', '--quiet', '--offline', '--manifest-path', join(root, 'tools', 'wasm-split', 'Cargo.toml'), '--target-dir', join(root, 'target', 'tools')], { stdio: 'inherit' });
-const tool = join(root, 'target', 'tools', 'release', 'kvlab-wasm-split');
+const tool = buildTool(root);
 
 // Function numbers (imports first): 0 load, 1 log, 2 kvlab_split_ensure, 3 $hot_b,
 // 4 $cold_a, 5 $cold_c, 6 entry, 7 indirect, 8 sp, 9 $unused.
