@@ -32,22 +32,29 @@ test('a release build is split, and index.html names the secondary module', asyn
   assert.ok(sw.includes(`./${cold}`), 'the service worker precaches it');
 });
 
-test('the background load of the secondary module starts after the console is interactive', async () => {
+test('the background load of the secondary module starts after the console is interactive', async (t) => {
   const app = await open();
   try {
     const { page } = app;
     await recordReady(page);
     await page.goto(app.url);
     await command(page).waitFor();
-    // The background load is a fetch. (A boot that met a function its build's start-up
-    // profile missed also loads it at once, with a synchronous request: rare, and
-    // counted by bench/web.mjs rather than failed here.)
-    const background = (name) =>
-      performance.getEntriesByType('resource').find((r) => r.name.endsWith(name) && r.initiatorType === 'fetch');
-    await page.waitForFunction(background, cold);
-    const start = (await page.evaluate(background, cold)).startTime;
+    // The background load is a fetch. A boot that met a function its build's start-up
+    // profile missed loads the module at once instead, with a synchronous request, and
+    // then fetches nothing: rare, and counted by bench/web.mjs rather than failed here.
+    const loaded = (name) => {
+      const r = performance.getEntriesByType('resource').find((e) => e.name.endsWith(name));
+      return r && { start: r.startTime, by: r.initiatorType };
+    };
+    await page.waitForFunction(loaded, cold);
+    const { start, by } = await page.evaluate(loaded, cold);
     const ready = await page.evaluate(() => window.__kvlabReady);
-    assert.ok(start >= ready, `secondary requested at ${start} ms, console ready at ${ready} ms`);
+    if (by === 'fetch') {
+      assert.ok(start >= ready, `secondary requested at ${start} ms, console ready at ${ready} ms`);
+    } else {
+      assert.equal(by, 'xmlhttprequest');
+      t.diagnostic(`this boot loaded the secondary at once (synchronous request at ${start} ms)`);
+    }
     // Commands start-up never ran work, and so does a walkthrough.
     await run(page, 'ZADD board 1 ann 2 bob');
     await run(page, 'ZRANGE board 0 -1 WITHSCORES');
@@ -76,7 +83,16 @@ test('a command before the secondary module arrives loads it at once and runs', 
     await run(page, 'HSET user:1 name ann visits 3');
     await run(page, 'HINCRBY user:1 visits 1');
     await shows(page, '(integer) 4');
-    assert.ok(requests.includes('xhr'), `a synchronous request fetched it (requests: ${requests})`);
+    // Routing sees the synchronous request most times but not every time (Chromium can
+    // send it past the interception); the page's resource timing always records it.
+    const loads = await page.evaluate(
+      (name) => performance.getEntriesByType('resource').filter((r) => r.name.endsWith(name)).map((r) => r.initiatorType),
+      cold,
+    );
+    assert.ok(
+      requests.includes('xhr') || loads.includes('xmlhttprequest'),
+      `a synchronous request fetched it (routed: ${requests}; loads: ${loads})`,
+    );
     release();
     assert.deepEqual(
       app.errors.filter((e) => !/net::ERR_ABORTED/.test(e)),
