@@ -112,6 +112,8 @@
 //! after the first, so it costs O(log N + M·d/16): O(log N + M) for any depth a real set
 //! reaches (d ≤ 5 up to a billion elements).
 
+use std::cmp::Ordering;
+
 use arrayvec::ArrayVec;
 
 /// Most elements in a leaf.
@@ -349,10 +351,18 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
         }
     }
 
-    /// Gives the element found by `(key, tie)` (as [`OsTree::rank_of`] finds it) the key
-    /// `new_key`, moving it to the place `(new_key, not_after)` finds (as
-    /// [`OsTree::insert`] finds it), and says how it moved; `None`, changing nothing, when
-    /// no element is where `(key, tie)` points. **O(log N).**
+    /// Gives the element `(key, v)` with `find(v) == Equal` the key `new_key`, moving it to
+    /// the place `(new_key, not_after)` finds (as [`OsTree::insert`] finds it), and says
+    /// how it moved; `None`, changing nothing, when the tree holds no such element.
+    /// `find(v)` says how `v` compares with the value sought: `Less` for the values that
+    /// sort before it among equal keys (as `tie` does for [`OsTree::rank_of`]), `Equal`
+    /// for the value itself. **O(log N).**
+    ///
+    /// The element at the place the descent finds is confirmed with `find` before anything
+    /// changes: a caller may name a key it has not verified (a sorted set's `ZADD` starts
+    /// from the score in a dict slot whose member bytes it has not compared yet), and the
+    /// element there may be another one with the same key. Trusting the place alone once
+    /// moved that other element and lost the caller's (issue 18).
     ///
     /// The old place and the new one are found in one descent that follows both paths
     /// side by side, a level at a time: the two paths' nodes do not depend on each other,
@@ -365,10 +375,11 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
     pub fn rekey(
         &mut self,
         key: K,
-        mut tie: impl FnMut(&V) -> bool,
+        mut find: impl FnMut(&V) -> Ordering,
         new_key: K,
         mut not_after: impl FnMut(&V) -> bool,
     ) -> Option<Moved> {
+        let mut tie = |v: &V| find(v) == Ordering::Less;
         let mut old = &self.root;
         let mut new = &self.root;
         // The children taken on each path (the depth is at most ⌈log₃₂ N⌉ + 1, so 16
@@ -390,13 +401,13 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
                 }
                 (Node::Leaf(a), Node::Leaf(b)) => {
                     let i = split_by_key(&a.keys, &a.vals, key, &mut tie);
-                    let Some(&k) = a.keys.get(i) else {
+                    let (Some(&k), Some(v)) = (a.keys.get(i), a.vals.get(i)) else {
                         // Past the leaf's end: a separator equal to the element led here,
                         // and the element (if present) opens the next leaf.
                         break Err(i);
                     };
-                    if k < key || key < k {
-                        // Not where the caller said (the caller's bug): change nothing.
+                    if k < key || key < k || find(v) != Ordering::Equal {
+                        // The tree does not hold the element: change nothing.
                         return None;
                     }
                     let p = split_by_key(&b.keys, &b.vals, new_key, &mut not_after);
@@ -412,7 +423,7 @@ impl<K: Copy + PartialOrd, V: Clone> OsTree<K, V> {
                 // Check the element by rank, then move it the long way.
                 let rank = self.rank_on_path(&old_path) + end;
                 let (k, v) = self.get(rank)?;
-                if k < key || key < k || tie(v) {
+                if k < key || key < k || find(v) != Ordering::Equal {
                     return None;
                 }
                 return self.reinsert(rank, new_key, not_after);
@@ -1223,6 +1234,32 @@ mod rekey {
         }
     }
 
+    /// Issue 18: the element at the place a `(key, value)` probe finds may be another one
+    /// with the same key (the value sought is absent and sorts just before it). `rekey`
+    /// must change nothing then, wherever that place is: inside a leaf, or at the start of
+    /// the next leaf (reached past a leaf's end through an equal separator).
+    #[test]
+    fn rekey_moves_only_the_value_it_was_asked_for() {
+        let lt = |(ak, av): (u64, &u64), (bk, bv): (u64, &u64)| ak < bk || (ak == bk && av < bv);
+        let mut t: OsTree<u64, u64> = OsTree::new();
+        // Values are even; key = value / 20, so ten values share each key.
+        let model: Vec<(u64, u64)> = (0..5000u64).map(|i| (i / 10, 2 * i)).collect();
+        for &(k, v) in &model {
+            t.insert(k, v, |w| *w <= v);
+        }
+        for &(k, v) in &model {
+            // The odd value just below `v`: absent, and its place is `v`'s.
+            let absent = v.wrapping_sub(1);
+            for new_key in [k, k + 1, k + 300, 0] {
+                let got = t.rekey(k, |w| w.cmp(&absent), new_key, |w| *w <= absent);
+                assert_eq!(got, None, "({k}, {absent}) is absent; ({k}, {v}) is there");
+            }
+        }
+        t.check(lt).unwrap();
+        let all: Vec<(u64, u64)> = t.iter_from(0, false).map(|(k, v)| (k, *v)).collect();
+        assert_eq!(all, model);
+    }
+
     /// Changing keys, in place when the element stays inside its leaf and by removal and
     /// insertion otherwise, against a sorted model of `(key, value)` pairs.
     #[test]
@@ -1261,7 +1298,7 @@ mod rekey {
                 if leaf_len_at(&t, i) <= LEAF_MIN {
                     at_minimum += 1;
                 }
-                match t.rekey(k, |w| *w < v, k2, |w| *w <= v) {
+                match t.rekey(k, |w| w.cmp(&v), k2, |w| *w <= v) {
                     Some(Moved::WithinLeaf) => in_place += 1,
                     Some(Moved::Reinserted) => moved += 1,
                     None => panic!("round {round} step {step}: ({k}, {v}) not found"),
@@ -1270,7 +1307,10 @@ mod rekey {
                 let at = model.partition_point(|&(mk, mv)| (mk, mv) < (k2, v));
                 model.insert(at, (k2, v));
                 // A probe that matches no element changes nothing.
-                assert_eq!(t.rekey(k2, |w| *w < v + 1_000_000, k, |w| *w <= v), None);
+                assert_eq!(
+                    t.rekey(k2, |w| w.cmp(&(v + 1_000_000)), k, |w| *w <= v),
+                    None
+                );
                 if step % 10 == 0 {
                     if let Err(e) = t.check(lt) {
                         panic!("round {round} step {step}: {e}");

@@ -118,6 +118,13 @@ impl ZDict {
         self.hasher.hash_one(member) as u32
     }
 
+    /// The hash bits a slot keeps for `member` (for tests that need two members whose
+    /// slots cannot tell them apart).
+    #[cfg(test)]
+    pub(crate) fn hash_bits(&self, member: &[u8]) -> u32 {
+        self.hash(member)
+    }
+
     fn mask(&self) -> usize {
         self.slots.len().wrapping_sub(1)
     }

@@ -245,11 +245,13 @@ impl Large {
     }
 
     /// Moves `member` from score `cur` to `new` in the tree and the dict; false, changing
-    /// nothing, when the tree holds no `(cur, member)`.
+    /// nothing, when the tree holds no `(cur, member)`. The tree compares the member's
+    /// bytes with the element it finds before it moves anything, so `cur` may come from a
+    /// dict slot that has not been confirmed to be `member`'s (see [`ZSet::update`]).
     fn move_member(&mut self, member: &[u8], cur: f64, new: f64) -> bool {
         let moved = self
             .tree
-            .rekey(cur, |m| **m < *member, new, |m| **m <= *member)
+            .rekey(cur, |m| m.as_bytes().cmp(member), new, |m| **m <= *member)
             .is_some();
         if moved {
             self.dict.set_score(member, new);
@@ -478,12 +480,14 @@ impl ZSet {
     ///
     /// In the large encoding the tree descent starts from the score in the member's dict
     /// slot before the member's bytes are confirmed (see `ZDict::probe`), which takes one
-    /// read from main memory off a large set's update. That is safe unconfirmed: the move
-    /// finds the element `(score, member)`, which the tree holds only if it is the
-    /// member's. A decision that keeps the set as it is (a skip, the same score, an error)
-    /// stands once the slot proves to be the member's. Anything else (an absent member, a
-    /// slot that was another member's with the same hash bits) goes the confirmed way, now
-    /// in cache.
+    /// read from main memory off a large set's update. Nothing is decided on that score
+    /// alone: a move happens only once the tree has compared `member`'s bytes with the
+    /// element it found at `(score, member)`'s place, and the tree holds that element
+    /// only if the slot was the member's (invariant 1); a decision that keeps the set as
+    /// it is (a skip, the same score, an error) stands only once the dict has compared the
+    /// bytes at the slot's position ([`ZDict::holds_at`]). Anything else (an absent
+    /// member, a slot that was another member's with the same 32 hash bits) goes the
+    /// confirmed way, now in cache.
     pub fn update<E>(
         &mut self,
         member: &[u8],
@@ -1014,6 +1018,60 @@ mod tests {
         assert_eq!(s.remove(b"b"), Some(2.5));
         assert_eq!(s.remove(b"b"), None);
         s.check_invariants().unwrap();
+    }
+
+    /// Two members whose slots in `s`'s dict carry the same 32 hash bits, so that a probe
+    /// for one meets the other's slot if that one was placed first: the first returned
+    /// sorts after the second. Found by trying names (a birthday search: about 80,000).
+    fn hash_twins(s: &ZSet) -> (Vec<u8>, Vec<u8>) {
+        let Repr::Skiplist(l) = &s.repr else {
+            panic!("a large set has the dict")
+        };
+        let mut seen = std::collections::HashMap::new();
+        for i in 0u32.. {
+            let m = format!("twin:{i}").into_bytes();
+            if let Some(other) = seen.insert(l.dict.hash_bits(&m), m.clone()) {
+                return if other > m { (other, m) } else { (m, other) };
+            }
+        }
+        unreachable!("32-bit hashes repeat within 2^32 + 1 names")
+    }
+
+    /// Issue 18: a member whose slot's hash bits equal those of a member placed before it.
+    /// `update` starts from the first slot with those bits, which is the other member's;
+    /// the move it tries must find that the tree's element at that score is not this
+    /// member. On the tree that trusted the place, ZADD answered "updated" for a member it
+    /// never added, and moved the other member to the new score in the tree alone.
+    #[test]
+    fn a_hash_twin_is_added_not_mistaken_for_its_twin() {
+        for (twin_score, new_score) in [(5.0, 7.0), (5.0, 5.0), (5.0, 3.0)] {
+            let mut s = ZSet::new();
+            for i in 0..200 {
+                s.add(format!("filler:{i}").as_bytes(), f64::from(i));
+            }
+            let (first, second) = hash_twins(&s);
+            // `first` sorts after `second`, so a descent for (5, second) stops at
+            // (5, first): the element a trusting tree would have moved.
+            assert_eq!(s.add(&first, twin_score), AddOutcome::Added);
+            assert_eq!(s.rank(&second), None);
+            assert_eq!(s.score(&second), None);
+            let got = s.update(&second, |cur| Ok::<_, ()>(Some(cur.unwrap_or(new_score))));
+            assert_eq!(got, Ok(Some((AddOutcome::Added, new_score))));
+            s.check_invariants().unwrap();
+            assert_eq!(s.len(), 202);
+            assert_eq!(s.score(&first), Some(twin_score));
+            assert_eq!(s.score(&second), Some(new_score));
+            // Updates of either twin now reach that one alone.
+            let got = s.update(&first, |cur| Ok::<_, ()>(cur.map(|c| c + 100.0)));
+            assert_eq!(got, Ok(Some((AddOutcome::Updated, twin_score + 100.0))));
+            let got = s.update(&second, |cur| Ok::<_, ()>(cur.map(|c| c + 1.0)));
+            assert_eq!(got, Ok(Some((AddOutcome::Updated, new_score + 1.0))));
+            s.check_invariants().unwrap();
+            assert_eq!(s.remove(&second), Some(new_score + 1.0));
+            assert_eq!(s.rank(&second), None);
+            assert_eq!(s.score(&first), Some(twin_score + 100.0));
+            s.check_invariants().unwrap();
+        }
     }
 
     /// `update` in both encodings: decisions from the current score, skips, errors passed
