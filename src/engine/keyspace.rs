@@ -308,6 +308,67 @@ impl Db {
     }
 }
 
+impl Db {
+    /// Checks that every key is found by its own bytes at its own position, that the keys
+    /// with a deadline are exactly those in `volatile` (each found at its position too),
+    /// and, in cluster mode, that the slot index holds exactly the keys, each under its
+    /// slot. **O(N).** For tests.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut with_deadline = 0;
+        for (i, (k, e)) in self.map.iter().enumerate() {
+            if self.map.get_index_of(k.as_slice()) != Some(i) {
+                return Err(format!("key at {i} is not found at its position"));
+            }
+            if e.expire_at.is_some() {
+                with_deadline += 1;
+                if !self.volatile.contains(k.as_slice()) {
+                    return Err(format!("key at {i} has a deadline but is not volatile"));
+                }
+            }
+        }
+        if with_deadline != self.volatile.len() {
+            return Err(format!(
+                "{with_deadline} keys with a deadline, {} volatile",
+                self.volatile.len()
+            ));
+        }
+        for (i, k) in self.volatile.iter().enumerate() {
+            if self.volatile.get_index_of(k.as_slice()) != Some(i) {
+                return Err(format!("volatile key at {i} is not found at its position"));
+            }
+        }
+        let Some(ix) = &self.slots else {
+            return Ok(());
+        };
+        if ix.seq.len() != self.map.len() {
+            return Err(format!(
+                "{} keys in the slot index, {} in the database",
+                ix.seq.len(),
+                self.map.len()
+            ));
+        }
+        let mut indexed = 0;
+        for (slot, keys) in &ix.by_slot {
+            for (n, k) in keys {
+                indexed += 1;
+                if cluster::key_slot(k) != *slot || ix.seq.get(k.as_slice()) != Some(n) {
+                    return Err(format!("slot {slot} lists a key out of place"));
+                }
+                if !self.map.contains_key(k.as_slice()) {
+                    return Err(format!("slot {slot} lists a key not in the database"));
+                }
+            }
+        }
+        if indexed != ix.seq.len() {
+            return Err(format!(
+                "{indexed} keys by slot, {} by sequence",
+                ix.seq.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

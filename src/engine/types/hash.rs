@@ -154,6 +154,26 @@ impl HashValue {
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
         self.map.iter().map(|(f, v)| (f.as_slice(), v.as_slice()))
     }
+
+    /// Checks that every field is found by its own bytes at its own position, and that a
+    /// hash still in the listpack encoding is within `limits` (the limits it was built
+    /// under: lowering them with `CONFIG SET` converts a hash only at its next write, as
+    /// in Redis). **O(N).** For tests.
+    pub fn check_invariants(&self, limits: HashLimits) -> Result<(), String> {
+        for (i, f) in self.map.keys().enumerate() {
+            if self.map.get_index_of(f.as_slice()) != Some(i) {
+                return Err(format!("field at {i} is not found at its position"));
+            }
+        }
+        let too_long = |b: &[u8]| b.len() > limits.max_listpack_value;
+        if !self.big
+            && (self.map.len() > limits.max_listpack_entries
+                || self.iter().any(|(f, v)| too_long(f) || too_long(v)))
+        {
+            return Err("a listpack hash beyond its limits".into());
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

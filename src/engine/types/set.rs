@@ -168,6 +168,36 @@ impl SetValue {
     }
 }
 
+impl SetValue {
+    /// Checks the invariants of the module documentation, and that every member is found
+    /// by its own bytes at its own position (the hash table and the entries agree).
+    /// **O(N).** For tests.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        for (i, m) in self.members.iter().enumerate() {
+            if self.members.get_index_of(m.as_bytes()) != Some(i) {
+                return Err(format!("member at {i} is not found at its position"));
+            }
+        }
+        if !self.intset {
+            return Ok(());
+        }
+        if self.members.len() > MAX_INTSET_ENTRIES {
+            return Err(format!("an intset of {} members", self.members.len()));
+        }
+        let mut prev = None;
+        for m in &self.members {
+            let Some(v) = parse_i64(m) else {
+                return Err(format!("{:?} in an intset", String::from_utf8_lossy(m)));
+            };
+            if prev.is_some_and(|p| p >= v) {
+                return Err(format!("intset out of order at {v}"));
+            }
+            prev = Some(v);
+        }
+        Ok(())
+    }
+}
+
 impl IntoIterator for SetValue {
     type Item = Vec<u8>;
     type IntoIter = std::iter::Map<indexmap::set::IntoIter<SmallBytes>, fn(SmallBytes) -> Vec<u8>>;

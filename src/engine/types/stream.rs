@@ -768,7 +768,8 @@ impl Stream {
     /// Checks the invariants between the entries and the node model (for tests): the live
     /// counts add up to the length, every entry lies in a
     /// node at or after its master ID and not after its last appended ID, and `last_id` is
-    /// not below any entry. **O(N).**
+    /// not below any entry; and in each consumer group, a pending ID is in its owner's
+    /// set and the owners' sets hold nothing else. **O(N).**
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut live = 0u64;
         let masters: Vec<StreamId> = self.nodes.keys().copied().collect();
@@ -800,6 +801,24 @@ impl Stream {
         }
         if self.last_valid_id() > self.last_id {
             return Err("an entry above last_id".into());
+        }
+        for (name, g) in &self.groups {
+            let owned: usize = g.consumers.values().map(|c| c.pending.len()).sum();
+            if owned != g.pel.len() {
+                return Err(format!(
+                    "group {name:?}: consumers own {owned} of {}",
+                    g.pel.len()
+                ));
+            }
+            for (id, nack) in &g.pel {
+                if !g
+                    .consumers
+                    .get(&nack.consumer)
+                    .is_some_and(|c| c.pending.contains(id))
+                {
+                    return Err(format!("group {name:?}: {id}'s owner does not list it"));
+                }
+            }
         }
         Ok(())
     }
