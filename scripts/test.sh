@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test kvlab has, stopping at the first failure:
 #   formatting, clippy (host and wasm32), host tests (unit, doc, transcripts, integration),
+#   the scale tests in release mode (every collection at a million elements),
 #   browser tests (wasm-bindgen-test in headless Chromium), the release web build, and the
 #   end-to-end test (playwright-core + Chromium against the built dist/).
 #
@@ -43,6 +44,10 @@ step "clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknow
 step "clippy (tools/wasm-split)" cargo clippy "${SPLIT_TOOL[@]}" --target-dir target/tools --all-targets -- -D warnings
 step "tools/wasm-split on a test module (node)" node --test tools/wasm-split/tests/
 step "cargo test (host)" cargo test
+# The scale tests at full size (a million live elements per collection, against plain
+# models and against redis-server); plain `cargo test` ran them at a fiftieth.
+step "scale tests, release (tests/scale.rs, tests/scale_diff.rs)" \
+  cargo test --release --test scale --test scale_diff -- --nocapture
 step "walkthroughs' KV vs redis-server" bash tests/walk-redis-check.sh
 step "redis-py integration (pytest)" "$ROOT/.tools/venv/bin/python" -m pytest -q tests/py
 step "Redis 7.0's own test suite (tests/redis-suite)" env KVLAB_SUITE_STRICT=1 bash tests/redis-suite/run.sh

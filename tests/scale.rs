@@ -31,7 +31,7 @@ use fastrand::Rng;
 use kvlab::engine::keyspace::{Db, Entry};
 use kvlab::engine::types::hash::HashLimits;
 use kvlab::engine::types::list::End;
-use kvlab::engine::types::stream::{Group, StreamId, Trim, TrimStrategy};
+use kvlab::engine::types::stream::{Fields, Group, StreamId, Trim, TrimStrategy};
 use kvlab::engine::types::zset::{AddOutcome, ScoreRange};
 use kvlab::engine::types::{HashValue, ListValue, SetValue, StrValue, Stream, Value, ZSet};
 
@@ -724,7 +724,7 @@ fn hashes_against_a_model() {
     let mut fields: Pool<Vec<u8>> = Pool::default();
     let small_keys = 200;
     // A small hash's model: its fields in listpack order, and whether it converted.
-    let mut small: Vec<(HashValue, Vec<(Vec<u8>, Vec<u8>)>, bool)> = (0..small_keys)
+    let mut small: Vec<(HashValue, Fields, bool)> = (0..small_keys)
         .map(|_| (HashValue::default(), Vec::new(), false))
         .collect();
     let (mut counter, mut ops) = (0u64, 0usize);
@@ -1037,7 +1037,7 @@ fn stream_against_a_model() {
     let n = elements();
     let mut rng = rng(6);
     let mut s = Stream::new();
-    let mut model: BTreeMap<StreamId, Vec<(Vec<u8>, Vec<u8>)>> = BTreeMap::new();
+    let mut model: BTreeMap<StreamId, Fields> = BTreeMap::new();
     let mut ids: Pool<StreamId> = Pool::default();
     let mut pending: BTreeMap<StreamId, Vec<u8>> = BTreeMap::new();
     s.groups.insert(b"g".to_vec(), Group::new(StreamId::MIN, 0));

@@ -49,6 +49,11 @@ impl RespClient {
         self.writer.write_all(&encode_command(argv))
     }
 
+    /// Sends bytes already encoded (a pipeline of commands) in one write.
+    pub fn send_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.writer.write_all(bytes)
+    }
+
     /// Reads the next reply.
     pub fn read_reply(&mut self) -> io::Result<Reply> {
         parse_reply(&mut self.reader)
