@@ -51,7 +51,9 @@ step "scale tests, release (tests/scale.rs, tests/scale_diff.rs)" \
 step "walkthroughs' KV vs redis-server" bash tests/walk-redis-check.sh
 step "redis-py integration (pytest)" "$ROOT/.tools/venv/bin/python" -m pytest -q tests/py
 step "Redis 7.0's own test suite (tests/redis-suite)" env KVLAB_SUITE_STRICT=1 bash tests/redis-suite/run.sh
-step "browser tests (wasm-bindgen-test)" env TMPDIR="$BROWSER_TMP" cargo test --target wasm32-unknown-unknown --test wasm --test wasm_persist
+# A test there restores a 1,000,000-member sorted set (about 50 s in a debug build):
+# past wasm-bindgen-test's 20 s default.
+step "browser tests (wasm-bindgen-test)" env TMPDIR="$BROWSER_TMP" WASM_BINDGEN_TEST_TIMEOUT=300 cargo test --target wasm32-unknown-unknown --test wasm --test wasm_persist
 step "trunk build --release" trunk build --release
 # Screenshots of the main screens are kept as artifacts in target/e2e-shots/.
 SHOTS="$ROOT/target/e2e-shots"
