@@ -171,9 +171,12 @@ impl ZDict {
     /// are `member`'s, *before* that entry's bytes are compared; `None` when a free slot
     /// comes first (then `member` is absent). The entry is asked for but not waited for,
     /// so that a caller can start work that needs only the score (a tree descent) while
-    /// that read comes from memory, and confirm the member afterwards with
-    /// [`ZDict::holds_at`]: in a large set, that takes the second of a lookup's two reads
-    /// from main memory off the caller's path. **O(1)** expected.
+    /// that read comes from memory, and confirm the member afterwards, with
+    /// [`ZDict::holds_at`] or by comparing the bytes of the element the descent reaches:
+    /// in a large set, that takes the second of a lookup's two reads from main memory off
+    /// the caller's path. Nothing may be decided on the score alone: two members share all
+    /// 32 hash bits about a hundred times in a million, and the slot found first may be the
+    /// other one's (issue 18). **O(1)** expected.
     pub fn probe(&self, member: &[u8]) -> Option<(f64, u32)> {
         if self.slots.is_empty() {
             return None;
