@@ -24,6 +24,8 @@
 //! (each structure's opening comment says so too).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::Instant;
 
@@ -34,32 +36,7 @@ use kvlab::engine::types::list::End;
 use kvlab::engine::types::stream::{Fields, Group, StreamId, Trim, TrimStrategy};
 use kvlab::engine::types::zset::{AddOutcome, ScoreRange};
 use kvlab::engine::types::{HashValue, ListValue, SetValue, StrValue, Stream, Value, ZSet};
-
-/// Live elements each test reaches at full size.
-const FULL: usize = 1_000_000;
-
-/// The size this run reaches: [`FULL`] in release builds, a fiftieth of it in debug
-/// builds, times `KVLAB_SCALE`.
-fn elements() -> usize {
-    let times: usize = std::env::var("KVLAB_SCALE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
-    let base = if cfg!(debug_assertions) {
-        FULL / 50
-    } else {
-        FULL
-    };
-    base * times.max(1)
-}
-
-fn rng(test: u64) -> Rng {
-    let seed: u64 = std::env::var("KVLAB_SCALE_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(18);
-    Rng::with_seed(seed.wrapping_mul(1_000_003).wrapping_add(test))
-}
+use support::scale::{elements, rng, FULL};
 
 /// Prints what a test did, for the run-time figures in CI's log.
 fn report(name: &str, ops: usize, live: usize, t0: Instant) {
@@ -565,7 +542,12 @@ fn zset_small_against_a_model() {
         listpacks > keys / 2 && converted > 0 && (converted > keys / 20 || n < FULL),
         "{listpacks} of {keys} sets are listpacks, {converted} conversions"
     );
-    report("zset (listpack)", ops, live, t0);
+    report(
+        &format!("zset (listpack; {converted} conversions, {listpacks} of {keys} sets listpacks at the end)"),
+        ops,
+        live,
+        t0,
+    );
 }
 
 // ---------------------------------------------------------------------------------------

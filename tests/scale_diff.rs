@@ -29,31 +29,10 @@ use kvlab::engine::Reply;
 
 use support::process::{self, ServerGuard};
 use support::resp::{encode_command, RespClient};
+use support::scale::{elements, rng};
 
-const FULL: usize = 1_000_000;
 /// Commands per pipelined batch.
 const BATCH: usize = 1_000;
-
-fn elements() -> usize {
-    let times: usize = std::env::var("KVLAB_SCALE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
-    let base = if cfg!(debug_assertions) {
-        FULL / 50
-    } else {
-        FULL
-    };
-    base * times.max(1)
-}
-
-fn rng(test: u64) -> Rng {
-    let seed: u64 = std::env::var("KVLAB_SCALE_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(18);
-    Rng::with_seed(seed.wrapping_mul(1_000_003).wrapping_add(test))
-}
 
 /// A command argument.
 trait Arg {

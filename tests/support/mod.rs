@@ -5,9 +5,11 @@
 //!   the in-process engine (encoded and parsed back) can be compared as values.
 //! - [`process`]: a guard that starts `redis-server` or `kvlab-server` on a free loopback
 //!   port and kills it when dropped.
+//! - [`scale`]: the size and seed of the scale tests.
 //!
 //! Each test crate that needs them says `mod support;`; not every crate uses every helper.
 #![allow(dead_code)]
 
 pub mod process;
 pub mod resp;
+pub mod scale;
