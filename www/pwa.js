@@ -7,7 +7,13 @@
 // language (zh-CN or English).
 const meta = document.querySelector('meta[name="kvlab-build"]');
 if (meta && 'serviceWorker' in navigator) {
-  const zh = (navigator.language || '').toLowerCase().startsWith('zh') || localStorage.getItem('kvlab.lang') === 'zh-CN';
+  // In an embed on another site the browser may deny storage (and service workers) to the
+  // frame: reading localStorage then throws, and the app runs from the network.
+  let saved = null;
+  try {
+    saved = localStorage.getItem('kvlab.lang');
+  } catch {}
+  const zh = (navigator.language || '').toLowerCase().startsWith('zh') || saved === 'zh-CN';
   const text = zh
     ? { note: 'kvlab 有新版本。', reload: '重新加载以更新', later: '稍后' }
     : { note: 'A new version of kvlab is ready.', reload: 'Reload to update', later: 'Later' };
@@ -55,5 +61,8 @@ if (meta && 'serviceWorker' in navigator) {
       reg.addEventListener('updatefound', () => reg.installing && watch(reg.installing));
       window.__kvlabServiceWorker = reg;
     })
-    .catch((e) => console.warn('kvlab: service worker not registered:', e));
+    .catch((e) => {
+      // Expected in a third-party frame (an embed on a tutorial site): say nothing there.
+      if (window.top === window) console.warn('kvlab: service worker not registered:', e);
+    });
 }

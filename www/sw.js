@@ -11,8 +11,12 @@
 //   caches of older builds, and the page reloads into the new build entirely. Until then
 //   every request is answered from the old build's cache, so no page mixes two builds.
 // - fetch: same-origin GETs are answered from the cache first (file names carry content
-//   hashes), then the network; navigations get the cached index.html, so the app starts
-//   with the network off. Nothing from other origins is ever fetched or cached.
+//   hashes), then the network. A navigation to a page of the build (examples/tutorial.html,
+//   say) gets that page; only the app's own address, the scope root or its index.html
+//   with any query (the app's routes live in the fragment), gets the app shell, so the app
+//   starts with the network off. Answering every navigation with index.html, as an app
+//   shell worker often does, breaks the other pages: index.html's relative asset URLs then
+//   resolve under their directory. Nothing from other origins is ever fetched or cached.
 const BUILD = '__KVLAB_BUILD__';
 const FILES = __KVLAB_FILES__;
 const CACHE = `kvlab-${BUILD}`;
@@ -36,24 +40,19 @@ self.addEventListener('message', (event) => {
   }
 });
 
+// The app shell's own addresses, with the query and fragment left off.
+const SCOPE = new URL('./', self.location.href).href;
+const APP = new Set([SCOPE, `${SCOPE}index.html`]);
+
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.mode === 'navigate') {
-    // Any page of the app (deep links carry their state in the fragment) is index.html.
-    event.respondWith(
-      caches
-        .open(CACHE)
-        .then((cache) => cache.match('./index.html'))
-        .then((hit) => hit || fetch(request)),
-    );
-    return;
-  }
+  const page = `${url.origin}${url.pathname}`;
+  // Cached files are matched without their query (names carry content hashes).
+  const key = request.mode === 'navigate' && APP.has(page) ? './index.html' : request;
   event.respondWith(
-    caches.open(CACHE).then((cache) =>
-      cache.match(request, { ignoreSearch: true }).then((hit) => hit || fetch(request)),
-    ),
+    caches.open(CACHE).then((cache) => cache.match(key, { ignoreSearch: true }).then((hit) => hit || fetch(request))),
   );
 });
