@@ -10,6 +10,16 @@
 //! | `#/walk`, `#/walk/<id>`, `#/walk/<id>/<step>` | the walkthrough list, one walkthrough, a step of it |
 //! | `#/embed?ws=…&setup=…&walk=…&step=…&lang=…&then=1` | embed mode (see `www/embed.js`) |
 //! | `#/share?s=…` | a shared session: shown first, replayed into a fresh workspace on request |
+//! | `#/try?commands=…&autorun=true` | a Try-it link as redis.io writes them (see below): shown, and run at once only with `autorun` |
+//!
+//! # Try-it links
+//! redis.io's documentation opens a block of commands as `…?commands=<c>&autorun=true`,
+//! where `c` is the base64url (or plain base64; padding optional) of a JSON array of
+//! strings, one command line each (a string holding several lines counts as several).
+//! kvlab accepts the same parameters under `#/try`, so a page that writes such a link can
+//! point it at a kvlab build. The commands are listed like a share link's, and run — into
+//! a fresh workspace when the current one holds data — when the learner asks, or at once
+//! with `autorun=true` (or `1`). At most [`MAX_TRY_LINES`] lines are taken.
 //!
 //! # Share payload
 //! `s` is base64url (no padding) of one version byte (1) followed by the raw DEFLATE of a
@@ -49,12 +59,16 @@ pub struct Shared {
 pub enum ShareError {
     /// Not base64url.
     Encoding,
-    /// Made by a newer kvlab.
+    /// Made by a newer kvlab: a later format number whose payload still inflates.
     Version(u8),
+    /// Part of the link is missing or was changed (any other format byte).
+    Damaged,
     /// Not valid DEFLATE data, or larger than [`MAX_TEXT`].
     Compression,
     /// The text inside is not what kvlab writes.
     Format,
+    /// A Try-it link whose text is not a JSON array of command lines.
+    Commands,
 }
 
 impl std::fmt::Display for ShareError {
@@ -67,8 +81,12 @@ impl std::fmt::Display for ShareError {
                     "the link was made by a newer kvlab (format {v}); reload to update"
                 )
             }
+            ShareError::Damaged => {
+                f.write_str("the link is damaged: part of it is missing or was changed")
+            }
             ShareError::Compression => f.write_str("the link is damaged or too large"),
             ShareError::Format => f.write_str("the link does not hold a kvlab session"),
+            ShareError::Commands => f.write_str("the link does not hold a list of commands"),
         }
     }
 }
@@ -98,8 +116,23 @@ pub fn decode(s: &str) -> Result<Shared, ShareError> {
         .map_err(|_| ShareError::Encoding)?;
     let (&version, body) = bytes.split_first().ok_or(ShareError::Encoding)?;
     if version != VERSION {
-        return Err(ShareError::Version(version));
+        // A damaged link is far likelier than a newer kvlab: call it newer only when the
+        // format number is one a later kvlab could have written and the rest inflates to
+        // something other than this format's text (a changed first character leaves the
+        // rest a good version 1 payload).
+        let newer = (VERSION + 1..=VERSION + 15).contains(&version)
+            && matches!(read_v1(body), Err(ShareError::Format));
+        return Err(if newer {
+            ShareError::Version(version)
+        } else {
+            ShareError::Damaged
+        });
     }
+    read_v1(body)
+}
+
+/// The payload after the format byte, as format 1 writes it.
+fn read_v1(body: &[u8]) -> Result<Shared, ShareError> {
     let text = miniz_oxide::inflate::decompress_to_vec_with_limit(body, MAX_TEXT)
         .map_err(|_| ShareError::Compression)?;
     let text = String::from_utf8(text).map_err(|_| ShareError::Format)?;
@@ -136,6 +169,13 @@ pub enum Route {
     Embed(Embed),
     /// A shared session waiting to be confirmed.
     Share(Result<Shared, ShareError>),
+    /// A Try-it link: its commands (as [`Shared::commands`]), and whether to run them at once.
+    Try {
+        /// The commands, or why the link could not be read.
+        link: Result<Shared, ShareError>,
+        /// `autorun=true`: run without asking (still into a fresh workspace if needed).
+        autorun: bool,
+    },
 }
 
 /// The options of embed mode.
@@ -157,6 +197,62 @@ pub struct Embed {
 
 /// The most setup lines an embed takes.
 const MAX_SETUP_LINES: usize = 1_000;
+/// The most command lines a Try-it link takes.
+pub const MAX_TRY_LINES: usize = 1_000;
+
+/// Reads the `commands` parameter of a Try-it link: base64url or base64 of a JSON array of
+/// command lines.
+///
+/// # Errors
+/// [`ShareError::Encoding`] when it is not base64 (or is larger than [`MAX_TEXT`]),
+/// [`ShareError::Commands`] when the text is not a JSON array of strings in UTF-8.
+pub fn decode_try(s: &str) -> Result<Shared, ShareError> {
+    use crate::engine::json::{self, Kind};
+    use base64::engine::general_purpose::STANDARD_NO_PAD;
+    let s = s.trim().trim_end_matches('=');
+    if s.len() > MAX_TEXT / 3 * 4 {
+        return Err(ShareError::Encoding);
+    }
+    let bytes = URL_SAFE_NO_PAD
+        .decode(s)
+        .or_else(|_| STANDARD_NO_PAD.decode(s))
+        .map_err(|_| ShareError::Encoding)?;
+    let doc = json::parse(&bytes).map_err(|_| ShareError::Commands)?;
+    let Kind::Array(items) = doc.kind else {
+        return Err(ShareError::Commands);
+    };
+    let mut commands = Vec::new();
+    for item in items {
+        let Kind::Str(text) = item.kind else {
+            return Err(ShareError::Commands);
+        };
+        let text = String::from_utf8(text).map_err(|_| ShareError::Commands)?;
+        commands.extend(
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string),
+        );
+    }
+    commands.truncate(MAX_TRY_LINES);
+    Ok(Shared {
+        dataset: Vec::new(),
+        commands,
+    })
+}
+
+/// The `commands` parameter of a Try-it link for these lines (the inverse of [`decode_try`]).
+pub fn encode_try(commands: &[String]) -> String {
+    let mut text = String::from("[");
+    for (i, c) in commands.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        crate::engine::json::write_str(&mut text, c);
+    }
+    text.push(']');
+    URL_SAFE_NO_PAD.encode(text)
+}
 
 impl Route {
     /// Reads a fragment (with or without its `#`). Unknown fragments open the console.
@@ -214,6 +310,10 @@ impl Route {
                 })
             }
             Some("share") => Route::Share(decode(param("s").unwrap_or(""))),
+            Some("try") => Route::Try {
+                link: decode_try(param("commands").unwrap_or("")),
+                autorun: matches!(param("autorun"), Some("true" | "1")),
+            },
             _ => Route::Console,
         }
     }
@@ -252,6 +352,11 @@ impl Route {
             }
             Route::Share(Ok(s)) => format!("/share?s={}", encode(s)),
             Route::Share(Err(_)) => "/share".to_string(),
+            Route::Try { link, autorun } => {
+                let commands = link.as_ref().map_or(&[][..], |s| &s.commands[..]);
+                let run = if *autorun { "&autorun=true" } else { "" };
+                format!("/try?commands={}{run}", encode_try(commands))
+            }
         }
     }
 }
@@ -354,10 +459,37 @@ mod tests {
     fn hostile_payloads_are_refused_cleanly() {
         assert_eq!(decode("!!!"), Err(ShareError::Encoding));
         assert_eq!(decode(""), Err(ShareError::Encoding));
+        // A later format number with a payload that inflates: a newer kvlab made it.
+        let mut newer = vec![2u8];
+        newer.extend(miniz_oxide::deflate::compress_to_vec(
+            b"kvlab-share/2 0\n",
+            9,
+        ));
+        assert_eq!(
+            decode(&URL_SAFE_NO_PAD.encode(newer)),
+            Err(ShareError::Version(2))
+        );
+        // Anything else in the format byte is damage, not a newer kvlab.
         assert_eq!(
             decode(&URL_SAFE_NO_PAD.encode([9u8, 1, 2])),
-            Err(ShareError::Version(9))
+            Err(ShareError::Damaged)
         );
+        assert_eq!(
+            decode(&URL_SAFE_NO_PAD.encode([200u8, 1, 2])),
+            Err(ShareError::Damaged)
+        );
+        // A real link with its first character changed, and one cut short.
+        let link = encode(&session(20));
+        let changed = format!("B{}", &link[1..]);
+        assert_eq!(decode(&changed), Err(ShareError::Damaged));
+        for cut in [
+            link.len() / 2 / 4 * 4,
+            link.len() / 2 / 4 * 4 + 1,
+            link.len() - 1,
+        ] {
+            let e = decode(&link[..cut]).unwrap_err();
+            assert!(e.to_string().contains("damaged"), "cut at {cut}: {e}");
+        }
         assert_eq!(
             decode(&URL_SAFE_NO_PAD.encode([1u8, 0xff, 0xff])),
             Err(ShareError::Compression)
@@ -449,6 +581,50 @@ mod tests {
         assert_eq!(
             Route::parse(&format!("#{}", Route::Embed(e.clone()).fragment())),
             Route::Embed(e)
+        );
+    }
+
+    #[test]
+    fn try_links_as_redis_io_writes_them() {
+        // `["SET foo bar", "GET foo"]`, base64url as redis.io's pages encode it.
+        let c = URL_SAFE_NO_PAD.encode(r#"["SET foo bar","GET foo"]"#);
+        let Route::Try { link, autorun } =
+            Route::parse(&format!("#/try?commands={c}&autorun=true"))
+        else {
+            panic!()
+        };
+        assert!(autorun);
+        assert_eq!(link.unwrap().commands, ["SET foo bar", "GET foo"]);
+        // Plain base64 with padding, a string of several lines, no autorun.
+        use base64::engine::general_purpose::STANDARD;
+        let c = STANDARD.encode("[\"HSET h f \\\"a b\\\"\\nHGETALL h\", \"  \", \"名字\"]");
+        assert!(c.contains('='), "{c}");
+        let route = Route::parse(&format!("#/try?commands={}", percent_encode(&c)));
+        let Route::Try { link, autorun } = &route else {
+            panic!()
+        };
+        assert!(!autorun);
+        assert_eq!(
+            link.as_ref().unwrap().commands,
+            ["HSET h f \"a b\"", "HGETALL h", "名字"]
+        );
+        // The fragment we write reads back the same.
+        assert_eq!(Route::parse(&format!("#{}", route.fragment())), route);
+        for bad in [
+            "",
+            "!!!",
+            &URL_SAFE_NO_PAD.encode("{}"),
+            &URL_SAFE_NO_PAD.encode("[1]"),
+        ] {
+            let Route::Try { link, .. } = Route::parse(&format!("#/try?commands={bad}")) else {
+                panic!()
+            };
+            assert!(link.is_err(), "{bad}");
+        }
+        let many: Vec<String> = (0..5000).map(|i| format!("INCR n{i}")).collect();
+        assert_eq!(
+            decode_try(&encode_try(&many)).unwrap().commands.len(),
+            MAX_TRY_LINES
         );
     }
 

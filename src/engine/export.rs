@@ -150,21 +150,7 @@ pub fn to_resp(commands: &[Vec<Vec<u8>>]) -> Vec<u8> {
 
 fn json_bytes(out: &mut String, b: &[u8]) {
     match std::str::from_utf8(b) {
-        Ok(s) => {
-            out.push('"');
-            for c in s.chars() {
-                match c {
-                    '"' => out.push_str("\\\""),
-                    '\\' => out.push_str("\\\\"),
-                    '\n' => out.push_str("\\n"),
-                    '\r' => out.push_str("\\r"),
-                    '\t' => out.push_str("\\t"),
-                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-                    c => out.push(c),
-                }
-            }
-            out.push('"');
-        }
+        Ok(s) => super::json::write_str(out, s),
         Err(_) => {
             out.push_str("{\"hex\":\"");
             for x in b {

@@ -110,6 +110,24 @@ pub fn parse(text: &[u8]) -> Result<Json, SyntaxError> {
     Ok(v)
 }
 
+/// Writes `s` as a JSON string (quoted, with `"`, `\\` and control characters escaped):
+/// the inverse of what [`parse`] reads into [`Kind::Str`].
+pub fn write_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 impl Parser<'_> {
     fn err(&self, message: &str) -> SyntaxError {
         SyntaxError {
