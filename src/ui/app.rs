@@ -31,13 +31,15 @@ pub fn App() -> Html {
     let walk_route = use_walk_route();
     // Embed mode (`#/embed?…`, inside a tutorial's iframe) is fixed for the page's life.
     let embed = use_memo((), |_| embed_route());
-    // A share link (`#/share?s=…`) shows what it would run until run or cancelled.
+    // A share link (`#/share?s=…`) or a Try-it link (`#/try?commands=…`) shows what it
+    // would run until run or cancelled: (the link, is it a Try-it link, autorun).
     let share_route = use_state(|| {
         let hash = web_sys::window()
             .and_then(|w| w.location().hash().ok())
             .unwrap_or_default();
         match Route::parse(&hash) {
-            Route::Share(r) => Some(r),
+            Route::Share(r) => Some((r, false, false)),
+            Route::Try { link, autorun } => Some((link, true, autorun)),
             _ => None,
         }
     });
@@ -102,7 +104,7 @@ pub fn App() -> Html {
         return html! { <EmbedApp embed={e.clone()} state={state.clone()} /> };
     }
 
-    if let Some(shared) = (*share_route).clone() {
+    if let Some((shared, try_link, autorun)) = (*share_route).clone() {
         let on_done = {
             let share_route = share_route.clone();
             Callback::from(move |()| share_route.set(None))
@@ -113,7 +115,7 @@ pub fn App() -> Html {
                     on_lang={on_action.reform(Action::SetLang)}
                     on_theme={on_action.reform(Action::SetTheme)}
                     on_tab={on_action.reform(Action::SetTab)} />
-                <SharePage {shared} state={state.clone()} {on_done} />
+                <SharePage {shared} state={state.clone()} {on_done} {try_link} {autorun} />
             </div>
         };
     }

@@ -5,6 +5,12 @@
 //! it — as typed commands, so they appear in the console — only when asked, and only into
 //! an empty workspace. When the current workspace holds data, the button opens the link in
 //! a fresh workspace (`?ws=shared-…`) instead, so a link never clobbers a learner's data.
+//!
+//! A Try-it link (`#/try?commands=…`, as redis.io writes them) opens the same page; with
+//! `autorun=true` it runs at once, by the same rules: into this workspace when it is empty,
+//! else into the link's fresh workspace, where it runs on arrival. If that workspace holds
+//! data too (the link was opened before), the page waits for the learner instead of
+//! running the commands a second time.
 
 use yew::prelude::*;
 
@@ -57,9 +63,15 @@ pub struct ShareBoxProps {
 pub fn ShareBox(props: &ShareBoxProps) -> Html {
     let lang = props.state.lang;
     let open = use_state(|| false);
+    // What the Copy button last did: None, Some(true) copied, Some(false) refused.
+    let copied = use_state(|| None::<bool>);
     let toggle = {
         let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| {
+            copied.set(None);
+            open.set(!*open)
+        })
     };
     let body = (*open).then(|| {
         let shared = Shared {
@@ -86,6 +98,14 @@ pub fn ShareBox(props: &ShareBoxProps) -> Html {
                     { t(lang, " characters)", " 个字符）") }
                     <input type="text" readonly=true value={link.clone()} onfocus={select} />
                 </label>
+                <button type="button" class="share-copy" onclick={copy_link(link.clone(), copied.clone())}>
+                    { t(lang, "Copy", "复制") }
+                </button>
+                <span class="share-copied" role="status">{ match *copied {
+                    Some(true) => t(lang, "Copied.", "已复制。"),
+                    Some(false) => t(lang, "Could not copy: select the link and press Ctrl+C.", "无法复制：请选中链接后按 Ctrl+C。"),
+                    None => "",
+                } }</span>
                 if long {
                     <p class="warn">{ t(lang,
                         "This link is long: some chat and mail apps cut links of more than a few thousand characters.",
@@ -104,6 +124,21 @@ pub fn ShareBox(props: &ShareBoxProps) -> Html {
     }
 }
 
+/// Copies `link` to the clipboard, then reports in `copied` whether that worked.
+fn copy_link(link: String, copied: UseStateHandle<Option<bool>>) -> Callback<MouseEvent> {
+    Callback::from(move |_: MouseEvent| {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let promise = window.navigator().clipboard().write_text(&link);
+        let copied = copied.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+            copied.set(Some(ok));
+        });
+    })
+}
+
 /// Properties of [`SharePage`].
 #[derive(Properties, PartialEq)]
 pub struct SharePageProps {
@@ -113,6 +148,12 @@ pub struct SharePageProps {
     pub state: UseReducerHandle<State>,
     /// Called when the page is done (ran or cancelled): back to the workbench.
     pub on_done: Callback<()>,
+    /// A Try-it link (`#/try`) rather than a share link.
+    #[prop_or_default]
+    pub try_link: bool,
+    /// `autorun=true`: run without waiting for the button.
+    #[prop_or_default]
+    pub autorun: bool,
 }
 
 /// What a share link would run, with Run / Open fresh / Cancel.
@@ -132,7 +173,8 @@ pub fn SharePage(props: &SharePageProps) -> Html {
         Err(e) => {
             return html! {
                 <main class="share-page">
-                    <h2>{ t(lang, "This share link cannot be opened", "无法打开这个分享链接") }</h2>
+                    <h2>{ if props.try_link { t(lang, "This Try-it link cannot be opened", "无法打开这个“试一试”链接") }
+                          else { t(lang, "This share link cannot be opened", "无法打开这个分享链接") } }</h2>
                     <p class="error">{ error_text(e, lang) }</p>
                     <button type="button" onclick={cancel}>{ t(lang, "Back to the workbench", "返回工作台") }</button>
                 </main>
@@ -143,12 +185,28 @@ pub fn SharePage(props: &SharePageProps) -> Html {
         .state
         .engine()
         .read(|e| e.server().dbs.iter().all(|d| d.is_empty()));
+    // The link's own workspace: named after the fragment, without `autorun` so that a
+    // link with and without it share one.
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    let fresh = format!(
+        "shared-{}",
+        share::crc_name(
+            hash.replace("&autorun=true", "")
+                .replace("&autorun=1", "")
+                .as_str()
+        )
+    );
+    let in_fresh = super::persist_hook::workspace_from_url() == fresh;
     let run = {
         let dispatcher = props.state.dispatcher();
         let shared = shared.clone();
         let done = done.clone();
-        Callback::from(move |_: MouseEvent| {
-            if empty {
+        let fresh = fresh.clone();
+        Callback::from(move |()| {
+            // Into this workspace when it is empty, or is already the link's own.
+            if empty || in_fresh {
                 for line in shared.dataset.iter().chain(&shared.commands) {
                     dispatcher.dispatch(Action::Run(line.clone()));
                 }
@@ -157,15 +215,27 @@ pub fn SharePage(props: &SharePageProps) -> Html {
             } else if let Some(loc) = web_sys::window().map(|w| w.location()) {
                 // A fresh workspace named after the link, with the same fragment.
                 let hash = loc.hash().unwrap_or_default();
-                let id = share::crc_name(&hash);
-                let _ = loc.set_href(&format!("?ws=shared-{id}{hash}"));
+                let _ = loc.set_href(&format!("?ws={fresh}{hash}"));
             }
         })
     };
+    // autorun: once, on arrival — unless that would open the workspace it is already in.
+    let waits = props.autorun && !empty && in_fresh;
+    {
+        let run = run.clone();
+        let go = props.autorun && !waits;
+        use_effect_with((), move |_| {
+            if go {
+                run.emit(());
+            }
+        });
+    }
+    let run = run.reform(|_: MouseEvent| ());
     let lines = shared.dataset.len() + shared.commands.len();
     html! {
         <main class="share-page">
-            <h2>{ t(lang, "A shared kvlab session", "分享的 kvlab 会话") }</h2>
+            <h2>{ if props.try_link { t(lang, "Commands from a Try-it link", "来自“试一试”链接的命令") }
+                  else { t(lang, "A shared kvlab session", "分享的 kvlab 会话") } }</h2>
             <p>{ t(lang, "Nothing has run yet. These commands will run, in order, as if typed:",
                    "尚未执行任何命令。以下命令将按顺序执行，如同手动输入：") }</p>
             if !shared.dataset.is_empty() {
@@ -179,11 +249,16 @@ pub fn SharePage(props: &SharePageProps) -> Html {
             }
             <div class="share-actions">
                 <button type="button" class="primary" onclick={run}>
-                    { if empty { t(lang, "Run them", "执行") } else { t(lang, "Open in a fresh workspace", "在新工作区中打开") } }
+                    { if empty { t(lang, "Run them", "执行") }
+                      else if in_fresh { t(lang, "Run them again here", "在此再次执行") }
+                      else { t(lang, "Open in a fresh workspace", "在新工作区中打开") } }
                 </button>
                 <button type="button" onclick={cancel}>{ t(lang, "Cancel", "取消") }</button>
             </div>
-            if !empty {
+            if waits {
+                <p class="note">{ t(lang, "This link has run in this workspace before, so it waits for you this time.",
+                                    "这个链接之前已在本工作区执行过，因此这次等你确认后再执行。") }</p>
+            } else if !empty && !in_fresh {
                 <p class="note">{ t(lang, "This workspace already holds data, so the link opens in a workspace of its own.",
                                     "当前工作区已有数据，因此链接会在单独的工作区中打开。") }</p>
             }
@@ -199,8 +274,10 @@ fn error_text(e: &ShareError, lang: Lang) -> String {
         (Lang::Zh, ShareError::Version(v)) => {
             format!("该链接由更新版本的 kvlab 生成（格式 {v}）；请刷新页面以更新")
         }
+        (Lang::Zh, ShareError::Damaged) => "链接已损坏：有一部分缺失或被改动".to_string(),
         (Lang::Zh, ShareError::Compression) => "链接已损坏或过大".to_string(),
         (Lang::Zh, ShareError::Format) => "该链接中没有 kvlab 会话".to_string(),
+        (Lang::Zh, ShareError::Commands) => "该链接中没有命令列表".to_string(),
     }
 }
 

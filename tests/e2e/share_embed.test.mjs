@@ -90,6 +90,70 @@ test('a share link shows what it will run, then replays it in a fresh workspace'
   await other.close();
 });
 
+test('the share box copies its link, and a damaged link says it is damaged', async () => {
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.slice(0, -1) });
+  await page.goto(`${server.url}?ws=copy-test`);
+  await run(page, 'SET copied yes');
+  await page.getByRole('button', { name: 'Share' }).click();
+  const link = await page.locator('.share-box input').inputValue();
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'Copied.' }).waitFor({ timeout: 5_000 });
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  // The link with its first character changed, and cut short: damaged, in both languages.
+  const s = new URL(link).hash.split('s=')[1];
+  const other = await browser.context.newPage();
+  for (const bad of [`B${s.slice(1)}`, s.slice(0, Math.floor(s.length / 2))]) {
+    await other.goto(`${server.url}?ws=damaged#/share?s=${bad}`);
+    await other.getByText('This share link cannot be opened').waitFor({ timeout: 20_000 });
+    const why = await other.locator('.share-page .error').innerText();
+    assert.match(why, /damaged/, why);
+    assert.doesNotMatch(why, /newer/, why);
+  }
+  await other.getByRole('button', { name: 'Switch language to Chinese' }).click();
+  assert.match(await other.locator('.share-page .error').innerText(), /链接已损坏/);
+  await other.getByRole('button', { name: '切换为英文界面' }).click();
+  await other.close();
+});
+
+test('a Try-it link as redis.io writes it lists its commands, and runs them when asked', async () => {
+  const commands = ['SET try:name "from a Try-it link"', 'HSET try:h f1 v1 f2 v2\nHLEN try:h'];
+  const c = b64url(JSON.stringify(commands));
+  const tab = await browser.context.newPage();
+  // An empty workspace, without autorun: listed, nothing ran.
+  await tab.goto(`${server.url}?ws=try-empty#/try?commands=${c}`);
+  await tab.getByText('Commands from a Try-it link').waitFor({ timeout: 20_000 });
+  assert.deepEqual(await tab.locator('.share-lines li').allInnerTexts(), [
+    'SET try:name "from a Try-it link"',
+    'HSET try:h f1 v1 f2 v2',
+    'HLEN try:h',
+  ]);
+  await tab.getByRole('button', { name: 'Run them' }).click();
+  await tab.getByRole('log').getByText('(integer) 2').first().waitFor({ timeout: 10_000 });
+  await run(tab, 'GET try:name');
+  await tab.getByRole('log').getByText('"from a Try-it link"').first().waitFor({ timeout: 10_000 });
+  // With autorun, into a workspace that holds data: it runs at once, in a fresh workspace.
+  await tab.goto(`${server.url}?ws=try-full#/`);
+  await run(tab, 'SET mine 1');
+  await tab.getByRole('log').getByText('OK', { exact: true }).first().waitFor({ timeout: 10_000 });
+  await tab.goto(`${server.url}?ws=try-full&x=1#/try?commands=${c}&autorun=true`);
+  await tab.waitForURL(/\?ws=shared-[0-9a-f]{8}#/, { timeout: 20_000 });
+  await tab.getByRole('log').getByText('(integer) 2').first().waitFor({ timeout: 20_000 });
+  await run(tab, 'EXISTS mine');
+  await tab.getByRole('log').getByText('(integer) 0').first().waitFor({ timeout: 10_000 });
+  const fresh = tab.url();
+  // The same link again, in its own workspace that now holds its data: it waits.
+  await tab.goto(`${fresh.split('#')[0]}&again=1#/try?commands=${c}&autorun=true`);
+  await tab.getByText('This link has run in this workspace before').waitFor({ timeout: 20_000 });
+  await tab.getByRole('button', { name: 'Run them again here' }).click();
+  await run(tab, 'HLEN try:h');
+  await tab.getByRole('log').getByText('(integer) 2').first().waitFor({ timeout: 10_000 });
+  // A Try-it link that is not a list of commands says so.
+  await tab.goto(`${server.url}?ws=try-bad#/try?commands=${b64url('{"not":"a list"}')}`);
+  await tab.getByText('This Try-it link cannot be opened').waitFor({ timeout: 20_000 });
+  assert.match(await tab.locator('.share-page .error').innerText(), /does not hold a list of commands/);
+  await tab.close();
+});
+
 test('hostile keys, values, share links and embeds show as text and never run', async () => {
   await page.goto(server.url);
   for (const [i, h] of HOSTILE.entries()) {
