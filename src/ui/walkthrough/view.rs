@@ -10,7 +10,7 @@ use crate::share::{Route, Shared};
 use crate::ui::console;
 use crate::ui::i18n::Lang;
 use crate::walk::cost::kv_cost;
-use crate::walk::recap::Recap;
+use crate::walk::recap::{CostLine, Recap};
 use crate::walk::{parse_sql_text, SqlOutcome, Walkthrough};
 
 /// A result grid. Each cell carries its column's name (`data-col`), so that on a phone a
@@ -193,6 +193,17 @@ pub fn try_link(w: &Walkthrough, r: &Recap) -> String {
     )
 }
 
+/// One cell of the cost table: each statement or command with its big-O, or a dash when
+/// the step has none on this side.
+fn cost_list(lines: &[CostLine]) -> Html {
+    if lines.is_empty() {
+        return html! { <span class="walk-muted">{ "—" }</span> };
+    }
+    html! {
+        <ul>{ for lines.iter().map(|x| html! { <li><strong>{ &x.big_o }</strong>{ " " }<code>{ &x.what }</code></li> }) }</ul>
+    }
+}
+
 /// The recap: what each side built, each step's cost on each side as the data grows, and
 /// the link to the workbench.
 pub fn recap(w: &Walkthrough, r: &Recap, lang: Lang, show: impl Fn(&str) -> String) -> Html {
@@ -244,10 +255,10 @@ pub fn recap(w: &Walkthrough, r: &Recap, lang: Lang, show: impl Fn(&str) -> Stri
             <tr>
                 <td data-col={s.step}>{ format!("{}. {title}", c.step) }</td>
                 <td data-col={s.cost_sql}>
-                    <ul>{ for c.sql.iter().map(|x| html! { <li><strong>{ &x.big_o }</strong>{ " " }<code>{ &x.what }</code></li> }) }</ul>
+                    { cost_list(&c.sql) }
                 </td>
                 <td data-col={s.cost_kv}>
-                    <ul>{ for c.kv.iter().map(|x| html! { <li><strong>{ &x.big_o }</strong>{ " " }<code>{ &x.what }</code></li> }) }</ul>
+                    { cost_list(&c.kv) }
                 </td>
             </tr>
         }
