@@ -170,3 +170,93 @@ fn a_mistake_is_reported_with_file_and_step() {
     );
     assert_eq!(failures.len(), 3, "{all}");
 }
+
+/// The Chinese of every walkthrough reads as Chinese once shown: no ASCII space after or
+/// before full-width punctuation (the line joins are taken out by `display_zh`, a space
+/// typed in the file is not) and Chinese quotes “…” rather than ASCII ones.
+#[test]
+fn chinese_texts_use_chinese_punctuation() {
+    use kvlab::walk::display_zh;
+    let dir = dir();
+    let index = std::fs::read_to_string(dir.join("index.txt")).expect("index.txt");
+    let mut bad = Vec::new();
+    for f in parse_index(&index) {
+        let w = parse(&f, &std::fs::read_to_string(dir.join(&f)).expect("file")).expect("parses");
+        let mut texts = vec![
+            ("title".to_string(), w.title.zh.clone()),
+            ("intro".into(), w.intro.zh.clone()),
+        ];
+        for (n, s) in w.steps.iter().enumerate() {
+            texts.push((format!("step {} title", n + 1), s.title.zh.clone()));
+            texts.push((format!("step {}", n + 1), s.say.zh.clone()));
+        }
+        for (at, text) in texts {
+            let shown = display_zh(&text);
+            let chars: Vec<char> = shown.chars().collect();
+            for (i, w2) in chars.windows(2).enumerate() {
+                let punct = |c: char| "，。；：！？、）（“”".contains(c);
+                if (punct(w2[0]) && w2[1] == ' ') || (w2[0] == ' ' && punct(w2[1])) {
+                    let from = i.saturating_sub(8);
+                    bad.push(format!(
+                        "{f}: {at}: space beside punctuation: …{}…",
+                        chars[from..(i + 8).min(chars.len())]
+                            .iter()
+                            .collect::<String>()
+                    ));
+                }
+            }
+            if shown.contains('"') {
+                bad.push(format!("{f}: {at}: ASCII quotes in Chinese: {shown}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The recap of the login walkthrough names what each side built: the three indexes of
+/// the SQL side, and the name keys, the list and the sorted set of the KV side (not the
+/// seeded cells, though INCR changed one); its costs come from the plans and the table.
+#[test]
+fn login_recap_lists_indexes_and_extra_keys() {
+    use kvlab::walk::recap::Recap;
+    let text = std::fs::read_to_string(dir().join("login.walk")).expect("login.walk");
+    let r = Recap::of(&parse("login.walk", &text).expect("parses"));
+    let built: Vec<&str> = r.sql_built.iter().map(|b| b.sql.as_str()).collect();
+    assert_eq!(
+        built,
+        [
+            "CREATE UNIQUE INDEX login_name ON login(name);",
+            "CREATE INDEX login_last ON login(last_login_time);",
+            "CREATE INDEX login_times_idx ON login(login_times);",
+        ]
+    );
+    let keys: Vec<(String, usize, &str)> = r
+        .kv_built
+        .iter()
+        .map(|k| (k.pattern.clone(), k.count, k.kind))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("login:*:id".to_string(), 3, "string"),
+            ("login:last_login".to_string(), 1, "list"),
+            ("login:login_times".to_string(), 1, "zset"),
+        ]
+    );
+    assert_eq!(r.kv_built[1].writes, ["RPUSH", "LPUSH", "LTRIM"]);
+    // Step 4 sorts a full scan; step 5 walks the new index; LRANGE is O(S+N).
+    let s4: Vec<&str> = r.costs[3].sql.iter().map(|c| c.big_o.as_str()).collect();
+    assert_eq!(s4, ["O(N log N)"]);
+    let s5: Vec<&str> = r.costs[4].sql.iter().map(|c| c.big_o.as_str()).collect();
+    assert_eq!(s5, ["O(log N + M)"]);
+    assert!(r.costs[3]
+        .kv
+        .iter()
+        .any(|c| c.what == "LRANGE" && c.big_o.starts_with("O(")));
+    // The writes rebuild the final data: the seed, then no read command.
+    assert!(r.kv_writes.iter().any(|c| c.starts_with("ZINCRBY")));
+    assert!(!r
+        .kv_writes
+        .iter()
+        .any(|c| c.starts_with("GET ") || c.starts_with("LRANGE")));
+}

@@ -450,3 +450,176 @@ const ZH: Strings = Strings {
     hash_slot: "哈希槽",
     colon: "：",
 };
+
+// walkthrough (issue 23)
+
+/// The texts of the walkthrough page (`src/ui/walkthrough`) added for issue 23: the step
+/// screen, the table browser, free play's editing hint and the recap.
+#[derive(Debug, PartialEq, Eq)]
+pub struct WalkStrings {
+    /// Heading over `EXPLAIN QUERY PLAN` rows.
+    pub query_plan: &'static str,
+    /// Summary of the collapsible setup (schema, seed rows, seeded keys).
+    pub setup: &'static str,
+    /// Heading of the SQL side's setup.
+    pub schema: &'static str,
+    /// Heading of the KV side's setup.
+    pub seeded_keys: &'static str,
+    /// Shown under a step's code before it runs.
+    pub not_run: &'static str,
+    /// Beside a collapsed step that has run.
+    pub ran: &'static str,
+    /// Beside a collapsed step that has not run.
+    pub not_run_short: &'static str,
+    /// A step without SQL.
+    pub no_sql: &'static str,
+    /// A step without KV commands.
+    pub no_kv: &'static str,
+    /// The table browser's heading.
+    pub tables: &'static str,
+    /// After a row count.
+    pub rows: &'static str,
+    /// Label of a table's columns.
+    pub columns: &'static str,
+    /// Label of a table's indexes.
+    pub indexes: &'static str,
+    /// A table without indexes.
+    pub no_index: &'static str,
+    /// A column of the primary key.
+    pub primary_key: &'static str,
+    /// A unique index.
+    pub unique: &'static str,
+    /// Before "N of M rows".
+    pub showing_first: &'static str,
+    /// The recap's heading.
+    pub recap: &'static str,
+    /// What the SQL side built.
+    pub sql_built: &'static str,
+    /// What the KV side built.
+    pub kv_built: &'static str,
+    /// An index declared in the `[schema]`.
+    pub in_schema: &'static str,
+    /// The SQL side built nothing.
+    pub sql_built_none: &'static str,
+    /// The KV side built nothing.
+    pub kv_built_none: &'static str,
+    /// Before the write commands that maintain a key (with its own spacing).
+    pub kept_by: &'static str,
+    /// After a key count.
+    pub keys: &'static str,
+    /// Heading of the cost table.
+    pub cost_growth: &'static str,
+    /// The cost table's step column.
+    pub step: &'static str,
+    /// The cost table's SQL column.
+    pub cost_sql: &'static str,
+    /// The cost table's KV column.
+    pub cost_kv: &'static str,
+    /// What N and M stand for.
+    pub cost_note: &'static str,
+    /// The link to the workbench with the final data.
+    pub try_it: &'static str,
+    /// After the link: how many write commands, then this.
+    pub try_note: &'static str,
+    /// Free play's editing hint.
+    pub edit_hint: &'static str,
+    /// Button that puts the current step's code into the free-play boxes.
+    pub use_step_code: &'static str,
+    /// The label of the free-play SQL box.
+    pub sql_box: &'static str,
+    /// The label of the free-play KV box.
+    pub kv_box: &'static str,
+}
+
+/// English walkthrough texts.
+pub const WALK_EN: WalkStrings = WalkStrings {
+    query_plan: "Query plan",
+    setup: "Setup: the tables and their rows, the seeded keys",
+    schema: "Schema and seed rows",
+    seeded_keys: "Seeded keys",
+    not_run: "Not run yet: read the step, then press Run step.",
+    ran: "ran",
+    not_run_short: "not run",
+    no_sql: "No SQL in this step.",
+    no_kv: "No KV commands in this step.",
+    tables: "Tables (SQLite)",
+    rows: "rows",
+    columns: "Columns",
+    indexes: "Indexes",
+    no_index: "none besides the primary key",
+    primary_key: "primary key",
+    unique: "unique",
+    showing_first: "showing the first",
+    recap: "Recap: what each side built",
+    sql_built: "SQL: indexes and tables added",
+    kv_built: "KV: keys the writes maintain",
+    in_schema: "in the schema",
+    sql_built_none: "Nothing: every question was answered from the tables as they were.",
+    kv_built_none: "No keys beyond the seeded ones.",
+    kept_by: "kept by ",
+    keys: "keys",
+    cost_growth: "Cost as the data grows",
+    step: "Step",
+    cost_sql: "SQL (read from the query plan)",
+    cost_kv: "KV (from the command table)",
+    cost_note: "N: rows in the table, or elements in the key; M: rows or elements returned. \
+        A plan that SEARCHes descends a B-tree, one that SCANs reads every row; on the KV side \
+        the command chosen fixes the cost.",
+    try_it: "Open the final KV data in the workbench →",
+    try_note: "write commands rebuild it in a workspace of its own; you confirm before they run.",
+    edit_hint: "Tab indents. To leave a box with the keyboard: Shift+Tab, or Esc then Tab.",
+    use_step_code: "Use this step's code",
+    sql_box: "SQL: statements end with ;",
+    kv_box: "KV: one command per line",
+};
+
+/// Chinese walkthrough texts.
+pub const WALK_ZH: WalkStrings = WalkStrings {
+    query_plan: "查询计划",
+    setup: "准备：数据表及其初始行、初始键",
+    schema: "表结构与初始数据",
+    seeded_keys: "初始键",
+    not_run: "尚未运行：先读一读本步，再点“运行本步”。",
+    ran: "已运行",
+    not_run_short: "未运行",
+    no_sql: "本步没有 SQL。",
+    no_kv: "本步没有键值命令。",
+    tables: "数据表（SQLite）",
+    rows: "行",
+    columns: "列",
+    indexes: "索引",
+    no_index: "除主键外没有",
+    primary_key: "主键",
+    unique: "唯一",
+    showing_first: "仅显示前",
+    recap: "回顾：两边各建了什么",
+    sql_built: "SQL：新增的索引和表",
+    kv_built: "键值：写入时维护的键",
+    in_schema: "表结构中已有",
+    sql_built_none: "没有：所有问题都直接用原有的表回答。",
+    kv_built_none: "除初始键外没有新增的键。",
+    kept_by: "维护命令：",
+    keys: "个键",
+    cost_growth: "数据增长时的代价",
+    step: "步骤",
+    cost_sql: "SQL（依据查询计划）",
+    cost_kv: "键值（依据命令表）",
+    cost_note: "N：表中的行数，或键中的元素个数；M：返回的行数或元素个数。\
+        执行计划中的 SEARCH 表示沿 B 树查找，SCAN 表示逐行读完整张表；键值这边的代价由所选的命令决定。",
+    try_it: "在工作台中打开最终的键值数据 →",
+    try_note: "条写命令会在单独的工作区中重建这些数据；执行前会先请你确认。",
+    edit_hint: "Tab 键用于缩进。用键盘离开输入框：按 Shift+Tab，或先按 Esc 再按 Tab。",
+    use_step_code: "填入本步的代码",
+    sql_box: "SQL：每条语句以 ; 结尾",
+    kv_box: "键值：每行一条命令",
+};
+
+impl Lang {
+    /// The walkthrough texts of this language.
+    pub fn walk(self) -> &'static WalkStrings {
+        match self {
+            Lang::En => &WALK_EN,
+            Lang::Zh => &WALK_ZH,
+        }
+    }
+}

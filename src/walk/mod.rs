@@ -23,6 +23,7 @@
 
 pub mod cost;
 pub mod kv;
+pub mod recap;
 
 use std::fmt;
 
@@ -50,6 +51,54 @@ impl Text {
             first
         }
     }
+}
+
+/// True for the characters of CJK text: ideographs, kana, and full-width punctuation
+/// (`，。：“”…`).
+fn is_cjk(c: char) -> bool {
+    ('\u{2e80}'..='\u{9fff}').contains(&c)
+        || ('\u{3000}'..='\u{303f}').contains(&c)
+        || ('\u{ff00}'..='\u{ffef}').contains(&c)
+        || matches!(c, '“' | '”' | '‘' | '’' | '…' | '—')
+}
+
+/// True for full-width punctuation, which carries its own spacing.
+fn is_cjk_punct(c: char) -> bool {
+    ('\u{3000}'..='\u{303f}').contains(&c)
+        || ('\u{ff00}'..='\u{ff0f}').contains(&c)
+        || ('\u{ff1a}'..='\u{ff20}').contains(&c)
+        || ('\u{ff3b}'..='\u{ff40}').contains(&c)
+        || ('\u{ff5b}'..='\u{ff65}').contains(&c)
+        || matches!(c, '“' | '”' | '‘' | '’')
+}
+
+/// A Chinese walkthrough text as shown (English is shown as written). A file's continuation lines are joined with a space, which
+/// Chinese does not put between two CJK characters (`问题， 看看` → `问题，看看`) nor
+/// beside full-width punctuation, which has its own spacing (`SQLite， SQL` →
+/// `SQLite，SQL`). Spaces between CJK and Latin text (`用 SQL 和`) stay, and so do those
+/// around `…` and `—`, which English-style text in a Chinese line uses (`ZRANGE … REV`).
+///
+/// ```
+/// assert_eq!(kvlab::walk::display_zh("问题， 看看 SQL 和 键值。 Redis"), "问题，看看 SQL 和键值。Redis");
+/// ```
+pub fn display_zh(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|p| chars.get(p)).copied();
+        let next = chars.get(i + 1).copied();
+        let drop = c == ' '
+            && match (prev, next) {
+                (Some(p), Some(n)) => {
+                    (is_cjk(p) && is_cjk(n)) || is_cjk_punct(p) || is_cjk_punct(n)
+                }
+                _ => false,
+            };
+        if !drop {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// One SQL statement of a step and its expected result.

@@ -8,6 +8,8 @@
 //! `#/walk/<id>/<step>` (deep link: the steps before `<step>` are run first).
 
 pub mod sql;
+mod tables;
+mod view;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,6 +21,7 @@ use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use self::sql::{SqlReply, SqlWorker};
+use self::tables::{read_tables, tables_view, TableInfo};
 use crate::engine::cli::split_args;
 use crate::engine::{ClientId, Engine};
 use crate::share::Route;
@@ -26,7 +29,8 @@ use crate::ui::console;
 use crate::ui::i18n::Lang;
 use crate::walk::cost::{kv_cost, KvCost};
 use crate::walk::kv::{new_engine, run_kv};
-use crate::walk::{parse, parse_index, parse_sql_text, WalkError, Walkthrough};
+use crate::walk::recap::Recap;
+use crate::walk::{display_zh, parse, parse_index, WalkError, Walkthrough};
 
 /// Where the walkthrough files are served from (trunk copies `www/walkthroughs/` there).
 pub const BASE: &str = "walkthroughs/";
@@ -104,35 +108,19 @@ pub fn use_walk_route() -> Option<WalkRoute> {
 }
 
 /// English or Chinese, for the few strings of this page.
-fn t(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+pub(crate) fn t(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
     match lang {
         Lang::En => en,
         Lang::Zh => zh,
     }
 }
 
-/// A walkthrough text as shown: the file's continuation lines are joined with a space,
-/// which Chinese does not put between two CJK characters (`问题， 看看` → `问题，看看`).
-/// Spaces between CJK and Latin text (`用 SQL 和`) stay; English is unchanged.
-fn zh_text(text: &str) -> String {
-    let cjk = |c: char| {
-        ('\u{2e80}'..='\u{9fff}').contains(&c)
-            || ('\u{3000}'..='\u{303f}').contains(&c)
-            || ('\u{ff00}'..='\u{ffef}').contains(&c)
-            || matches!(c, '“' | '”' | '‘' | '’' | '…' | '—')
-    };
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    for (i, &c) in chars.iter().enumerate() {
-        let between = c == ' '
-            && i > 0
-            && chars.get(i - 1).is_some_and(|&p| cjk(p))
-            && chars.get(i + 1).is_some_and(|&n| cjk(n));
-        if !between {
-            out.push(c);
-        }
+/// A walkthrough text as shown in `lang` (see [`display_zh`]).
+fn show(lang: Lang, text: &str) -> String {
+    match lang {
+        Lang::En => text.to_string(),
+        Lang::Zh => display_zh(text),
     }
-    out
 }
 
 fn tag(lang: Lang) -> &'static str {
@@ -144,19 +132,19 @@ fn tag(lang: Lang) -> &'static str {
 
 /// One SQL statement run.
 #[derive(Clone)]
-struct SqlRun {
-    sql: String,
-    reply: SqlReply,
-    expect: Option<String>,
+pub(crate) struct SqlRun {
+    pub(crate) sql: String,
+    pub(crate) reply: SqlReply,
+    pub(crate) expect: Option<String>,
 }
 
 /// One KV command run.
 #[derive(Clone)]
-struct KvRun {
-    command: String,
-    reply: String,
-    expect: Option<String>,
-    cost: KvCost,
+pub(crate) struct KvRun {
+    pub(crate) command: String,
+    pub(crate) reply: String,
+    pub(crate) expect: Option<String>,
+    pub(crate) cost: KvCost,
 }
 
 /// The results of one step (or one free-play run).
@@ -179,6 +167,10 @@ struct Open {
     error: Option<String>,
     /// Bumped on every reset, so an older run still in flight stops.
     generation: u64,
+    /// The SQL database's tables as last read (after the schema and after each run).
+    tables: Vec<TableInfo>,
+    /// What each side builds, from the walkthrough's data.
+    recap: Rc<Recap>,
 }
 
 /// Everything the page keeps between renders.
@@ -192,6 +184,11 @@ struct Session {
     open: Option<Open>,
     busy: bool,
     generation: u64,
+    /// What the learner typed in free play's boxes (kept across runs and redraws).
+    free_sql: Option<String>,
+    free_kv: Option<String>,
+    /// Escape was pressed in a free-play box: the next Tab leaves it instead of indenting.
+    tab_leaves: bool,
 }
 
 type Shared = Rc<RefCell<Session>>;
@@ -376,7 +373,11 @@ async fn open(s: Shared, walk: Rc<Walkthrough>, upto: usize, redraw: Callback<()
             done: 0,
             error,
             generation: st.generation,
+            tables: Vec::new(),
+            recap: Rc::new(Recap::of(&walk)),
         });
+        st.free_sql = None;
+        st.free_kv = None;
         st.generation
     };
     redraw.emit(());
@@ -392,8 +393,30 @@ async fn open(s: Shared, walk: Rc<Walkthrough>, upto: usize, redraw: Callback<()
     redraw.emit(());
 }
 
-/// Runs steps until `upto` steps are done.
+/// Runs steps until `upto` steps are done, then reads the SQL tables again.
 async fn run_to(s: Shared, generation: u64, upto: usize, redraw: Callback<()>) {
+    run_steps(s.clone(), generation, upto, redraw).await;
+    refresh_tables(&s, generation).await;
+}
+
+/// Reads the SQL database's tables for the table browser.
+async fn refresh_tables(s: &Shared, generation: u64) {
+    let Some(w) = worker(s) else {
+        return;
+    };
+    let tables = read_tables(&w).await;
+    if let Some(o) = s
+        .borrow_mut()
+        .open
+        .as_mut()
+        .filter(|o| o.generation == generation)
+    {
+        o.tables = tables;
+    }
+}
+
+/// Runs steps until `upto` steps are done.
+async fn run_steps(s: Shared, generation: u64, upto: usize, redraw: Callback<()>) {
     loop {
         let (walk, n) = {
             let st = s.borrow();
@@ -581,6 +604,26 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
         });
     }
 
+    // A new step is the screen: bring it up under the sticky controls when it starts low
+    // on the screen (or above it), so its narration, code and results are in view.
+    {
+        let opened = session.borrow().open.as_ref().map(|o| o.walk.id.clone());
+        use_effect_with((props.route.clone(), opened), |_| {
+            let doc = web_sys::window().and_then(|w| w.document());
+            let current = doc.and_then(|d| d.query_selector(".walk-current").ok().flatten());
+            if let Some(el) = current {
+                let top = client_top(&el);
+                let height = web_sys::window()
+                    .and_then(|w| w.inner_height().ok())
+                    .and_then(|h| h.as_f64())
+                    .unwrap_or(800.0);
+                if top < 0.0 || top > height * 0.45 {
+                    el.scroll_into_view_with_bool(true);
+                }
+            }
+        });
+    }
+
     let s = session.borrow();
     let lang_switch = match props.on_lang.clone() {
         Some(on_lang) => {
@@ -679,6 +722,37 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
         let free = free.clone();
         Callback::from(move |_: MouseEvent| free.set(!*free))
     };
+    // The current step's code, for the free-play boxes.
+    let step_sql: String = step
+        .map(|st| {
+            st.sql
+                .iter()
+                .map(|c| c.sql.clone())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default();
+    let step_kv: String = step
+        .map(|st| {
+            st.kv
+                .iter()
+                .map(|c| c.command.clone())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default();
+    let use_step_code = {
+        let session = session.clone();
+        let redraw = redraw.clone();
+        let (sql, kv) = (step_sql.clone(), step_kv.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut s = session.borrow_mut();
+            s.free_sql = Some(sql.clone());
+            s.free_kv = Some(kv.clone());
+            drop(s);
+            redraw.emit(());
+        })
+    };
     let run_free = {
         let session = session.clone();
         let redraw = redraw.clone();
@@ -693,6 +767,11 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
                 .cast::<HtmlTextAreaElement>()
                 .map(|e| e.value())
                 .unwrap_or_default();
+            {
+                let mut s = session.borrow_mut();
+                s.free_sql = Some(sql_text.clone());
+                s.free_kv = Some(kv_text.clone());
+            }
             let session = session.clone();
             let redraw = redraw.clone();
             spawn_local(async move {
@@ -711,8 +790,28 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
                     o.runs.push(run);
                 }
                 redraw.emit(());
+                refresh_tables(&session, generation).await;
+                redraw.emit(());
             });
         })
+    };
+    // Free play's boxes keep what was typed (a redraw must not put the step's code back).
+    let on_free_input = |which: bool| {
+        let session = session.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(area) = e.target_dyn_into::<HtmlTextAreaElement>() {
+                let mut s = session.borrow_mut();
+                if which {
+                    s.free_sql = Some(area.value());
+                } else {
+                    s.free_kv = Some(area.value());
+                }
+            }
+        })
+    };
+    let on_free_key = {
+        let session = session.clone();
+        Callback::from(move |e: KeyboardEvent| code_box_key(&session, e))
     };
 
     let step_dots = (1..=total).map(|n| {
@@ -721,172 +820,224 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
             (n == cur).then_some("current"),
             (n <= o.done).then_some("done")
         );
-        html! { <button type="button" {class} onclick={nav(n)} title={zh_text(w.steps[n - 1].title.get(l))}>{ n }</button> }
+        let title = show(lang, w.steps[n - 1].title.get(l));
+        html! {
+            <button type="button" {class} onclick={nav(n)} {title}
+                aria-current={(n == cur).then_some("step")}>{ n }</button>
+        }
     });
 
-    let narration = step.map(|st| {
+    // A step's statements and commands, with their results once the step has run.
+    let step_pair = |n: usize| -> Html {
+        let Some(st) = w.steps.get(n - 1) else {
+            return html! {};
+        };
+        let run = o.runs.iter().find(|r| r.step == n);
+        let sql: Vec<(String, Option<&SqlRun>)> = st
+            .sql
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.sql.clone(), run.and_then(|r| r.sql.get(i))))
+            .collect();
+        let kv: Vec<(String, Option<&KvRun>)> = st
+            .kv
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.command.clone(), run.and_then(|r| r.kv.get(i))))
+            .collect();
+        view::pair(n, &sql, &kv, run.is_some(), lang)
+    };
+    let narration = |n: usize| -> Html {
+        let Some(st) = w.steps.get(n - 1) else {
+            return html! {};
+        };
         html! {
-            <section class="walk-step" aria-live="polite">
-                <h2>{ format!("{cur}. {}", zh_text(st.title.get(l))) }</h2>
-                { for zh_text(st.say.get(l)).split("\n\n").map(|p| html! { <p>{ p.to_string() }</p> }) }
+            <div class="walk-say">
+                { for show(lang, st.say.get(l)).split("\n\n").map(|p| html! { <p>{ p.to_string() }</p> }) }
+            </div>
+        }
+    };
+    // Every other step that is shown: collapsed, expandable.
+    let collapsed = |n: usize| -> Html {
+        let Some(st) = w.steps.get(n - 1) else {
+            return html! {};
+        };
+        let ran = n <= o.done;
+        html! {
+            <details class="walk-past" data-step={n.to_string()}>
+                <summary>
+                    { format!("{n}. {}", show(lang, st.title.get(l))) }
+                    <span class={classes!("walk-badge", ran.then_some("ok"))}>
+                        { if ran { lang.walk().ran } else { lang.walk().not_run_short } }
+                    </span>
+                </summary>
+                { narration(n) }
+                { step_pair(n) }
+            </details>
+        }
+    };
+    let earlier = (1..cur).map(collapsed);
+    let later = (cur + 1..=o.done.min(total)).map(collapsed);
+
+    let current = step.map(|st| {
+        html! {
+            <section class="walk-current walk-step" data-step={cur.to_string()} aria-labelledby="walk-step-h">
+                <h2 id="walk-step-h" tabindex="-1">{ format!("{cur}. {}", show(lang, st.title.get(l))) }</h2>
+                <div aria-live="polite">{ narration(cur) }</div>
+                { step_pair(cur) }
             </section>
         }
     });
 
     let free_html = if *free {
-        let sql_text: String = step
-            .map(|st| {
-                st.sql
-                    .iter()
-                    .map(|c| c.sql.clone())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default();
-        let kv_text: String = step
-            .map(|st| {
-                st.kv
-                    .iter()
-                    .map(|c| c.command.clone())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default();
+        let sql_text = s.free_sql.clone().unwrap_or(step_sql.clone());
+        let kv_text = s.free_kv.clone().unwrap_or(step_kv.clone());
+        let ws = lang.walk();
+        let free_runs = o.runs.iter().filter(|r| r.step == 0).map(|r| {
+            let sql: Vec<(String, Option<&SqlRun>)> =
+                r.sql.iter().map(|q| (q.sql.clone(), Some(q))).collect();
+            let kv: Vec<(String, Option<&KvRun>)> =
+                r.kv.iter().map(|k| (k.command.clone(), Some(k))).collect();
+            view::pair(0, &sql, &kv, true, lang)
+        });
         html! {
-            <section class="walk-free">
-                <div class="walk-sides">
-                    <label>{ "SQL" }<textarea ref={sql_ref} class="walk-edit-sql" rows="5" spellcheck="false" value={sql_text} /></label>
-                    <label>{ "KV" }<textarea ref={kv_ref} class="walk-edit-kv" rows="5" spellcheck="false" value={kv_text} /></label>
+            <section class="walk-free" aria-label={t(lang, "Free play", "自由练习")}>
+                <div class="walk-pair">
+                    <label>{ ws.sql_box }<textarea ref={sql_ref} class="walk-edit-sql" rows="5" spellcheck="false"
+                        value={sql_text} oninput={on_free_input(true)} onkeydown={on_free_key.clone()}
+                        aria-describedby="walk-edit-hint" /></label>
+                    <label>{ ws.kv_box }<textarea ref={kv_ref} class="walk-edit-kv" rows="5" spellcheck="false"
+                        value={kv_text} oninput={on_free_input(false)} onkeydown={on_free_key}
+                        aria-describedby="walk-edit-hint" /></label>
                 </div>
-                <button type="button" class="walk-run-free" onclick={run_free}>{ t(lang, "Run both sides", "两边都运行") }</button>
+                <p class="walk-hint" id="walk-edit-hint">{ ws.edit_hint }</p>
+                <div class="walk-free-actions">
+                    <button type="button" class="walk-run-free" onclick={run_free}>{ t(lang, "Run both sides", "两边都运行") }</button>
+                    <button type="button" class="walk-use-step" onclick={use_step_code}>{ ws.use_step_code }</button>
+                </div>
+                { for free_runs.rev() }
             </section>
         }
     } else {
         html! {}
     };
 
-    let sql_side = o.runs.iter().map(|r| sql_run_view(r, lang));
-    let kv_side = o.runs.iter().map(|r| kv_run_view(r, lang));
     let busy = s.busy;
     let error = o.error.clone().or_else(|| s.worker_error.clone());
+    let finished = cur == total && o.done >= total;
+    let recap = finished.then(|| view::recap(&w, &o.recap, lang, |x| show(lang, x)));
 
     html! {
         <div class="walk" data-done={o.done.to_string()} data-busy={busy.to_string()}>
             <nav class="walk-top">
                 <a href="#/walk">{ t(lang, "← All walkthroughs", "← 全部演练") }</a>
-                <h1>{ zh_text(w.title.get(l)) }</h1>
+                <h1>{ show(lang, w.title.get(l)) }</h1>
                 { lang_switch }
             </nav>
-            if cur == 1 { <p class="walk-intro">{ zh_text(w.intro.get(l)) }</p> }
-            <div class="walk-steps">{ for step_dots }</div>
-            { for narration }
-            <div class="walk-controls">
-                <button type="button" disabled={cur <= 1} onclick={nav(cur.saturating_sub(1).max(1))}>{ t(lang, "← Previous", "← 上一步") }</button>
-                <button type="button" class="walk-run-step" disabled={busy || o.done >= cur} onclick={run_step}>{ t(lang, "Run step", "运行本步") }</button>
-                <button type="button" disabled={cur >= total} class="walk-next" onclick={nav((cur + 1).min(total))}>{ t(lang, "Next →", "下一步 →") }</button>
-                <button type="button" class="walk-run-all" disabled={busy} onclick={run_all}>{ t(lang, "Run all", "全部运行") }</button>
-                <button type="button" class="walk-reset" onclick={reset}>{ t(lang, "Reset", "重置") }</button>
-                <button type="button" class="walk-free-toggle" aria-pressed={free.to_string()} onclick={toggle_free}>{ t(lang, "Free play", "自由练习") }</button>
+            if cur == 1 { <p class="walk-intro">{ show(lang, w.intro.get(l)) }</p> }
+            <div class="walk-bar">
+                <div class="walk-steps" role="group" aria-label={t(lang, "Steps", "步骤")}>{ for step_dots }</div>
+                <div class="walk-controls">
+                    <button type="button" disabled={cur <= 1} onclick={nav(cur.saturating_sub(1).max(1))}>{ t(lang, "← Previous", "← 上一步") }</button>
+                    <button type="button" class="walk-run-step" disabled={busy || o.done >= cur} onclick={run_step}>{ t(lang, "Run step", "运行本步") }</button>
+                    <button type="button" disabled={cur >= total} class="walk-next" onclick={nav((cur + 1).min(total))}>{ t(lang, "Next →", "下一步 →") }</button>
+                    <button type="button" class="walk-run-all" disabled={busy} onclick={run_all}>{ t(lang, "Run all", "全部运行") }</button>
+                    <button type="button" class="walk-reset" onclick={reset}>{ t(lang, "Reset", "重置") }</button>
+                    <button type="button" class="walk-free-toggle" aria-pressed={free.to_string()} onclick={toggle_free}>{ t(lang, "Free play", "自由练习") }</button>
+                </div>
             </div>
             if let Some(e) = error { <p class="walk-error" role="alert">{ e }</p> }
+            { view::setup(&w, cur == 1 && o.done == 0, lang) }
+            { for earlier }
+            { for current }
+            { for later }
             { free_html }
-            <div class="walk-sides">
-                <section class="walk-sql" aria-label="SQL">
-                    <h3>{ t(lang, "SQL (SQLite)", "SQL（SQLite）") }</h3>
-                    { for sql_side }
-                </section>
-                <section class="walk-kv" aria-label="KV">
-                    <h3>{ t(lang, "Key-value (kvlab)", "键值（kvlab）") }</h3>
-                    { for kv_side }
-                    { keyspace_tree(&o.engine, lang) }
-                </section>
+            { for recap }
+            <div class="walk-pair walk-state">
+                { tables_view(&o.tables, lang) }
+                { keyspace_tree(&o.engine, lang) }
             </div>
         </div>
     }
 }
 
-fn step_label(step: usize, lang: Lang) -> String {
-    if step == 0 {
-        t(lang, "free play", "自由练习").to_string()
+/// `el.getBoundingClientRect().top` (through JS: web-sys's `DomRect` is not among the
+/// features built).
+fn client_top(el: &web_sys::Element) -> f64 {
+    js_sys::Reflect::get(el, &JsValue::from_str("getBoundingClientRect"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call0(el).ok())
+        .and_then(|r| js_sys::Reflect::get(&r, &JsValue::from_str("top")).ok())
+        .and_then(|t| t.as_f64())
+        .unwrap_or(0.0)
+}
+
+/// Keys in a free-play box: Tab indents (two spaces, or every selected line) instead of
+/// leaving the box; Escape makes the next Tab leave it, as code editors do; Shift+Tab
+/// always leaves. So a keyboard user can always get out.
+fn code_box_key(session: &Shared, e: KeyboardEvent) {
+    if e.key() == "Escape" {
+        session.borrow_mut().tab_leaves = true;
+        return;
+    }
+    if e.key() != "Tab" {
+        session.borrow_mut().tab_leaves = false;
+        return;
+    }
+    if e.shift_key() || e.ctrl_key() || e.alt_key() || e.meta_key() {
+        return;
+    }
+    if std::mem::take(&mut session.borrow_mut().tab_leaves) {
+        return;
+    }
+    let Some(area) = e.target_dyn_into::<HtmlTextAreaElement>() else {
+        return;
+    };
+    e.prevent_default();
+    let value = area.value();
+    // Selection offsets are in UTF-16 code units.
+    let units: Vec<u16> = value.encode_utf16().collect();
+    let start = area.selection_start().ok().flatten().unwrap_or(0) as usize;
+    let end = area.selection_end().ok().flatten().unwrap_or(0) as usize;
+    let (start, end) = (start.min(units.len()), end.min(units.len()));
+    let indent: Vec<u16> = "  ".encode_utf16().collect();
+    let newline = u16::from(b'\n');
+    let (new, sel_start, sel_end) = if units[start..end].contains(&newline) {
+        // Indent every line the selection touches.
+        let line_start = units[..start]
+            .iter()
+            .rposition(|&c| c == newline)
+            .map_or(0, |p| p + 1);
+        let mut out = units[..line_start].to_vec();
+        let mut added = 0;
+        out.extend_from_slice(&indent);
+        added += indent.len();
+        for &c in &units[line_start..end] {
+            out.push(c);
+            if c == newline {
+                out.extend_from_slice(&indent);
+                added += indent.len();
+            }
+        }
+        out.extend_from_slice(&units[end..]);
+        (out, start + indent.len(), end + added)
     } else {
-        format!("{} {step}", t(lang, "step", "步骤"))
-    }
-}
-
-fn sql_run_view(r: &StepRun, lang: Lang) -> Html {
-    if r.sql.is_empty() {
-        return html! {};
-    }
-    let items = r.sql.iter().map(|q| {
-        let o = parse_sql_text(&q.reply.text);
-        let ok = q.expect.as_ref().is_none_or(|e| *e == q.reply.text);
-        let error = q.reply.text.strip_prefix("error: ");
-        let grid = if o.columns.is_empty() {
-            html! {}
-        } else {
-            html! {
-                <table class="walk-grid">
-                    <thead><tr>{ for o.columns.iter().map(|c| html! { <th>{ c }</th> }) }</tr></thead>
-                    <tbody>{ for o.rows.iter().map(|row| html! { <tr>{ for row.iter().map(|c| html! { <td>{ c }</td> }) }</tr> }) }</tbody>
-                </table>
-            }
-        };
-        let plan = if o.plan.is_empty() {
-            html! {}
-        } else {
-            html! {
-                <pre class="walk-plan">{ "QUERY PLAN\n" }{ for o.plan.iter().map(|p| format!("{}{}\n", "   ".repeat(p.depth), p.detail)) }</pre>
-            }
-        };
-        html! {
-            <div class={classes!("walk-sql-run", (!ok).then_some("mismatch"))}>
-                <pre class="walk-stmt">{ format!("sql> {}", q.sql) }</pre>
-                if let Some(e) = error { <pre class="walk-reply error">{ e }</pre> }
-                { grid }
-                if let Some(n) = o.changes { <p class="walk-changes">{ format!("{n} {}", t(lang, "rows changed", "行被修改")) }</p> }
-                { plan }
-                <p class="walk-cost">
-                    { format!("{}{c}{} · {}{c}{} · {}{c}{}", t(lang, "full-scan steps", "全表扫描步数"), q.reply.fullscan, t(lang, "sorts", "排序"), q.reply.sort, t(lang, "VM steps", "虚拟机步数"), q.reply.vm, c = lang.strings().colon) }
-                </p>
-                if !ok { <pre class="walk-expected">{ t(lang, "The file expected:\n", "文件中的预期：\n") }{ q.expect.clone().unwrap_or_default() }</pre> }
-            </div>
-        }
-    });
-    html! {
-        <div class="walk-run" data-step={r.step.to_string()}>
-            <h4>{ step_label(r.step, lang) }</h4>
-            { for items }
-        </div>
-    }
-}
-
-fn kv_run_view(r: &StepRun, lang: Lang) -> Html {
-    if r.kv.is_empty() {
-        return html! {};
-    }
-    let mut keys: Vec<&Vec<u8>> = r.kv.iter().flat_map(|k| k.cost.keys.iter()).collect();
-    crate::sorting::sort(&mut keys);
-    keys.dedup();
-    let items = r.kv.iter().map(|k| {
-        let ok = k.expect.as_ref().is_none_or(|e| *e == k.reply);
-        let error = k.reply.starts_with("(error)");
-        html! {
-            <div class={classes!("walk-kv-run", (!ok).then_some("mismatch"))}>
-                <pre class="walk-cmd"><span class="prompt">{ "127.0.0.1:6379> " }</span>{ &k.command }</pre>
-                <pre class={classes!("walk-reply", error.then_some("error"))}>{ &k.reply }</pre>
-                <p class="walk-cost">{ format!("{} · {}", k.cost.name, if k.cost.complexity.is_empty() { "?".to_string() } else { console::complexity_text(k.cost.complexity, lang) }) }</p>
-                if !ok { <pre class="walk-expected">{ t(lang, "The file expected:\n", "文件中的预期：\n") }{ k.expect.clone().unwrap_or_default() }</pre> }
-            </div>
-        }
-    });
-    html! {
-        <div class="walk-run walk-console" data-step={r.step.to_string()}>
-            <h4>{ step_label(r.step, lang) }</h4>
-            { for items }
-            <p class="walk-cost walk-total">
-                { format!("{}{c}{} · {}{c}{}", t(lang, "commands", "命令数"), r.kv.len(), t(lang, "keys touched", "涉及的键"), keys.len(), c = lang.strings().colon) }
-            </p>
-        </div>
+        let mut out = units[..start].to_vec();
+        out.extend_from_slice(&indent);
+        out.extend_from_slice(&units[end..]);
+        let at = start + indent.len();
+        (out, at, at)
+    };
+    let text = String::from_utf16_lossy(&new);
+    area.set_value(&text);
+    let _ = area.set_selection_range(sel_start as u32, sel_end as u32);
+    // Setting the value fires no input event: keep the text as oninput would.
+    let mut s = session.borrow_mut();
+    if area.class_name().contains("walk-edit-sql") {
+        s.free_sql = Some(text);
+    } else {
+        s.free_kv = Some(text);
     }
 }
 
@@ -1028,10 +1179,10 @@ fn list_view(
         html! {
             <li class="walk-card">
                 <a href={format!("#/walk/{}/1", w.id)}>
-                    <strong>{ zh_text(w.title.get(l)) }</strong>
+                    <strong>{ show(lang, w.title.get(l)) }</strong>
                     <span class="walk-count">{ format!(" · {} {}", w.steps.len(), t(lang, "steps", "步")) }</span>
                 </a>
-                <p>{ zh_text(w.intro.get(l)).split("\n\n").next().unwrap_or("").to_string() }</p>
+                <p>{ show(lang, w.intro.get(l)).split("\n\n").next().unwrap_or("").to_string() }</p>
             </li>
         }
     });
