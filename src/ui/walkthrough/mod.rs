@@ -1189,7 +1189,7 @@ fn list_view(
     html! {
         <div class="walk walk-list">
             <nav class="walk-top">
-                <a href="#/">{ t(lang, "← Console", "← 控制台") }</a>
+                <a href="#/">{ t(lang, "← Workbench", "← 工作台") }</a>
                 <h1>{ t(lang, "Walkthroughs: SQL and KV side by side", "演练：SQL 与键值并排对照") }</h1>
                 { lang_switch }
             </nav>

@@ -60,7 +60,7 @@ fn sql_item(sql: &str, run: Option<&SqlRun>, lang: Lang) -> Html {
             <pre class="walk-stmt">{ format!("sql> {}", q.sql) }</pre>
             if let Some(e) = error { <pre class="walk-reply error">{ e }</pre> }
             { grid(&o) }
-            if let Some(n) = o.changes { <p class="walk-changes">{ format!("{n} {}", t(lang, "rows changed", "行被修改")) }</p> }
+            if let Some(n) = o.changes { <p class="walk-changes">{ changes_text(n, lang) }</p> }
             { plan }
             <p class="walk-cost">
                 { format!("{}{c}{} · {}{c}{} · {}{c}{}", t(lang, "full-scan steps", "全表扫描步数"), q.reply.fullscan, t(lang, "sorts", "排序"), q.reply.sort, t(lang, "VM steps", "虚拟机步数"), q.reply.vm, c = lang.strings().colon) }
@@ -288,5 +288,14 @@ pub fn recap(w: &Walkthrough, r: &Recap, lang: Lang, show: impl Fn(&str) -> Stri
                 <span class="walk-muted">{ format!(" {} {}", r.kv_writes.len(), s.try_note) }</span>
             </p>
         </section>
+    }
+}
+
+/// "1 row changed", "3 rows changed" (SQLite's change count after a write).
+fn changes_text(n: u64, lang: Lang) -> String {
+    match (lang, n) {
+        (Lang::En, 1) => "1 row changed".to_string(),
+        (Lang::En, n) => format!("{n} rows changed"),
+        (Lang::Zh, n) => format!("已修改 {n} 行"),
     }
 }
