@@ -160,13 +160,18 @@ pub fn format_reply_for(reply: &Reply, proto: u8) -> String {
 /// trailing newline (it prints an empty line after it). Bytes that are not UTF-8 are shown
 /// as U+FFFD, as a UTF-8 terminal would. `proto` as for [`format_reply_for`].
 pub fn format_reply_raw(reply: &Reply, proto: u8) -> String {
+    String::from_utf8_lossy(&format_reply_raw_bytes(reply, proto)).into_owned()
+}
+
+/// [`format_reply_raw`] as the bytes redis-cli writes, not made UTF-8.
+pub fn format_reply_raw_bytes(reply: &Reply, proto: u8) -> Vec<u8> {
     let mut out = Vec::new();
     if proto >= 3 {
         raw_into(reply, &mut out);
     } else {
         raw_into(&to_resp2(reply), &mut out);
     }
-    String::from_utf8_lossy(&out).into_owned()
+    out
 }
 
 fn raw_into(reply: &Reply, out: &mut Vec<u8>) {
