@@ -466,7 +466,7 @@ pub struct ConsoleStrings {
     pub stop: &'static str,
     /// Its tooltip.
     pub stop_title: &'static str,
-    /// The pane's reset button (accessible name and tooltip).
+    /// The pane's reconnect button (accessible name and tooltip).
     pub reset: &'static str,
     /// The `--raw` switch's tooltip.
     pub raw_title: &'static str,
@@ -490,7 +490,7 @@ const CONSOLE_EN: ConsoleStrings = ConsoleStrings {
     interrupted_monitor: "(interrupted: MONITOR stopped)",
     stop: "Stop",
     stop_title: "Stop waiting (Ctrl+C)",
-    reset: "Reset client: reconnect and clear",
+    reset: "Reconnect as a new client, output cleared",
     raw_title: "Show replies as text, like redis-cli --raw",
     raw_hint: "Text shown as \\x bytes. To read it as text:",
     raw_on: "turn on --raw",
@@ -506,7 +506,7 @@ const CONSOLE_ZH: ConsoleStrings = ConsoleStrings {
     interrupted_monitor: "（已中断：MONITOR 已停止）",
     stop: "停止",
     stop_title: "停止等待（Ctrl+C）",
-    reset: "重置客户端：重新连接并清屏",
+    reset: "作为新客户端重新连接并清屏",
     raw_title: "按原文显示回复，同 redis-cli --raw",
     raw_hint: "文本显示为 \\x 字节。显示为原文：",
     raw_on: "打开 --raw",

@@ -202,7 +202,7 @@ test('a blocked pane can be reset or closed with its buttons', async () => {
   await runIn(one, 'SELECT 0');
   await runIn(one, 'BLPOP k2 0');
   await one.locator('.pane-status.blocked').waitFor();
-  await one.getByRole('button', { name: 'Reset client: reconnect and clear' }).click();
+  await one.getByRole('button', { name: 'Reconnect as a new client, output cleared' }).click();
   await one.locator('.pane-status.blocked').waitFor({ state: 'detached' });
   assert.match(await output(one).innerText(), /Redis|Try/);
   await runIn(two, 'LPUSH k2 v');
@@ -320,6 +320,9 @@ test('replies wrap between words, and a nested reply wraps under its own column'
     return { breaks, valueStart, text: text.data };
   });
   assert.ok(report.breaks.length >= 1, `the reply wraps in a narrow pane: ${JSON.stringify(report)}`);
+  // Wrapping is only visual: the text (what a copy gets) is redis-cli's, line for line.
+  const shown = await one.locator('.out').filter({ hasText: 'sorted score' }).last().innerText();
+  assert.equal(shown, `1) "a"\n2) "${words}"`);
   for (const b of report.breaks) {
     assert.ok(b.before === ' ' && b.at !== ' ', `breaks only between words: ${JSON.stringify(report)}`);
     assert.ok(Math.abs(b.left - report.valueStart) < 1.5, `continues under the value, after "2) ": ${JSON.stringify(report)}`);
@@ -379,7 +382,7 @@ test('a phone-sized screen: one column, controls in reach', async () => {
   const b = box(one);
   await b.fill('hg');
   await b.press('Tab');
-  await page.screenshot({ path: `${shots}/console-390.png` });
+  await page.screenshot({ path: `${shots}/console-390.png`, fullPage: true });
   await one.getByRole('button', { name: /^Stop/ }).click();
   await b.fill('');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

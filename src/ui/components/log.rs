@@ -91,23 +91,19 @@ fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
     }
 }
 
-/// A reply's lines, each a block that wraps under its own text: a long value in a nested
+/// A reply's lines, each a box that wraps under its own text: a long value in a nested
 /// reply continues below where it started (after `1)  2) `), not at the left edge, so
-/// redis-cli's alignment holds in a narrow pane. Each line but the last keeps its `\n`,
-/// so the text copies and reads exactly as printed.
+/// redis-cli's alignment holds in a narrow pane. The boxes are inline blocks a line wide,
+/// joined by the `\n`s of the text, so the text reads and copies exactly as printed.
 fn lines(text: &str) -> Html {
-    let mut parts = text.split('\n').peekable();
     let mut out = Vec::new();
-    while let Some(line) = parts.next() {
-        let last = parts.peek().is_none();
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push(html! { { "\n" } });
+        }
         let indent = hang(line);
         let style = (indent > 0).then(|| format!("--hang:{indent}ch"));
-        let text = if last {
-            line.to_string()
-        } else {
-            format!("{line}\n")
-        };
-        out.push(html! { <span class="ln" {style}>{ text }</span> });
+        out.push(html! { <span class="ln" {style}>{ line.to_string() }</span> });
     }
     out.into_iter().collect()
 }
