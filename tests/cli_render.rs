@@ -12,6 +12,9 @@
 //! same reply both times. The data it reads is written first, over RESP, so keys and values
 //! can hold any bytes.
 //!
+//! The same corpus is also printed with `--raw` and compared with `format_reply_raw_bytes`
+//! (the console's `--raw` switch).
+//!
 //! Not covered: RESP3 big numbers (redis-cli 7.0 can't print them), attributes and pushes
 //! (redis-cli 7.0 drops or fails on them in this mode).
 #![cfg(not(target_arch = "wasm32"))]
@@ -22,7 +25,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::process::Command;
 
-use kvlab::engine::cli::format_reply;
+use kvlab::engine::cli::{format_reply, format_reply_raw_bytes};
 use support::process;
 use support::resp::RespClient;
 
@@ -187,10 +190,10 @@ fn corpus() -> Vec<(u8, Argv)> {
     v
 }
 
-/// What `redis-cli --no-raw` prints for one command.
-fn redis_cli(port: u16, proto: u8, cmd: &Argv) -> Vec<u8> {
+/// What `redis-cli` prints for one command, with `mode` `--no-raw` or `--raw`.
+fn redis_cli(port: u16, proto: u8, cmd: &Argv, mode: &str) -> Vec<u8> {
     let out = Command::new("redis-cli")
-        .args(["-h", "127.0.0.1", "-p", &port.to_string(), "--no-raw"])
+        .args(["-h", "127.0.0.1", "-p", &port.to_string(), mode])
         .arg(if proto == 3 { "-3" } else { "-2" })
         .args(cmd.iter().map(|a| OsStr::from_bytes(a)))
         .output()
@@ -216,6 +219,16 @@ fn require_redis_cli() {
 
 #[test]
 fn format_reply_prints_what_redis_cli_prints() {
+    compare("--no-raw", |reply, _| format_reply(reply).into_bytes());
+}
+
+#[test]
+fn format_reply_raw_prints_what_redis_cli_raw_prints() {
+    compare("--raw", format_reply_raw_bytes);
+}
+
+/// Runs the corpus through `redis-cli <mode>` and through `ours`; every output must match.
+fn compare(mode: &str, ours: fn(&kvlab::engine::Reply, u8) -> Vec<u8>) {
     let started = std::time::Instant::now();
     require_redis_cli();
     let server = process::redis_server(&[]);
@@ -230,12 +243,12 @@ fn format_reply_prints_what_redis_cli_prints() {
     for (proto, cmd) in &corpus {
         let client = if *proto == 3 { &mut c3 } else { &mut c2 };
         let reply = client.call(cmd).expect("command");
-        let mut ours = format_reply(&reply).into_bytes();
+        let mut ours = ours(&reply, *proto);
         ours.push(b'\n');
-        let theirs = redis_cli(server.port, *proto, cmd);
+        let theirs = redis_cli(server.port, *proto, cmd, mode);
         if ours != theirs {
             failures.push(format!(
-                "RESP{proto} {:?}\n--- redis-cli\n{}\n--- format_reply\n{}\n",
+                "RESP{proto} {:?}\n--- redis-cli {mode}\n{}\n--- ours\n{}\n",
                 cmd.iter()
                     .map(|a| String::from_utf8_lossy(a).into_owned())
                     .collect::<Vec<_>>(),
@@ -245,14 +258,14 @@ fn format_reply_prints_what_redis_cli_prints() {
         }
     }
     println!(
-        "{} commands rendered, {} differ, {:.2} s",
+        "{mode}: {} commands rendered, {} differ, {:.2} s",
         corpus.len(),
         failures.len(),
         started.elapsed().as_secs_f64()
     );
     assert!(
         failures.is_empty(),
-        "{} renderings differ from redis-cli:\n{}",
+        "{} renderings differ from redis-cli {mode}:\n{}",
         failures.len(),
         failures.join("\n")
     );

@@ -152,6 +152,77 @@ pub fn format_reply_for(reply: &Reply, proto: u8) -> String {
     }
 }
 
+/// Renders `reply` as `redis-cli --raw` prints it (`cliFormatReplyRaw`), without the
+/// newline redis-cli ends every reply with: strings, status and error texts as they are,
+/// integers and doubles as bare numbers, nil as nothing (an empty line), the elements of
+/// arrays, sets and pushes one per line however deeply nested (an empty one prints
+/// nothing), a map's pairs one per line as `key value`. An error keeps redis-cli's own
+/// trailing newline (it prints an empty line after it). Bytes that are not UTF-8 are shown
+/// as U+FFFD, as a UTF-8 terminal would. `proto` as for [`format_reply_for`].
+pub fn format_reply_raw(reply: &Reply, proto: u8) -> String {
+    String::from_utf8_lossy(&format_reply_raw_bytes(reply, proto)).into_owned()
+}
+
+/// [`format_reply_raw`] as the bytes redis-cli writes, not made UTF-8.
+pub fn format_reply_raw_bytes(reply: &Reply, proto: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    if proto >= 3 {
+        raw_into(reply, &mut out);
+    } else {
+        raw_into(&to_resp2(reply), &mut out);
+    }
+    out
+}
+
+fn raw_into(reply: &Reply, out: &mut Vec<u8>) {
+    match reply {
+        Reply::Error(e) => {
+            out.extend_from_slice(e.as_bytes());
+            out.push(b'\n');
+        }
+        Reply::Status(s) => out.extend_from_slice(s.as_bytes()),
+        Reply::Bulk(b) | Reply::Verbatim(_, b) => out.extend_from_slice(b),
+        Reply::Integer(n) => out.extend_from_slice(n.to_string().as_bytes()),
+        Reply::Double(d) => out.extend_from_slice(format_double_resp3(*d).as_bytes()),
+        Reply::DoubleText(t) | Reply::BigNumber(t) => out.extend_from_slice(t.as_bytes()),
+        Reply::Nil | Reply::NilArray => {}
+        Reply::Bool(b) => out.extend_from_slice(if *b { b"(true)" } else { b"(false)" }),
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b'\n');
+                }
+                raw_into(item, out);
+            }
+        }
+        Reply::Map(pairs) => {
+            for (i, (k, v)) in pairs.iter().enumerate() {
+                if i > 0 {
+                    out.push(b'\n');
+                }
+                raw_into(k, out);
+                out.push(b' ');
+                raw_into(v, out);
+            }
+        }
+    }
+}
+
+/// True when `reply` holds a string with bytes past ASCII that are valid UTF-8 — text
+/// that redis-cli shows as `\xHH` escapes unless `--raw` is on.
+pub fn has_utf8_text(reply: &Reply) -> bool {
+    match reply {
+        Reply::Bulk(b) => !b.is_ascii() && std::str::from_utf8(b).is_ok(),
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
+            items.iter().any(has_utf8_text)
+        }
+        Reply::Map(pairs) => pairs
+            .iter()
+            .any(|(k, v)| has_utf8_text(k) || has_utf8_text(v)),
+        _ => false,
+    }
+}
+
 /// The shape a RESP2 client receives `reply` in (see [`Reply::write_resp`]).
 fn to_resp2(reply: &Reply) -> Reply {
     match reply {
@@ -388,6 +459,54 @@ mod tests {
     #[test]
     fn quotes_binary_like_sdscatrepr() {
         assert_eq!(quote(b"a\"b\\\x00\xff\t"), r#""a\"b\\\x00\xff\t""#);
+    }
+
+    /// Byte for byte what `redis-cli --raw` 7.0.15 printed for these replies (captured
+    /// from it against redis-server 7.0.15, each followed by its newline).
+    #[test]
+    fn raw_output_matches_redis_cli_raw() {
+        let raw = |r: &Reply| format!("{}\n", format_reply_raw(r, 2));
+        // GET 名字 (value 值), GET nope, INCR n
+        assert_eq!(raw(&Reply::bulk("值".as_bytes())), "值\n");
+        assert_eq!(raw(&Reply::Nil), "\n");
+        assert_eq!(raw(&Reply::Integer(1)), "1\n");
+        // RPUSH l a "" b; LRANGE l 0 -1; LRANGE nope 0 -1
+        let l = Reply::Array(vec![Reply::bulk(b"a"), Reply::bulk(b""), Reply::bulk(b"b")]);
+        assert_eq!(raw(&l), "a\n\nb\n");
+        assert_eq!(raw(&Reply::Array(vec![])), "\n");
+        // GETT x
+        let e = Reply::Error("ERR unknown command 'GETT', with args beginning with: 'x' ".into());
+        assert_eq!(
+            raw(&e),
+            "ERR unknown command 'GETT', with args beginning with: 'x' \n\n"
+        );
+        // XADD s 1-1 f v; XRANGE s - +  (nested arrays, flattened)
+        let x = Reply::Array(vec![Reply::Array(vec![
+            Reply::bulk(b"1-1"),
+            Reply::Array(vec![Reply::bulk(b"f"), Reply::bulk(b"v")]),
+        ])]);
+        assert_eq!(raw(&x), "1-1\nf\nv\n");
+        assert_eq!(raw(&Reply::ok()), "OK\n");
+        // HELLO 3, then HGETALL h (a map) and ZSCORE z m (a double)
+        let h = Reply::Map(vec![
+            (Reply::bulk(b"f1"), Reply::bulk(b"v1")),
+            (Reply::bulk(b"f2"), Reply::bulk(b"v2")),
+        ]);
+        assert_eq!(format!("{}\n", format_reply_raw(&h, 3)), "f1 v1\nf2 v2\n");
+        assert_eq!(format!("{}\n", format_reply_raw(&h, 2)), "f1\nv1\nf2\nv2\n");
+        assert_eq!(format_reply_raw(&Reply::Double(1.5), 3), "1.5");
+        assert_eq!(format_reply_raw(&Reply::Set(vec![]), 3), "");
+    }
+
+    #[test]
+    fn utf8_text_is_told_from_binary() {
+        assert!(has_utf8_text(&Reply::bulk("值".as_bytes())));
+        assert!(has_utf8_text(&Reply::Array(vec![
+            Reply::bulk(b"a"),
+            Reply::bulk("é".as_bytes())
+        ])));
+        assert!(!has_utf8_text(&Reply::bulk(b"\xff\xfe")));
+        assert!(!has_utf8_text(&Reply::bulk(b"plain")));
     }
 
     #[test]

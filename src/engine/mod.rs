@@ -166,6 +166,24 @@ pub struct Client {
     pub readonly: bool,
 }
 
+/// What [`Engine::interrupt`] stopped for a client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Interrupted {
+    /// A blocked command was dropped.
+    pub blocked: bool,
+    /// Its subscriptions ended (it had left pub/sub mode).
+    pub subscribed: bool,
+    /// It was a `MONITOR`.
+    pub monitor: bool,
+}
+
+impl Interrupted {
+    /// True if the client was waiting in anything.
+    pub fn any(self) -> bool {
+        self.blocked || self.subscribed || self.monitor
+    }
+}
+
 /// Whether the host sends replies to a client, as set by `CLIENT REPLY` (Redis's
 /// `CLIENT_REPLY_OFF` and `CLIENT_REPLY_SKIP*` flags). The host asks
 /// [`Engine::reply_wanted`] after each command, which also advances the skip state.
@@ -907,6 +925,27 @@ impl Engine {
         self.srv.watches.reset(id);
         self.srv.pubsub.remove_client(id);
         self.srv.outboxes.remove(id);
+    }
+
+    /// Stops whatever `id` is waiting in, as redis-cli's Ctrl+C does by closing the
+    /// connection, but keeps the client (its id, name and database): a blocked command
+    /// (`BLPOP`, `XREAD BLOCK`, `WAIT`, a command held by `CLIENT PAUSE`) is dropped with no
+    /// reply — it will never take data pushed later — together with what the client sent
+    /// while blocked; subscriptions end without unsubscribe notices; `MONITOR` stops; output
+    /// not yet taken is discarded. Returns what was stopped. **O(keys waited on +
+    /// subscriptions).**
+    pub fn interrupt(&mut self, id: ClientId) -> Interrupted {
+        let blocked = self.srv.unblock(id).is_some();
+        self.srv.blocking.forget(id);
+        let subscribed = self.srv.pubsub.total(id) > 0;
+        self.srv.pubsub.remove_client(id);
+        let monitor = self.srv.monitors.shift_remove(&id);
+        self.srv.outboxes.take(id);
+        Interrupted {
+            blocked,
+            subscribed,
+            monitor,
+        }
     }
 
     /// The state of a connected client.

@@ -77,15 +77,22 @@ pub fn hint(draft: &str) -> Option<String> {
     Some(format!("{sep}{}", rest.join(" ")))
 }
 
-/// The candidates Tab offers for the last word of `draft`: command names first, then
-/// subcommands of container commands (`CONFIG G` → `GET`), then existing key names. The
-/// case of command names follows what was typed. Returns the line without the word and
-/// the candidates, sorted.
+/// The candidates Tab offers for the last word of `draft`, as redis-cli and RedisInsight
+/// do: command names first; then subcommands of container commands (`CONFIG G` → `GET`);
+/// after `HELP`, the help topics (`@group`s and commands), as its banner promises; key
+/// names in the positions the command table gives for keys (every later position for a
+/// command it does not know). The case of command names follows what was typed (`hg` →
+/// `hget`, `HG` → `HGET`). Returns the line without the word and the candidates, sorted.
 pub fn completions(draft: &str, keys: &KeyIndex) -> (String, Vec<String>) {
     let word_start = draft.rfind(' ').map_or(0, |i| i + 1);
     let (head, word) = draft.split_at(word_start);
     let position = head.split_whitespace().count();
-    let lower = word.chars().any(|c| c.is_ascii_lowercase()) || word.is_empty();
+    // An empty word follows the case of the line (`CLIENT <Tab>` → `LIST`…).
+    let lower = if word.is_empty() {
+        !head.chars().any(|c| c.is_ascii_uppercase())
+    } else {
+        word.chars().any(|c| c.is_ascii_lowercase())
+    };
     let case = |name: &str| {
         if lower {
             name.to_string()
@@ -99,35 +106,70 @@ pub fn completions(draft: &str, keys: &KeyIndex) -> (String, Vec<String>) {
                 .get(..word.len())
                 .is_some_and(|p| p.eq_ignore_ascii_case(word))
     };
-    let mut out: Vec<String> = match position {
-        0 => table::all()
+    let first = head.split_whitespace().next().unwrap_or("");
+    let cmd = table::lookup(first.as_bytes());
+    let mut out: Vec<String> = match (position, cmd) {
+        (0, _) => table::all()
             .filter(|c| matches(c.name))
             .map(|c| case(c.name))
             .collect(),
-        _ => {
-            let first = head.split_whitespace().next().unwrap_or("");
-            let container = table::lookup(first.as_bytes()).filter(|c| !c.subcommands.is_empty());
-            match container {
-                Some(c) if position == 1 => c
-                    .subcommands
-                    .iter()
-                    .filter(|s| matches(s.name))
-                    .map(|s| case(s.name))
-                    .collect(),
-                _ => keys
-                    .with_prefix(word.as_bytes())
-                    .iter()
-                    .take(100)
-                    .filter_map(|k| std::str::from_utf8(k).ok())
-                    .filter(|k| !k.contains([' ', '"', '\'']))
-                    .map(str::to_string)
-                    .collect(),
-            }
+        (1, _) if first.eq_ignore_ascii_case("help") => {
+            let groups = Group::ALL
+                .iter()
+                .map(|g| format!("@{}", g.name()))
+                .filter(|g| matches(g));
+            let commands = table::all()
+                .filter(|c| matches(c.name))
+                .map(|c| case(c.name));
+            groups.chain(commands).collect()
         }
+        (1, Some(c)) if !c.subcommands.is_empty() => c
+            .subcommands
+            .iter()
+            .filter(|s| matches(s.name))
+            .map(|s| case(s.name))
+            .collect(),
+        (n, c) if c.is_none_or(|c| takes_key_at(c, n)) => keys
+            .with_prefix(word.as_bytes())
+            .iter()
+            .take(200)
+            .filter_map(|k| std::str::from_utf8(k).ok())
+            .filter(|k| !k.contains([' ', '"', '\'']))
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
     };
     out.sort();
     out.dedup();
     (head.to_string(), out)
+}
+
+/// True if argument `n` (1 = the first after the name) of `cmd` may be a key: inside its
+/// key range (a range open to the end, `-1`, goes on while typing), or anywhere for a
+/// command whose keys depend on its arguments (`EVAL`, `XREAD`, `ZUNION`).
+fn takes_key_at(cmd: &Command, n: usize) -> bool {
+    let k = cmd.keys;
+    if k.first <= 0 {
+        return cmd.getkeys.is_some() || !cmd.key_specs.is_empty();
+    }
+    let n = n as i32;
+    n >= k.first && (k.last < 0 || n <= k.last) && (n - k.first) % k.step.max(1) == 0
+}
+
+/// The longest prefix the candidates share (whole characters).
+pub fn common_prefix(cands: &[String]) -> &str {
+    let Some(first) = cands.first() else {
+        return "";
+    };
+    let mut end = first.len();
+    for c in &cands[1..] {
+        end = first
+            .char_indices()
+            .zip(c.chars())
+            .find(|((_, a), b)| a != b)
+            .map_or(end.min(c.len()), |((i, _), _)| i.min(end));
+    }
+    &first[..end]
 }
 
 /// The Chinese texts of `HELP`: the command table's summaries, complexities and group

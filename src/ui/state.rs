@@ -22,7 +22,9 @@ use super::i18n::Lang;
 use super::services::engine::{EngineService, Outcome};
 use super::services::storage;
 use super::tabs_hook;
-use crate::engine::cli::{format_reply_for, split_args, INVALID_ARGUMENTS};
+use crate::engine::cli::{
+    format_reply_for, format_reply_raw, has_utf8_text, split_args, INVALID_ARGUMENTS,
+};
 use crate::engine::inspect::{self, KeyIndex, KeyMeta, Row, ValueView};
 use crate::engine::{ClientId, Effect, Engine, Reply};
 use crate::tabs::{blocked_until, Line, Msg, Session, TabId, WaitsFor};
@@ -50,6 +52,8 @@ pub enum Entry {
         /// True if the output is an error (an error reply or an unsplittable line).
         error: bool,
     },
+    /// A note of the console itself, not of the server: what Ctrl+C stopped.
+    Note(String),
     /// Output that arrived later: a published message, the late reply of a blocked command.
     Late {
         /// As redis-cli prints it.
@@ -82,8 +86,12 @@ pub struct Pane {
     history_pos: Option<usize>,
     /// The line being edited when history browsing started.
     stash: String,
-    /// Tab cycling: the line before the word, the candidates, the one shown.
-    completion: Option<(String, Vec<String>, usize)>,
+    /// The Tab completion list, while it is open.
+    completion: Option<Completion>,
+    /// Replies are printed as `redis-cli --raw` prints them.
+    pub raw: bool,
+    /// The last reply held UTF-8 text shown as `\xHH` escapes (the pane offers `--raw`).
+    pub escaped_text: bool,
     /// In a follower tab: the pane's session on the leader, as of its last reply
     /// (`None` before the first, and after a failover).
     pub session: Option<Session>,
@@ -92,7 +100,25 @@ pub struct Pane {
     waiting: Vec<(u64, u64)>,
 }
 
+/// The candidates Tab found for the word being typed, shown as a list under the line.
+#[derive(Debug, Clone, PartialEq)]
+struct Completion {
+    /// The line before the word.
+    head: String,
+    /// The candidates, sorted.
+    cands: Vec<String>,
+    /// The candidate chosen with Tab or the arrows (shown in the line), if any.
+    selected: Option<usize>,
+}
+
 impl Pane {
+    /// The completion list while it is open: the candidates and the one selected.
+    pub fn completion(&self) -> Option<(&[String], Option<usize>)> {
+        self.completion
+            .as_ref()
+            .map(|c| (c.cands.as_slice(), c.selected))
+    }
+
     /// The title shown: the name given, or "client N" in `lang`.
     pub fn title(&self, lang: Lang) -> String {
         match &self.name {
@@ -312,8 +338,18 @@ pub enum LineAction {
     HistoryNext,
     /// Ctrl+L or `clear`: empty the pane.
     Clear,
-    /// Tab: complete the word under the cursor, or cycle to the next candidate.
+    /// Tab: complete the word under the cursor (the candidates' common prefix, with a list
+    /// of them when there are several), or select the next candidate of the open list.
     Complete,
+    /// ↑/↓ (or Shift+Tab) in the open completion list: select the previous (-1) or next (1).
+    CompleteMove(i32),
+    /// Enter in the open list, or a click on candidate `Some(i)`: take it into the line.
+    CompleteAccept(Option<usize>),
+    /// Escape: close the completion list, keeping the line.
+    CompleteClose,
+    /// Ctrl+C: stop what the client waits in (`BLPOP`, `SUBSCRIBE`, `MONITOR`), as
+    /// redis-cli's Ctrl+C does; otherwise drop the line being typed, as a shell does.
+    Interrupt,
     /// Several lines pasted: run them in order.
     Paste(String),
 }
@@ -331,6 +367,11 @@ pub enum Action {
     ClosePane(PaneId),
     /// Rename a pane.
     RenamePane(PaneId, String),
+    /// Reset a pane: its client disconnects (whatever it was waiting in ends) and a new one
+    /// connects, as restarting redis-cli would; the output is cleared.
+    ResetPane(PaneId),
+    /// Print a pane's replies as `redis-cli --raw` does, or not.
+    SetRaw(PaneId, bool),
     /// A pane got focus: views send their commands there.
     Focus(PaneId),
     /// Switch the UI language.
@@ -568,10 +609,39 @@ impl State {
             history_pos: None,
             stash: String::new(),
             completion: None,
+            raw: false,
+            escaped_text: false,
             session: None,
             waiting: Vec::new(),
         });
         self.ws.active = id;
+    }
+
+    /// See [`Action::ResetPane`].
+    fn reset_pane(&mut self, id: PaneId) {
+        let Some(old) = self.pane(id).map(|p| p.client) else {
+            return;
+        };
+        if self.pane(id).is_some_and(|p| p.session.is_some()) || tabs_hook::is_follower() {
+            tabs_hook::pane_closed(id);
+        } else {
+            self.ws.engine.disconnect(old);
+        }
+        let client = self.ws.engine.connect();
+        if let Some(p) = self.pane_mut(id) {
+            p.client = client;
+            p.clear();
+            p.push(Entry::Welcome);
+            p.draft.clear();
+            p.completion = None;
+            p.history_pos = None;
+            p.session = None;
+            p.waiting.clear();
+            p.escaped_text = false;
+        }
+        if self.ws.active == id {
+            self.sync_db();
+        }
     }
 
     fn pane_mut(&mut self, id: PaneId) -> Option<&mut Pane> {
@@ -661,13 +731,18 @@ impl State {
                     .read(|e| e.client(client).map_or(2, |c| c.proto));
                 let replies: Vec<&Reply> = outcome.output_of(client).collect();
                 let error = matches!(replies.first(), Some(Reply::Error(_)));
+                let raw = self.pane(id).is_some_and(|p| p.raw);
                 let text = (!replies.is_empty()).then(|| {
                     replies
                         .iter()
-                        .map(|r| format_reply_for(r, proto))
+                        .map(|r| reply_text(r, proto, raw))
                         .collect::<Vec<_>>()
                         .join("\n")
                 });
+                let escaped = !raw && replies.iter().any(|r| has_utf8_text(r));
+                if let Some(p) = self.pane_mut(id) {
+                    p.escaped_text = escaped;
+                }
                 if let (Some((op, keys)), Some(Reply::Array(items) | Reply::Set(items))) =
                     (venn_keys, replies.first())
                 {
@@ -718,7 +793,7 @@ impl State {
             if let Some(p) = self.ws.panes.iter_mut().find(|p| p.client == *client) {
                 for r in replies {
                     p.push(Entry::Late {
-                        output: format_reply_for(r, proto),
+                        output: reply_text(r, proto, p.raw),
                         error: matches!(r, Reply::Error(_)),
                     });
                 }
@@ -1021,7 +1096,10 @@ impl State {
         let Some(p) = self.ws.panes.iter_mut().find(|p| p.id == id) else {
             return;
         };
-        if action != LineAction::Complete {
+        if !matches!(
+            action,
+            LineAction::Complete | LineAction::CompleteMove(_) | LineAction::CompleteAccept(_)
+        ) {
             p.completion = None;
         }
         match action {
@@ -1070,9 +1148,16 @@ impl State {
             },
             LineAction::Clear => p.clear(),
             LineAction::Complete => {
-                if let Some((head, cands, i)) = p.completion.as_mut() {
-                    *i = (*i + 1) % cands.len().max(1);
-                    p.draft = format!("{head}{}", cands.get(*i).map_or("", String::as_str));
+                if let Some(c) = p.completion.as_mut() {
+                    // The first Tab into the list moves to a candidate not already typed
+                    // (`lpus` → `lpush`, then `lpushx`); later ones walk on, round.
+                    let typed = p.draft.get(c.head.len()..).unwrap_or("");
+                    let next = match c.selected {
+                        Some(i) => (i + 1) % c.cands.len().max(1),
+                        None => c.cands.iter().position(|w| w != typed).unwrap_or(0),
+                    };
+                    c.selected = Some(next);
+                    p.draft = format!("{}{}", c.head, c.cands[next]);
                     return;
                 }
                 let (head, cands) = console::completions(&p.draft, &keys.borrow());
@@ -1080,12 +1165,103 @@ impl State {
                     0 => {}
                     1 => p.draft = format!("{head}{} ", cands[0]),
                     _ => {
-                        p.draft = format!("{head}{}", cands[0]);
-                        p.completion = Some((head, cands, 0));
+                        p.draft = format!("{head}{}", console::common_prefix(&cands));
+                        p.completion = Some(Completion {
+                            head,
+                            cands,
+                            selected: None,
+                        });
                     }
                 }
             }
+            LineAction::CompleteMove(step) => {
+                if let Some(c) = p.completion.as_mut() {
+                    let n = c.cands.len() as i64;
+                    let at = match c.selected {
+                        None if step < 0 => n - 1,
+                        None => 0,
+                        Some(i) => (i as i64 + i64::from(step)).rem_euclid(n),
+                    };
+                    let at = at as usize;
+                    c.selected = Some(at);
+                    p.draft = format!("{}{}", c.head, c.cands[at]);
+                }
+            }
+            LineAction::CompleteAccept(pick) => {
+                if let Some(c) = p.completion.take() {
+                    if let Some(word) = pick.or(c.selected).and_then(|i| c.cands.get(i)) {
+                        p.draft = format!("{}{word} ", c.head);
+                    }
+                }
+            }
+            LineAction::CompleteClose => {}
+            LineAction::Interrupt => self.interrupt(id),
         }
+    }
+
+    /// Ctrl+C in pane `id` (see [`LineAction::Interrupt`]).
+    fn interrupt(&mut self, id: PaneId) {
+        let lang = self.lang;
+        let Some(p) = self.pane(id) else {
+            return;
+        };
+        let client = p.client;
+        let follower = p.session.is_some() || tabs_hook::is_follower();
+        let stopped = if follower {
+            // The leader tab holds this pane's client: closing it there ends the wait the
+            // same way (a new client takes the pane's next command).
+            let waiting = p
+                .session
+                .as_ref()
+                .is_some_and(|s| s.blocked.is_some() || s.subscribed);
+            if waiting {
+                tabs_hook::pane_closed(id);
+            }
+            crate::engine::Interrupted {
+                blocked: waiting,
+                ..Default::default()
+            }
+        } else {
+            self.ws.engine.interrupt(client)
+        };
+        let prompt = self.prompt(client);
+        let Some(p) = self.pane_mut(id) else {
+            return;
+        };
+        if follower && stopped.any() {
+            p.session = None;
+            p.waiting.clear();
+        }
+        let t = lang.console();
+        if stopped.any() {
+            let what = if stopped.monitor {
+                t.interrupted_monitor
+            } else if stopped.subscribed {
+                t.interrupted_subscribe
+            } else {
+                t.interrupted_block
+            };
+            p.push(Entry::Note(format!("^C {what}")));
+        } else if !p.draft.is_empty() {
+            // A shell's Ctrl+C: the line is dropped, shown with ^C.
+            let line = std::mem::take(&mut p.draft);
+            p.push(Entry::Command {
+                prompt,
+                line: format!("{line}^C"),
+                output: None,
+                error: false,
+            });
+        }
+        p.history_pos = None;
+    }
+}
+
+/// A reply as redis-cli prints it, with `--raw` or without.
+fn reply_text(reply: &Reply, proto: u8, raw: bool) -> String {
+    if raw {
+        format_reply_raw(reply, proto)
+    } else {
+        format_reply_for(reply, proto)
     }
 }
 
@@ -1161,6 +1337,13 @@ impl Reducible for State {
                         next.ws.active = next.first_pane().id;
                         next.sync_db();
                     }
+                }
+            }
+            Action::ResetPane(id) => next.reset_pane(id),
+            Action::SetRaw(id, raw) => {
+                if let Some(p) = next.pane_mut(id) {
+                    p.raw = raw;
+                    p.escaped_text &= !raw;
                 }
             }
             Action::RenamePane(id, name) => {

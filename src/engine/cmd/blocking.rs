@@ -379,7 +379,7 @@ fn bzmpop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use crate::engine::cli::split_args;
-    use crate::engine::{ClientId, Engine, ManualClock, Reply};
+    use crate::engine::{ClientId, Engine, Interrupted, ManualClock, Reply};
 
     const T0: i64 = 1_700_000_000_000;
 
@@ -511,6 +511,55 @@ mod tests {
         run(&mut e, b, "RPUSH k v");
         assert_eq!(run(&mut e, b, "EXISTS later"), Reply::Integer(0));
         assert_eq!(run(&mut e, b, "LLEN k"), Reply::Integer(1));
+    }
+
+    #[test]
+    fn an_interrupted_client_stops_waiting_and_takes_nothing_pushed_later() {
+        let (mut e, _) = engine();
+        let (a, b) = (e.connect(), e.connect());
+        submit(&mut e, a, "SELECT 3");
+        e.take_pushes(a);
+        submit(&mut e, a, "BLPOP k 0");
+        submit(&mut e, a, "SET typed-while-blocked 1");
+        let stopped = e.interrupt(a);
+        assert!(stopped.blocked && !stopped.subscribed && stopped.any());
+        assert!(!e.is_blocked(a));
+        run(&mut e, b, "SELECT 3");
+        run(&mut e, b, "LPUSH k v");
+        assert_eq!(run(&mut e, b, "LLEN k"), Reply::Integer(1));
+        assert_eq!(
+            run(&mut e, b, "EXISTS typed-while-blocked"),
+            Reply::Integer(0)
+        );
+        assert_eq!(e.take_pushes(a), Vec::<Reply>::new());
+        // The same client, in the same database, answers again.
+        assert_eq!(run(&mut e, a, "LLEN k"), Reply::Integer(1));
+        assert_eq!(e.client(a).map(|c| c.db), Some(3));
+
+        submit(&mut e, a, "XREAD BLOCK 0 STREAMS s $");
+        assert!(e.interrupt(a).blocked);
+        run(&mut e, b, "XADD s * f v");
+        assert_eq!(e.take_pushes(a), Vec::<Reply>::new());
+
+        submit(&mut e, a, "SUBSCRIBE ch");
+        submit(&mut e, a, "PSUBSCRIBE p*");
+        e.take_pushes(a);
+        assert_eq!(
+            e.interrupt(a),
+            Interrupted {
+                subscribed: true,
+                ..Interrupted::default()
+            }
+        );
+        assert_eq!(run(&mut e, b, "PUBLISH ch hi"), Reply::Integer(0));
+        assert_eq!(run(&mut e, a, "PING"), Reply::Status("PONG".into()));
+
+        submit(&mut e, a, "MONITOR");
+        e.take_pushes(a);
+        assert!(e.interrupt(a).monitor);
+        run(&mut e, b, "PING");
+        assert_eq!(e.take_pushes(a), Vec::<Reply>::new());
+        assert!(!e.interrupt(a).any());
     }
 
     #[test]

@@ -80,13 +80,55 @@ fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
                     <span class="line">{ line.clone() }</span>
                 </div>
                 if let Some(out) = output {
-                    <pre class={classes!("out", error.then_some("error"))}>{ out.clone() }</pre>
+                    <pre class={classes!("out", error.then_some("error"))}>{ lines(out) }</pre>
                 }
             </>
         },
         Entry::Late { output, error } => html! {
-            <pre class={classes!("out", "late", error.then_some("error"))}>{ output.clone() }</pre>
+            <pre class={classes!("out", "late", error.then_some("error"))}>{ lines(output) }</pre>
         },
+        Entry::Note(text) => html! { <p class="note">{ text.clone() }</p> },
+    }
+}
+
+/// A reply's lines, each a box that wraps under its own text: a long value in a nested
+/// reply continues below where it started (after `1)  2) `), not at the left edge, so
+/// redis-cli's alignment holds in a narrow pane. The boxes are inline blocks a line wide,
+/// joined by the `\n`s of the text, so the text reads and copies exactly as printed.
+fn lines(text: &str) -> Html {
+    let mut out = Vec::new();
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push(html! { { "\n" } });
+        }
+        let indent = hang(line);
+        let style = (indent > 0).then(|| format!("--hang:{indent}ch"));
+        out.push(html! { <span class="ln" {style}>{ line.to_string() }</span> });
+    }
+    out.into_iter().collect()
+}
+
+/// How many columns of `line` are redis-cli's index markers (`1) `, ` 2~ `, `3# `,
+/// nested: `1)  1) `) and their padding: where the value starts.
+fn hang(line: &str) -> usize {
+    let b = line.as_bytes();
+    let (mut i, mut end) = (0, 0);
+    loop {
+        let mut j = i;
+        while j < b.len() && b[j] == b' ' {
+            j += 1;
+        }
+        let digits = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        let marked =
+            j > digits && j + 1 < b.len() && matches!(b[j], b')' | b'~' | b'#') && b[j + 1] == b' ';
+        if !marked {
+            return end;
+        }
+        i = j + 2;
+        end = i;
     }
 }
 
@@ -108,6 +150,10 @@ fn welcome(lang: Lang, on_example: &Callback<String>) -> Html {
                 <kbd>{ "↑" }</kbd><kbd>{ "↓" }</kbd>{ " " }{ s.key_history }
                 <span class="sep">{ "·" }</span>
                 <kbd>{ "Ctrl" }</kbd>{ "+" }<kbd>{ "L" }</kbd>{ " " }{ s.key_clear }
+                <span class="sep">{ "·" }</span>
+                <kbd>{ "Tab" }</kbd>{ " " }{ lang.console().key_complete }
+                <span class="sep">{ "·" }</span>
+                <kbd>{ "Ctrl" }</kbd>{ "+" }<kbd>{ "C" }</kbd>{ " " }{ lang.console().key_stop }
             </p>
         </div>
     }

@@ -54,14 +54,19 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
     let input_ref = use_node_ref();
     let screen_ref = use_node_ref();
 
-    // Like a terminal, the newest output stays in view.
+    // Like a terminal, the newest output (and an opened completion list) stays in view.
     {
         let screen_ref = screen_ref.clone();
-        use_effect_with((props.pane.log_base, props.pane.log.len()), move |_| {
-            if let Some(screen) = screen_ref.cast::<HtmlElement>() {
-                screen.set_scroll_top(screen.scroll_height());
-            }
-        });
+        let listed = props.pane.completion().map(|(c, _)| c.len());
+        let hinted = props.pane.escaped_text;
+        use_effect_with(
+            (props.pane.log_base, props.pane.log.len(), listed, hinted),
+            move |_| {
+                if let Some(screen) = screen_ref.cast::<HtmlElement>() {
+                    screen.set_scroll_top(screen.scroll_height());
+                }
+            },
+        );
     }
     // A new pane is ready to type in.
     {
@@ -106,6 +111,37 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
     let on_close = props
         .on_action
         .reform(move |_: MouseEvent| Action::ClosePane(id));
+    let t = props.lang.console();
+    let on_reset = {
+        let on_action = props.on_action.clone();
+        let input_ref = input_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            on_action.emit(Action::ResetPane(id));
+            focus(&input_ref);
+        })
+    };
+    let raw = props.pane.raw;
+    let set_raw = |on: bool| {
+        let on_action = props.on_action.clone();
+        let input_ref = input_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            on_action.emit(Action::SetRaw(id, on));
+            focus(&input_ref);
+        })
+    };
+    let on_stop = {
+        let on_action = props.on_action.clone();
+        let input_ref = input_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            on_action.emit(Action::Line(id, LineAction::Interrupt));
+            focus(&input_ref);
+        })
+    };
+    let stop = html! {
+        <button type="button" class="stop" title={t.stop_title} onclick={on_stop}>
+            { t.stop }<kbd>{ "Ctrl+C" }</kbd>
+        </button>
+    };
 
     let status = match &props.status {
         PaneStatus {
@@ -117,13 +153,16 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
                 None => s.no_timeout.to_string(),
             };
             html! {
-                <div class="pane-status blocked" role="status">
-                    <span class="spinner" aria-hidden="true"></span>
-                    { format!("{} · {left}", match props.status.waits_for {
-                        WaitsFor::Data => s.blocked,
-                        WaitsFor::Replicas => s.blocked_wait,
-                        WaitsFor::Pause => s.blocked_pause,
-                    }) }
+                <div class="pane-status blocked">
+                    <span role="status">
+                        <span class="spinner" aria-hidden="true"></span>
+                        { format!("{} · {left}", match props.status.waits_for {
+                            WaitsFor::Data => s.blocked,
+                            WaitsFor::Replicas => s.blocked_wait,
+                            WaitsFor::Pause => s.blocked_pause,
+                        }) }
+                    </span>
+                    { stop }
                 </div>
             }
         }
@@ -138,7 +177,10 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
         PaneStatus {
             subscribed: true, ..
         } => html! {
-            <div class="pane-status subscribed" role="status">{ s.subscribed }</div>
+            <div class="pane-status subscribed">
+                <span role="status">{ s.subscribed }</span>
+                { stop }
+            </div>
         },
         _ => html! {},
     };
@@ -149,6 +191,12 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
             <div class="pane-head">
                 <input class="pane-name" type="text" aria-label={s.rename_client}
                     value={props.pane.title(props.lang)} onchange={on_rename} spellcheck="false" />
+                <button type="button" class={classes!("raw-toggle", raw.then_some("on"))}
+                    aria-pressed={raw.to_string()} title={t.raw_title} onclick={set_raw(!raw)}>
+                    { "--raw" }
+                </button>
+                <button type="button" class="icon-button" aria-label={t.reset}
+                    title={t.reset} onclick={on_reset}>{ "↺" }</button>
                 if props.closable {
                     <button type="button" class="icon-button" aria-label={s.close_client}
                         title={s.close_client} onclick={on_close}>{ "×" }</button>
@@ -162,9 +210,18 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
                     draft={props.pane.draft.clone()}
                     hint={props.hint.clone()}
                     label={s.command}
+                    completion={props.pane.completion().map(|(c, sel)| (c.to_vec(), sel))}
+                    list_id={format!("completions-{id}")}
+                    list_texts={(t.completions, t.more)}
                     on_action={on_line}
-                    {input_ref}
+                    input_ref={input_ref.clone()}
                 />
+                if props.pane.escaped_text && !raw {
+                    <p class="raw-hint">
+                        { t.raw_hint }{ " " }
+                        <button type="button" class="link" onclick={set_raw(true)}>{ t.raw_on }</button>
+                    </p>
+                }
             </div>
             { status }
         </section>

@@ -17,7 +17,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use crate::engine::{ClientId, Effect, Engine, FnClock, Reply};
+use crate::engine::{ClientId, Effect, Engine, FnClock, Interrupted, Reply};
 
 /// A function told of every batch of write effects, in the order they happened.
 pub type Observer = Rc<dyn Fn(&[Effect])>;
@@ -148,6 +148,11 @@ impl EngineService {
     /// Disconnects a client (its pane closed).
     pub fn disconnect(&self, id: ClientId) {
         self.0.engine.borrow_mut().disconnect(id);
+    }
+
+    /// Stops what `client` waits in (its pane's Ctrl+C; see [`Engine::interrupt`]).
+    pub fn interrupt(&self, client: ClientId) -> Interrupted {
+        self.0.engine.borrow_mut().interrupt(client)
     }
 
     /// Runs `argv` for `client` as a server would ([`Engine::submit`]): everything the
