@@ -94,9 +94,24 @@ pub fn ShareBox(props: &ShareBoxProps) -> Html {
             </div>
         }
     });
+    // Escape inside the open box closes it and gives the focus back to its button.
+    let button = use_node_ref();
+    let onkeydown = {
+        let open = open.clone();
+        let button = button.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" && *open {
+                e.prevent_default();
+                open.set(false);
+                if let Some(el) = button.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        })
+    };
     html! {
-        <div class="share">
-            <button type="button" class="share-toggle" aria-expanded={(*open).to_string()} onclick={toggle}>
+        <div class="share" {onkeydown}>
+            <button type="button" class="share-toggle" ref={button} aria-expanded={(*open).to_string()} onclick={toggle}>
                 { t(lang, "Share", "分享") }
             </button>
             { for body }
