@@ -94,18 +94,28 @@ pub fn ShareBox(props: &ShareBoxProps) -> Html {
             </div>
         }
     });
-    // Escape inside the open box closes it and gives the focus back to its button.
+    // Escape inside the open box closes it and gives the focus back to its button, once
+    // the closed box is rendered (the render may replace the button's element).
     let button = use_node_ref();
-    let onkeydown = {
-        let open = open.clone();
+    let refocus = use_mut_ref(|| false);
+    {
         let button = button.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" && *open {
-                e.prevent_default();
-                open.set(false);
+        let refocus = refocus.clone();
+        use_effect(move || {
+            if std::mem::take(&mut *refocus.borrow_mut()) {
                 if let Some(el) = button.cast::<web_sys::HtmlElement>() {
                     let _ = el.focus();
                 }
+            }
+        });
+    }
+    let onkeydown = {
+        let open = open.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" && *open {
+                e.prevent_default();
+                *refocus.borrow_mut() = true;
+                open.set(false);
             }
         })
     };

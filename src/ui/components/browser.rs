@@ -373,7 +373,7 @@ fn row_html(
             let describe = format!("kt-{index}");
             html! {
                 <div key={format!("{index}/{}", String::from_utf8_lossy(prefix))} class="row folder" role="treeitem" {tabindex} data-row={data_row} aria-level={level}
-                    aria-expanded={open.to_string()} aria-label={name.clone()} aria-describedby={describe.clone()} style={indent}
+                    aria-expanded={open.to_string()} aria-describedby={describe.clone()} style={indent}
                     {onclick}>
                     <span class="caret" aria-hidden="true">{ if *open { "▾" } else { "▸" } }</span>
                     <span class="label">{ name }</span>
@@ -398,6 +398,8 @@ fn row_html(
                 .map(|at| short_ttl(at - props.now_ms));
             let name = String::from_utf8_lossy(key).into_owned();
             let shown = String::from_utf8_lossy(label).into_owned();
+            let prefix =
+                String::from_utf8_lossy(&key[..key.len().saturating_sub(label.len())]).into_owned();
             let size = info.map(|(m, f)| {
                 let cmd = length_command(m.kind);
                 let len = length_text(m.kind, f.len, props.lang);
@@ -405,8 +407,9 @@ fn row_html(
                 html! {
                     <>
                         <span class="len" title={format!("{cmd} {name} → {}", f.len)}>{ len }</span>
-                        <span class="mem" title={format!("MEMORY USAGE {name} → {} {}", f.memory, s.bytes)}
-                            aria-label={format!("{} {mem}", s.memory)}>{ mem }</span>
+                        <span class="mem" title={format!("MEMORY USAGE {name} → {} {}", f.memory, s.bytes)}>
+                            <span class="visually-hidden">{ format!("{} ", s.memory) }</span>{ mem }
+                        </span>
                     </>
                 }
             });
@@ -422,11 +425,18 @@ fn row_html(
             html! {
                 <div key={format!("{index}:{name}")} class={classes!("row", "key", selected.then_some("selected"))} role="treeitem"
                     {tabindex} data-row={data_row} aria-level={level} aria-selected={selected.to_string()}
-                    aria-label={name.clone()} aria-describedby={describe.clone()} style={indent} {onclick}>
-                    // The name is the key; what else the row shows is its description
-                    // (hidden from the name, so the name starts with what is visible).
+                    aria-describedby={describe.clone()} style={indent} {onclick}>
+                    // The name is the whole key, from the content: the label shown after
+                    // the folders' prefix in zero-size inline text (no aria-label, whose
+                    // text would have to contain all the row shows, WCAG 2.5.3). What else
+                    // the row shows is hidden from the name and read as its description.
                     <span class={classes!("badge", "type", kind)} aria-hidden="true">{ type_abbrev(meta.map(|m| m.kind)) }</span>
-                    <span class="label">{ shown }</span>
+                    <span class="label">
+                        if !prefix.is_empty() {
+                            <span class="prefix">{ prefix }</span>
+                        }
+                        { shown }
+                    </span>
                     <span class="facts" id={describe} aria-hidden="true">
                         <span class="visually-hidden">{ kind }</span>
                         if let Some(ttl) = ttl {
