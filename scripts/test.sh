@@ -68,7 +68,8 @@ while IFS= read -r -d '' f; do
   r=$(stat -c %s "$f") g=$(gzip -9 -c "$f" | wc -c)
   raw=$((raw + r)) gz=$((gz + g))
   case "$f" in
-    dist/kvlab-sql* | dist/walkthroughs/*) ;;
+    # The geo map's world outline is fetched when a map is first shown.
+    dist/kvlab-sql* | dist/walkthroughs/* | dist/geo/*) ;;
     # The secondary half of the split wasm loads once the console is interactive.
     dist/kvlab-web-cold-*) lraw=$((lraw + r)) lgz=$((lgz + g)) ;;
     *) craw=$((craw + r)) cgz=$((cgz + g)) ;;

@@ -88,6 +88,35 @@ pub fn meta(db: &Db, key: &[u8]) -> Option<KeyMeta> {
     })
 }
 
+/// A key's size as a learner asks for it: what the type's length command replies
+/// (`STRLEN`, `LLEN`, `SCARD`, `ZCARD`, `HLEN`, `XLEN`; a HyperLogLog's `STRLEN` too) and
+/// the bytes `MEMORY USAGE` reports. Without expiring the key. O(1) for the length, plus
+/// `MEMORY USAGE`'s five samples.
+pub fn footprint(db: &Db, key: &[u8]) -> Option<Footprint> {
+    let e = db.get_raw(key)?;
+    let len = match &e.value {
+        Value::Str(s) => s.len() as u64,
+        Value::Hash(h) => h.len() as u64,
+        Value::List(l) => l.len() as u64,
+        Value::Set(s) => s.len() as u64,
+        Value::ZSet(z) => z.len() as u64,
+        Value::Stream(s) => s.len(),
+    };
+    Some(Footprint {
+        len,
+        memory: super::cmd::server::memory_usage_bytes(key, e, super::cmd::server::DEFAULT_SAMPLES),
+    })
+}
+
+/// What [`footprint`] measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Footprint {
+    /// Bytes for a string, elements (entries, fields, members) for a collection.
+    pub len: u64,
+    /// `MEMORY USAGE`'s estimate, in bytes.
+    pub memory: u64,
+}
+
 /// The keys a write effect may have changed, found from the command table's key positions
 /// (`MULTI`/`EXEC` and commands without keys touch none). `None` when the effect changes keys
 /// the table cannot name — `FLUSHDB`, `FLUSHALL`, `SWAPDB`, `MOVE`'s destination, an

@@ -314,6 +314,11 @@ pub struct Server {
     pub dirty: u64,
     /// Effects not yet taken by the host.
     pub effects: Vec<Effect>,
+    /// Keys the server removed on its own since the effects were last taken: database,
+    /// key and keyspace event (`expired`, `evicted`). Their effect is a plain `DEL`, so a
+    /// host that tells the learner what changed a key reads the reason here
+    /// ([`Engine::take_dropped`]).
+    pub dropped: Vec<(usize, Vec<u8>, &'static str)>,
     /// Identifier of this run (`run_id` in INFO).
     pub run_id: String,
     /// Keys, per database, that some client is blocked on (`BLPOP` & co.; filled by the
@@ -359,7 +364,7 @@ impl Server {
     /// the keyspace event `event` of class `class`, WATCH and blocked clients signalled,
     /// and a `DEL` effect recorded for persistence and the other tabs. The caller counts
     /// it in its own statistic. **O(1).**
-    pub fn drop_key(&mut self, db: usize, key: &[u8], class: u32, event: &str) {
+    pub fn drop_key(&mut self, db: usize, key: &[u8], class: u32, event: &'static str) {
         self.dbs[db].remove(key);
         self.notify_keyspace_event(class, event, key, db);
         self.signal_modified(db, key);
@@ -367,6 +372,7 @@ impl Server {
             db,
             argv: vec![b"DEL".to_vec(), key.to_vec()],
         });
+        self.dropped.push((db, key.to_vec(), event));
     }
 
     /// Redis's `signalModifiedKey`: `key` in database `db` changed, so transactions watching
@@ -837,6 +843,7 @@ impl Engine {
                 },
                 dirty: 0,
                 effects: Vec::new(),
+                dropped: Vec::new(),
                 run_id,
                 blocking_keys: Default::default(),
                 ready_keys: Vec::new(),
@@ -984,9 +991,18 @@ impl Engine {
         &self.srv
     }
 
-    /// Takes the effects recorded since the last call, in order.
+    /// Takes the effects recorded since the last call, in order. The list of keys the
+    /// server dropped among them is cleared too: take it first with [`Engine::take_dropped`].
     pub fn take_effects(&mut self) -> Vec<Effect> {
+        self.srv.dropped.clear();
         std::mem::take(&mut self.srv.effects)
+    }
+
+    /// Takes the keys the server removed on its own (expired or evicted) since the effects
+    /// were last taken, in order: database, key, keyspace event. Each has a `DEL` among the
+    /// effects.
+    pub fn take_dropped(&mut self) -> Vec<(usize, Vec<u8>, &'static str)> {
+        std::mem::take(&mut self.srv.dropped)
     }
 
     /// Runs one command for `client` and returns its reply. Never panics on any input.

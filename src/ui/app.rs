@@ -162,7 +162,8 @@ pub fn App() -> Html {
                         </div>
                     </div>
                     <ValueView view={state.view.clone()} venn={state.venn.clone()}
-                        {now_ms} lang={state.lang} on_action={on_action.clone()} />
+                        {now_ms} lang={state.lang} cluster={engine.read(|e| e.cluster_enabled())}
+                        on_action={on_action.clone()} />
                 </main>
             }
         }

@@ -250,6 +250,37 @@ pub struct Strings {
     pub hash_slot: &'static str,
     /// Between a label and its value: `: ` in English, a full-width `：` in Chinese.
     pub colon: &'static str,
+    // key tree, value view, a11y (issue 23)
+    /// One element of a collection, after the number 1 in a tree row.
+    pub item_one: &'static str,
+    /// Elements of a collection, after their number in a tree row.
+    pub items: &'static str,
+    /// Keys in a folder, after their number (a folder's title).
+    pub keys_unit: &'static str,
+    /// Before a key's hash slot in a tree row (cluster mode only).
+    pub slot: &'static str,
+    /// Summary of the key tree's less-used settings (cluster mode).
+    pub advanced: &'static str,
+    /// The viewed key was removed because its TTL ran out.
+    pub expired_note: &'static str,
+    /// The viewed key was removed by maxmemory eviction.
+    pub evicted_note: &'static str,
+    /// Heading of the first screen's walkthrough cards.
+    pub start_title: &'static str,
+    /// Under the heading of the walkthrough cards.
+    pub start_hint: &'static str,
+    /// Card: the login walkthrough.
+    pub start_login: &'static str,
+    /// Card text: the login walkthrough.
+    pub start_login_blurb: &'static str,
+    /// Card: the tags walkthrough.
+    pub start_tags: &'static str,
+    /// Card text: the tags walkthrough.
+    pub start_tags_blurb: &'static str,
+    /// Link to the list of walkthroughs.
+    pub start_all: &'static str,
+    /// A skip link to the command box.
+    pub skip_to_console: &'static str,
 }
 
 const EN: Strings = Strings {
@@ -350,6 +381,22 @@ const EN: Strings = Strings {
     ack: "Acknowledge",
     hash_slot: "hash slot",
     colon: ": ",
+    // key tree, value view, a11y (issue 23)
+    item_one: "item",
+    items: "items",
+    keys_unit: "keys",
+    slot: "slot",
+    advanced: "Settings",
+    expired_note: "Expired: its TTL ran out and the server removed the key.",
+    evicted_note: "Evicted: memory was over maxmemory, so the server removed the key.",
+    start_title: "New here? Start with a walkthrough",
+    start_hint: "Each one builds a small feature step by step, in SQL and in Redis, and runs every command here.",
+    start_login: "Login system",
+    start_login_blurb: "Who logged in, how often and when: a list and a sorted set, next to SQL.",
+    start_tags: "Tag system",
+    start_tags_blurb: "Tags as sets: SINTER, SDIFF and SUNION instead of joins.",
+    start_all: "All walkthroughs",
+    skip_to_console: "Skip to the console",
 };
 
 const ZH: Strings = Strings {
@@ -449,6 +496,22 @@ const ZH: Strings = Strings {
     ack: "确认",
     hash_slot: "哈希槽",
     colon: "：",
+    // key tree, value view, a11y (issue 23)
+    item_one: "项",
+    items: "项",
+    keys_unit: "个键",
+    slot: "槽",
+    advanced: "设置",
+    expired_note: "已过期：TTL 到期，服务器删除了这个键。",
+    evicted_note: "已被淘汰：内存超过 maxmemory，服务器删除了这个键。",
+    start_title: "第一次来？从一个演练开始",
+    start_hint: "每个演练一步步搭一个小功能，SQL 和 Redis 对照着写，每条命令都在这里运行。",
+    start_login: "登录系统",
+    start_login_blurb: "谁登录过、几次、何时：列表和有序集合，与 SQL 对照。",
+    start_tags: "标签系统",
+    start_tags_blurb: "用集合表示标签：用 SINTER、SDIFF、SUNION 代替连接查询。",
+    start_all: "全部演练",
+    skip_to_console: "跳到控制台",
 };
 
 // walkthrough (issue 23)

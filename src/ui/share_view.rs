@@ -114,9 +114,34 @@ pub fn ShareBox(props: &ShareBoxProps) -> Html {
             </div>
         }
     });
+    // Escape inside the open box closes it and gives the focus back to its button, once
+    // the closed box is rendered (the render may replace the button's element).
+    let button = use_node_ref();
+    let refocus = use_mut_ref(|| false);
+    {
+        let button = button.clone();
+        let refocus = refocus.clone();
+        use_effect(move || {
+            if std::mem::take(&mut *refocus.borrow_mut()) {
+                if let Some(el) = button.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
+    let onkeydown = {
+        let open = open.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" && *open {
+                e.prevent_default();
+                *refocus.borrow_mut() = true;
+                open.set(false);
+            }
+        })
+    };
     html! {
-        <div class="share">
-            <button type="button" class="share-toggle" aria-expanded={(*open).to_string()} onclick={toggle}>
+        <div class="share" {onkeydown}>
+            <button type="button" class="share-toggle" ref={button} aria-expanded={(*open).to_string()} onclick={toggle}>
                 { t(lang, "Share", "分享") }
             </button>
             { for body }

@@ -185,7 +185,8 @@ pub struct ViewData {
     pub value: Option<ValueView>,
     /// The value before the last change, if it changed since it was selected.
     pub prev: Option<ValueView>,
-    /// The command of the last change (`LPUSH`).
+    /// What made the last change: its command (`LPUSH`), or the keyspace event `expired`
+    /// or `evicted` (lowercase) when the server removed the key on its own.
     pub changed_by: Option<String>,
 }
 
@@ -813,10 +814,7 @@ impl State {
                 Some(keys) if effect.db == db => {
                     for k in keys {
                         if self.view.as_ref().is_some_and(|v| v.key == k) {
-                            touched_view = effect
-                                .argv
-                                .first()
-                                .map(|n| String::from_utf8_lossy(n).to_ascii_uppercase());
+                            touched_view = self.change_of(effect, k, &outcome.dropped);
                         }
                         touched.push(k);
                     }
@@ -845,6 +843,33 @@ impl State {
         if let Some(cmd) = touched_view {
             self.refresh_view((!cmd.is_empty()).then_some(cmd));
         }
+    }
+
+    /// What to tell the learner changed the viewed key `key` in `effect`: the command
+    /// (`LPUSH`), or `expired`/`evicted` when the server removed it on its own. Such a
+    /// removal is replayed as a `DEL` nobody typed; `dropped` names them (a follower tab,
+    /// which receives only the `DEL`, knows an expiry by the deadline the key had passed).
+    fn change_of(
+        &self,
+        effect: &Effect,
+        key: &[u8],
+        dropped: &[(usize, Vec<u8>, &'static str)],
+    ) -> Option<String> {
+        let name = String::from_utf8_lossy(effect.argv.first()?).to_ascii_uppercase();
+        if name == "DEL" {
+            if let Some((_, _, event)) = dropped
+                .iter()
+                .find(|(db, k, _)| *db == effect.db && k == key)
+            {
+                return Some(event.to_string());
+            }
+            let now = self.ws.engine.read(|e| e.server().clock.now_ms());
+            let deadline = self.view.as_ref().and_then(|v| v.meta?.expire_at);
+            if deadline.is_some_and(|at| at <= now) {
+                return Some("expired".to_string());
+            }
+        }
+        Some(name)
     }
 
     /// Renders replies for `client` as redis-cli prints them.
@@ -1432,6 +1457,7 @@ impl Reducible for State {
             Action::Replicated(Some(effects)) => next.absorb(
                 Outcome {
                     effects,
+                    dropped: Vec::new(),
                     output: Vec::new(),
                 },
                 None,

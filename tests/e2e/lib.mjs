@@ -81,13 +81,14 @@ export const CHROMIUM_ARGS = [
  * Starts Chromium with a fresh profile (no server). Returns { context, page, errors,
  * profile, close }; `errors` collects page errors, console errors and failed responses.
  */
-export async function launch({ viewport = { width: 1280, height: 800 }, locale = 'en-US' } = {}) {
+export async function launch({ viewport = { width: 1280, height: 800 }, locale = 'en-US', deviceScaleFactor = 1 } = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'kvlab-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
     locale,
     viewport,
+    deviceScaleFactor,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors = [];
@@ -105,7 +106,7 @@ export async function launch({ viewport = { width: 1280, height: 800 }, locale =
  * Serves dist/ (unless KVLAB_URL is set) and opens Chromium.
  * Returns { url, context, page, errors, close }.
  */
-export async function open({ viewport = { width: 1280, height: 800 }, locale = 'en-US' } = {}) {
+export async function open({ viewport = { width: 1280, height: 800 }, locale = 'en-US', deviceScaleFactor = 1 } = {}) {
   let server, url;
   if (process.env.KVLAB_URL) {
     url = process.env.KVLAB_URL;
@@ -113,7 +114,7 @@ export async function open({ viewport = { width: 1280, height: 800 }, locale = '
     server = await serveDist();
     url = server.url;
   }
-  const browser = await launch({ viewport, locale });
+  const browser = await launch({ viewport, locale, deviceScaleFactor });
   const { context, page, errors } = browser;
   // Nothing may come from another origin.
   page.on('request', (r) => {

@@ -186,6 +186,8 @@ test('hostile keys, values, share links and embeds show as text and never run', 
 
 test('cluster mode: multi-key commands across hash slots fail with CROSSSLOT', async () => {
   await page.goto(`${server.url}?ws=cluster-test`);
+  // Cluster mode lives in the key tree's Settings.
+  await page.locator('.browser .advanced summary').click();
   const toggle = page.getByRole('checkbox', { name: /Cluster mode/ });
   await toggle.check();
   await run(page, 'MSET a 1 b 2');

@@ -571,8 +571,6 @@ fn info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 /// without lazy expiry, hit/miss counting or touching its access time. The numbers differ
 /// from Redis's, whose come from its allocator. O(count).
 fn memory_usage(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    /// Redis's default number of samples.
-    const DEFAULT_SAMPLES: usize = 5;
     let key = args.next_owned()?;
     let mut samples = DEFAULT_SAMPLES;
     while !args.is_empty() {
@@ -593,11 +591,21 @@ fn memory_usage(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let db = ctx.client.db;
     Ok(match ctx.srv.dbs[db].get_raw(&key) {
         Some(e) => {
-            let bytes = key.len() as u64 + KEY_OVERHEAD + value_bytes_sampled(&e.value, samples);
+            let bytes = memory_usage_bytes(&key, e, samples);
             Reply::Integer(i64::try_from(bytes).unwrap_or(i64::MAX))
         }
         None => Reply::Nil,
     })
+}
+
+/// Redis's default number of `MEMORY USAGE` samples.
+pub const DEFAULT_SAMPLES: usize = 5;
+
+/// The bytes `MEMORY USAGE key SAMPLES samples` reports for `key` holding `e` (the key
+/// browser shows the figure for [`DEFAULT_SAMPLES`], so it matches the console's
+/// `MEMORY USAGE key`). O(samples).
+pub fn memory_usage_bytes(key: &[u8], e: &crate::engine::keyspace::Entry, samples: usize) -> u64 {
+    key.len() as u64 + KEY_OVERHEAD + value_bytes_sampled(&e.value, samples)
 }
 
 /// MEMORY PURGE: Redis asks jemalloc to return dirty pages; the engine's memory is its
@@ -1236,6 +1244,53 @@ mod tests {
             text,
             format!("# Commandstats\r\n{}", line("config|resetstat", 1, 0, 0))
         );
+    }
+
+    /// The key browser's figures are the console's: `inspect::footprint` gives what
+    /// `MEMORY USAGE` and the type's length command reply, sampled collections included.
+    #[test]
+    fn footprint_matches_memory_usage_and_the_length_commands() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        let long: Vec<String> = (0..100)
+            .map(|i| format!("element-{i:0>width$}", width = i % 7))
+            .collect();
+        run(&mut e, a, &format!("RPUSH long {}", long.join(" ")));
+        for (setup, key, len) in [
+            ("SET s hello", "s", "STRLEN s"),
+            ("RPUSH l a b c", "l", "LLEN l"),
+            ("SADD st a b", "st", "SCARD st"),
+            ("ZADD z 1 a", "z", "ZCARD z"),
+            ("HSET h f v g w", "h", "HLEN h"),
+            ("XADD x 1-1 f v", "x", "XLEN x"),
+            ("PFADD p a b", "p", "STRLEN p"),
+            ("PING", "long", "LLEN long"),
+        ] {
+            run(&mut e, a, setup);
+            let fp =
+                crate::engine::inspect::footprint(&e.server().dbs[0], key.as_bytes()).expect(key);
+            let usage = run(&mut e, a, &format!("MEMORY USAGE {key}"));
+            assert_eq!(usage, Reply::Integer(fp.memory as i64), "{key}");
+            assert_eq!(run(&mut e, a, len), Reply::Integer(fp.len as i64), "{key}");
+        }
+    }
+
+    /// A key the server removes is recorded as dropped, with its keyspace event, next to
+    /// the `DEL` it replays as; a `DEL` the client sends is not.
+    #[test]
+    fn expired_keys_are_reported_as_dropped() {
+        let clock = ManualClock::at_ms(1_000_000);
+        let mut e = Engine::new(Box::new(clock.clone()), 1);
+        let a = e.connect();
+        run(&mut e, a, "SET gone x PX 100");
+        run(&mut e, a, "SET mine y");
+        e.take_effects();
+        clock.advance_ms(200);
+        run(&mut e, a, "GET gone");
+        run(&mut e, a, "DEL mine");
+        assert_eq!(e.take_dropped(), vec![(0, b"gone".to_vec(), "expired")]);
+        assert_eq!(e.take_effects().len(), 2);
+        assert!(e.take_dropped().is_empty());
     }
 
     /// MEMORY USAGE grows with the value, and SAMPLES 0 measures every element.

@@ -60,13 +60,108 @@ pub fn short_ttl(ms: i64) -> String {
     }
 }
 
+/// A byte count as a learner reads it: `72 B`, `1.4 KB`, `3.2 MB` (1 KB = 1024 B).
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if v < 10.0 {
+        format!("{v:.1} {}", UNITS[unit])
+    } else {
+        format!("{v:.0} {}", UNITS[unit])
+    }
+}
+
+/// The command that measures a key of `kind`: `STRLEN`, `LLEN`, `SCARD`, `ZCARD`,
+/// `HLEN` or `XLEN`.
+pub fn length_command(kind: Kind) -> &'static str {
+    match kind {
+        Kind::String | Kind::Hll => "STRLEN",
+        Kind::List => "LLEN",
+        Kind::Set => "SCARD",
+        Kind::ZSet => "ZCARD",
+        Kind::Hash => "HLEN",
+        Kind::Other(_) => "XLEN",
+    }
+}
+
+/// A key's length as the row shows it: bytes for a string, elements for a collection.
+pub fn length_text(kind: Kind, len: u64, lang: Lang) -> String {
+    let s = lang.strings();
+    match kind {
+        Kind::String | Kind::Hll => human_bytes(len),
+        _ if len == 1 => format!("1 {}", s.item_one),
+        _ => format!("{len} {}", s.items),
+    }
+}
+
+/// What a keyboard key does in the tree, given the focused row (WAI-ARIA tree pattern):
+/// the row to move to, and an action to dispatch.
+fn tree_key(rows: &[Row], at: usize, key: &str) -> Option<(usize, Option<Action>)> {
+    let row = rows.get(at)?;
+    let last = rows.len().checked_sub(1)?;
+    let parent = || {
+        rows[..at]
+            .iter()
+            .rposition(|r| r.depth + 1 == row.depth)
+            .unwrap_or(at)
+    };
+    Some(match (key, &row.node) {
+        ("ArrowDown", _) => (at.saturating_add(1).min(last), None),
+        ("ArrowUp", _) => (at.saturating_sub(1), None),
+        ("Home", _) => (0, None),
+        ("End", _) => (last, None),
+        (
+            "ArrowRight",
+            Node::Folder {
+                open: false,
+                prefix,
+                ..
+            },
+        ) => (at, Some(Action::ToggleFolder(prefix.clone()))),
+        ("ArrowRight", Node::Folder { open: true, .. }) => {
+            let child = rows.get(at + 1).is_some_and(|r| r.depth > row.depth);
+            (if child { at + 1 } else { at }, None)
+        }
+        ("ArrowRight", Node::Key { .. }) => (at, None),
+        (
+            "ArrowLeft",
+            Node::Folder {
+                open: true, prefix, ..
+            },
+        ) => (at, Some(Action::ToggleFolder(prefix.clone()))),
+        ("ArrowLeft", _) => (parent(), None),
+        ("Enter" | " ", Node::Folder { prefix, .. }) => {
+            (at, Some(Action::ToggleFolder(prefix.clone())))
+        }
+        ("Enter" | " ", Node::Key { key, .. }) => (at, Some(Action::Select(key.clone()))),
+        _ => return None,
+    })
+}
+
 /// The keyspace browser.
+///
+/// The tree is one Tab stop (a roving `tabindex`, as the WAI-ARIA tree pattern): ↑/↓ move,
+/// → opens a folder or enters it, ← closes it or goes to the parent, Home/End jump, Enter
+/// opens the key. Only the rows in sight are in the document, so the rows are a flat list
+/// of `treeitem`s with `aria-level` (the pattern's form for trees not nested in `group`s);
+/// moving to a row out of sight scrolls to it, then focuses it once drawn.
 #[component]
 pub fn Browser(props: &BrowserProps) -> Html {
     let s = props.lang.strings();
     let scroll = use_state(|| 0i32);
     let height = use_state(|| 600i32);
     let viewport = use_node_ref();
+    // The row that holds the tree's Tab stop, and whether to focus it after rendering.
+    let cursor = use_state(|| 0usize);
+    let want_focus = use_mut_ref(|| false);
 
     let onscroll = {
         let scroll = scroll.clone();
@@ -86,11 +181,70 @@ pub fn Browser(props: &BrowserProps) -> Html {
             }
         });
     }
+    {
+        let viewport = viewport.clone();
+        let want_focus = want_focus.clone();
+        let at = *cursor;
+        use_effect(move || {
+            if !*want_focus.borrow() {
+                return;
+            }
+            let row = viewport
+                .cast::<Element>()
+                .and_then(|el| el.query_selector(&format!("[data-row=\"{at}\"]")).ok()?)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(n).ok());
+            if let Some(row) = row {
+                *want_focus.borrow_mut() = false;
+                let _ = row.focus();
+            }
+        });
+    }
 
     let rows = &props.rows.0;
     let n = rows.len() as i32;
     let first = (*scroll / ROW_HEIGHT - OVERSCAN).clamp(0, n);
     let last = ((*scroll + *height) / ROW_HEIGHT + OVERSCAN).clamp(first, n);
+    // The Tab stop: the cursor's row, or the first drawn when it is out of sight.
+    let tab_stop = if (first as usize..last as usize).contains(&*cursor) {
+        *cursor
+    } else {
+        first as usize
+    };
+
+    let onkeydown = {
+        let rows = props.rows.clone();
+        let cursor = cursor.clone();
+        let want_focus = want_focus.clone();
+        let viewport = viewport.clone();
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let target: Element = e.target_unchecked_into();
+            let Some(at) = target
+                .get_attribute("data-row")
+                .and_then(|r| r.parse::<usize>().ok())
+            else {
+                return;
+            };
+            let Some((to, action)) = tree_key(&rows.0, at, &e.key()) else {
+                return;
+            };
+            e.prevent_default();
+            if let Some(a) = action {
+                on_action.emit(a);
+            }
+            if let Some(el) = viewport.cast::<Element>() {
+                let top = to as i32 * ROW_HEIGHT;
+                let (from, h) = (el.scroll_top(), el.client_height());
+                if top < from {
+                    el.set_scroll_top(top);
+                } else if top + ROW_HEIGHT > from + h {
+                    el.set_scroll_top(top + ROW_HEIGHT - h);
+                }
+            }
+            *want_focus.borrow_mut() = true;
+            cursor.set(to);
+        })
+    };
 
     let on_filter = props.on_action.reform(|e: InputEvent| {
         Action::SetFilter(e.target_unchecked_into::<HtmlInputElement>().value())
@@ -105,22 +259,38 @@ pub fn Browser(props: &BrowserProps) -> Html {
         .on_action
         .reform(|_: MouseEvent| Action::SetFlat(true));
 
+    let cluster = props.engine.read(|e| e.cluster_enabled());
     let drawn = props.engine.read(|e| {
         let db = e.server().dbs.get(props.db);
         rows.get(first as usize..last as usize)
             .unwrap_or(&[])
             .iter()
-            .map(|row| {
-                let meta = match &row.node {
-                    Node::Key { key, .. } => db.and_then(|d| inspect::meta(d, key)),
+            .enumerate()
+            .map(|(i, row)| {
+                let index = first as usize + i;
+                let info = match &row.node {
+                    Node::Key { key, .. } => {
+                        db.and_then(|d| Some((inspect::meta(d, key)?, inspect::footprint(d, key)?)))
+                    }
                     Node::Folder { .. } => None,
                 };
-                row_html(row, meta, props)
+                let on_click = {
+                    let cursor = cursor.clone();
+                    Callback::from(move |()| cursor.set(index))
+                };
+                row_html(
+                    row,
+                    index,
+                    index == tab_stop,
+                    info,
+                    cluster,
+                    on_click,
+                    props,
+                )
             })
             .collect::<Html>()
     });
 
-    let cluster = props.engine.read(|e| e.cluster_enabled());
     let on_cluster = props.on_action.reform(|e: Event| {
         Action::SetCluster(e.target_unchecked_into::<HtmlInputElement>().checked())
     });
@@ -136,11 +306,6 @@ pub fn Browser(props: &BrowserProps) -> Html {
                     <button type="button" aria-pressed={props.flat.to_string()} onclick={on_list}>{ s.list_view }</button>
                 </div>
             </div>
-            <label class="cluster-toggle" title={format!("{} — {}", s.cluster_mode, s.cluster_mode_hint)}>
-                <input type="checkbox" checked={cluster} onchange={on_cluster} />
-                <span>{ s.cluster_mode }</span>
-                <small>{ s.cluster_mode_hint }</small>
-            </label>
             <div class="browser-tools">
                 <input class="filter" type="search" placeholder={s.filter} aria-label={s.filter}
                     value={props.filter.clone()} oninput={on_filter} spellcheck="false" />
@@ -149,60 +314,47 @@ pub fn Browser(props: &BrowserProps) -> Html {
                         value={props.delim.clone()} oninput={on_delim} spellcheck="false" />
                 }
             </div>
-            <div class="tree" role="tree" aria-label={s.key_tree} ref={viewport} {onscroll}>
+            // A tree without items is not a tree: the empty message stands alone.
+            <div class="tree" role={(shown > 0).then_some("tree")} aria-label={(shown > 0).then_some(s.key_tree)}
+                ref={viewport} {onscroll} {onkeydown}>
                 if shown == 0 {
                     <p class="empty">{ s.no_keys }</p>
                 } else {
-                    <div class="spacer" style={format!("height:{}px", n * ROW_HEIGHT)}>
-                        <div class="rows" style={format!("transform:translateY({}px)", first * ROW_HEIGHT)}>
+                    <div class="spacer" role="none" style={format!("height:{}px", n * ROW_HEIGHT)}>
+                        <div class="rows" role="none" style={format!("transform:translateY({}px)", first * ROW_HEIGHT)}>
                             { drawn }
                         </div>
                     </div>
                 }
             </div>
+            // Cluster mode is for learners who got as far as hash slots: out of the way,
+            // one click from the tree.
+            <details class="advanced">
+                <summary>{ s.advanced }</summary>
+                <label class="cluster-toggle" title={format!("{} — {}", s.cluster_mode, s.cluster_mode_hint)}>
+                    <input type="checkbox" checked={cluster} onchange={on_cluster} />
+                    <span>{ s.cluster_mode }</span>
+                    <small>{ s.cluster_mode_hint }</small>
+                </label>
+            </details>
         </section>
     }
 }
 
-fn row_html(row: &Row, meta: Option<inspect::KeyMeta>, props: &BrowserProps) -> Html {
+fn row_html(
+    row: &Row,
+    index: usize,
+    tab_stop: bool,
+    info: Option<(inspect::KeyMeta, inspect::Footprint)>,
+    cluster: bool,
+    on_click: Callback<()>,
+    props: &BrowserProps,
+) -> Html {
+    let s = props.lang.strings();
     let indent = format!("padding-left:{}px", 8 + row.depth * 14);
     let level = (row.depth + 1).to_string();
-    let onkeydown = {
-        let on_action = props.on_action.clone();
-        let action = match &row.node {
-            Node::Folder { prefix, .. } => Action::ToggleFolder(prefix.clone()),
-            Node::Key { key, .. } => Action::Select(key.clone()),
-        };
-        let open = matches!(row.node, Node::Folder { open: true, .. });
-        let folder = matches!(row.node, Node::Folder { .. });
-        Callback::from(move |e: KeyboardEvent| {
-            let target: Element = e.target_unchecked_into();
-            let next = match e.key().as_str() {
-                "ArrowDown" => target.next_element_sibling(),
-                "ArrowUp" => target.previous_element_sibling(),
-                "Enter" | " " => {
-                    e.prevent_default();
-                    on_action.emit(action.clone());
-                    return;
-                }
-                "ArrowRight" if folder && !open => {
-                    on_action.emit(action.clone());
-                    None
-                }
-                "ArrowLeft" if folder && open => {
-                    on_action.emit(action.clone());
-                    None
-                }
-                _ => return,
-            };
-            e.prevent_default();
-            if let Some(el) =
-                next.and_then(|n| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(n).ok())
-            {
-                let _ = el.focus();
-            }
-        })
-    };
+    let tabindex = if tab_stop { "0" } else { "-1" };
+    let data_row = index.to_string();
     match &row.node {
         Node::Folder {
             prefix,
@@ -211,43 +363,88 @@ fn row_html(row: &Row, meta: Option<inspect::KeyMeta>, props: &BrowserProps) -> 
             open,
         } => {
             let p = prefix.clone();
-            let onclick = props
-                .on_action
-                .reform(move |_: MouseEvent| Action::ToggleFolder(p.clone()));
+            let on_action = props.on_action.clone();
+            let onclick = Callback::from(move |_: MouseEvent| {
+                on_click.emit(());
+                on_action.emit(Action::ToggleFolder(p.clone()));
+            });
             let name = String::from_utf8_lossy(label).into_owned();
+            let keys = format!("{count} {}", s.keys_unit);
+            let describe = format!("kt-{index}");
             html! {
-                <div class="row folder" role="treeitem" tabindex="0" aria-level={level}
-                    aria-expanded={open.to_string()} aria-label={name.clone()} style={indent}
-                    {onclick} {onkeydown}>
+                <div key={format!("{index}/{}", String::from_utf8_lossy(prefix))} class="row folder" role="treeitem" {tabindex} data-row={data_row} aria-level={level}
+                    aria-expanded={open.to_string()} aria-describedby={describe.clone()} style={indent}
+                    {onclick}>
                     <span class="caret" aria-hidden="true">{ if *open { "▾" } else { "▸" } }</span>
                     <span class="label">{ name }</span>
-                    <span class="badge count">{ count }</span>
+                    <span class="badge count" id={describe} title={keys.clone()} aria-hidden="true">
+                        { count }<span class="visually-hidden">{ format!(" {}", s.keys_unit) }</span>
+                    </span>
                 </div>
             }
         }
         Node::Key { key, label } => {
             let k = key.clone();
-            let onclick = props
-                .on_action
-                .reform(move |_: MouseEvent| Action::Select(k.clone()));
+            let on_action = props.on_action.clone();
+            let onclick = Callback::from(move |_: MouseEvent| {
+                on_click.emit(());
+                on_action.emit(Action::Select(k.clone()));
+            });
             let selected = props.selected.as_deref() == Some(key.as_slice());
+            let meta = info.map(|(m, _)| m);
             let kind = meta.map_or("", |m| m.kind.name());
             let ttl = meta
                 .and_then(|m| m.expire_at)
                 .map(|at| short_ttl(at - props.now_ms));
             let name = String::from_utf8_lossy(key).into_owned();
             let shown = String::from_utf8_lossy(label).into_owned();
-            let slot = crate::engine::cluster::key_slot(key);
+            let prefix =
+                String::from_utf8_lossy(&key[..key.len().saturating_sub(label.len())]).into_owned();
+            let size = info.map(|(m, f)| {
+                let cmd = length_command(m.kind);
+                let len = length_text(m.kind, f.len, props.lang);
+                let mem = human_bytes(f.memory);
+                html! {
+                    <>
+                        <span class="len" title={format!("{cmd} {name} → {}", f.len)}>{ len }</span>
+                        <span class="mem" title={format!("MEMORY USAGE {name} → {} {}", f.memory, s.bytes)}>
+                            <span class="visually-hidden">{ format!("{} ", s.memory) }</span>{ mem }
+                        </span>
+                    </>
+                }
+            });
+            let slot = cluster.then(|| {
+                let slot = crate::engine::cluster::key_slot(key);
+                html! {
+                    <span class="badge slot" title={format!("CLUSTER KEYSLOT {name} → {slot}")}>
+                        { format!("{} {slot}", s.slot) }
+                    </span>
+                }
+            });
+            let describe = format!("kt-{index}");
             html! {
-                <div class={classes!("row", "key", selected.then_some("selected"))} role="treeitem"
-                    tabindex="0" aria-level={level} aria-selected={selected.to_string()}
-                    aria-label={name} style={indent} {onclick} {onkeydown}>
-                    <span class={classes!("badge", "type", kind)}>{ type_abbrev(meta.map(|m| m.kind)) }</span>
-                    <span class="label">{ shown }</span>
-                    if let Some(ttl) = ttl {
-                        <span class="ttl" title={props.lang.strings().ttl}>{ ttl }</span>
-                    }
-                    <span class="badge slot" title={props.lang.strings().hash_slot}>{ slot }</span>
+                <div key={format!("{index}:{name}")} class={classes!("row", "key", selected.then_some("selected"))} role="treeitem"
+                    {tabindex} data-row={data_row} aria-level={level} aria-selected={selected.to_string()}
+                    aria-describedby={describe.clone()} style={indent} {onclick}>
+                    // The name is the whole key, from the content: the label shown after
+                    // the folders' prefix in zero-size inline text (no aria-label, whose
+                    // text would have to contain all the row shows, WCAG 2.5.3). What else
+                    // the row shows is hidden from the name and read as its description.
+                    <span class={classes!("badge", "type", kind)} aria-hidden="true">{ type_abbrev(meta.map(|m| m.kind)) }</span>
+                    <span class="label">
+                        if !prefix.is_empty() {
+                            <span class="prefix">{ prefix }</span>
+                        }
+                        { shown }
+                    </span>
+                    <span class="facts" id={describe} aria-hidden="true">
+                        <span class="visually-hidden">{ kind }</span>
+                        if let Some(ttl) = ttl {
+                            <span class="ttl" title={s.ttl}>{ ttl }</span>
+                        }
+                        { for size }
+                        { for slot }
+                    </span>
                 </div>
             }
         }

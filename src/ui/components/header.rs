@@ -48,10 +48,19 @@ pub fn Header(props: &HeaderProps) -> Html {
     let on_theme = props.on_theme.reform(move |_: MouseEvent| next_theme);
     html! {
         <header class="bar">
-            <div class="brand">
-                <span class="logo" aria-hidden="true">{ "kv" }</span>
-                <span class="name">{ "kvlab" }</span>
-            </div>
+            // The workbench's h1 is the brand, which names the app; a walkthrough page has
+            // its own h1 (its title), so there the brand is plain text.
+            if props.walk {
+                <div class="brand">
+                    <span class="logo" aria-hidden="true">{ "kv" }</span>
+                    <span class="name">{ "kvlab" }</span>
+                </div>
+            } else {
+                <h1 class="brand">
+                    <span class="logo" aria-hidden="true">{ "kv" }</span>
+                    <span class="name">{ "kvlab" }</span>
+                </h1>
+            }
             <nav class="tabs" aria-label={s.nav}>
                 { for Tab::ALL.iter().map(|&tab| {
                     let onclick = props.on_tab.reform(move |_: MouseEvent| {
@@ -75,9 +84,10 @@ pub fn Header(props: &HeaderProps) -> Html {
                 aria-label={theme_label} title={theme_label}>
                 { theme_icon }
             </button>
-            <button class="lang" type="button" {onclick}
-                aria-label={s.switch_language} lang={other.tag()}>
-                { other.strings().name }
+            // The accessible name starts with the visible word (WCAG 2.5.3, label in name).
+            <button class="lang" type="button" {onclick} title={s.switch_language}
+                aria-label={format!("{} — {}", other.strings().name, s.switch_language)}>
+                <span lang={other.tag()}>{ other.strings().name }</span>
             </button>
         </header>
     }

@@ -33,6 +33,9 @@ pub struct ValueViewProps {
     pub now_ms: i64,
     /// The language.
     pub lang: Lang,
+    /// Cluster mode is on: the key's hash slot is shown.
+    #[prop_or_default]
+    pub cluster: bool,
     /// Receives commands to run, and other actions.
     pub on_action: Callback<Action>,
 }
@@ -67,6 +70,7 @@ pub fn ValueView(props: &ValueViewProps) -> Html {
                 { venn }
                 <div class="panel-head"><h2>{ s.value }</h2></div>
                 <p class="empty">{ s.pick_key }</p>
+                { start_cards(s) }
             </section>
         };
     };
@@ -130,10 +134,14 @@ pub fn ValueView(props: &ValueViewProps) -> Html {
             }
         }
     };
-    let changed = view.changed_by.as_ref().map(|c| {
-        html! {
+    // The server's own removals are named as what they are, not as the `DEL` they
+    // replay as (see `ViewData::changed_by`).
+    let changed = view.changed_by.as_ref().map(|c| match c.as_str() {
+        "expired" => html! { <p class="changed gone-note">{ s.expired_note }</p> },
+        "evicted" => html! { <p class="changed gone-note">{ s.evicted_note }</p> },
+        _ => html! {
             <p class="changed">{ format!("{} ", s.changed_by) }<code>{ c.clone() }</code></p>
-        }
+        },
     });
     let body = match (&view.value, view.meta) {
         (Some(v), Some(meta)) => body(
@@ -153,12 +161,39 @@ pub fn ValueView(props: &ValueViewProps) -> Html {
         <section class="value" aria-label={s.value}>
             { venn }
             <div class="panel-head">
-                <h2 class="key-name" title={name.clone()}>{ name }</h2>
-                <span class="badge slot" title={s.hash_slot}>{ format!("{} {}", s.hash_slot, crate::engine::cluster::key_slot(&key)) }</span>
+                <h2 class="key-name" title={name.clone()}>{ name.clone() }</h2>
+                if props.cluster {
+                    <span class="badge slot" title={format!("CLUSTER KEYSLOT {name}")}>{ format!("{} {}", s.hash_slot, crate::engine::cluster::key_slot(&key)) }</span>
+                }
             </div>
             { head }
             { changed }
             <div class="value-body">{ body }</div>
+        </section>
+    }
+}
+
+/// The first screen's pointer for newcomers: two walkthroughs as cards, and the list.
+fn start_cards(s: &Strings) -> Html {
+    let card = |id: &str, title: &str, blurb: &str| {
+        html! {
+            <li>
+                <a class="start-card" href={format!("#/walk/{id}")}>
+                    <strong>{ title.to_string() }</strong>
+                    <span>{ blurb.to_string() }</span>
+                </a>
+            </li>
+        }
+    };
+    html! {
+        <section class="start" aria-labelledby="start-title">
+            <h3 id="start-title">{ s.start_title }</h3>
+            <p class="start-hint">{ s.start_hint }</p>
+            <ul class="start-cards">
+                { card("login", s.start_login, s.start_login_blurb) }
+                { card("tags", s.start_tags, s.start_tags_blurb) }
+            </ul>
+            <a class="start-all" href="#/walk">{ format!("{} →", s.start_all) }</a>
         </section>
     }
 }
@@ -424,7 +459,7 @@ fn body(
                         { mode_buttons(&[(Mode::Table, s.table), (Mode::Map, s.map)], mode, mode_handle) }
                     }
                     { form(&[("ZADD", "ZADD")], s.score, Some(s.member)) }
-                    if mode == Mode::Map { { geo_map(pairs, s) } } else { { table } }
+                    if mode == Mode::Map { <GeoMap pairs={Rc::new(pairs.clone())} lang={lang_of(s)} /> } else { { table } }
                     { more(pairs.len(), *len, s) }
                 </>
             }
@@ -689,10 +724,81 @@ fn bits_html(bytes: &[u8], key: &[u8], run: &Rc<Run>) -> Html {
     }
 }
 
-/// Geo members plotted on a longitude/latitude plane (inline SVG, no map tiles), zoomed to
-/// the members with a graticule every 10° or 30°.
-fn geo_map(pairs: &[(Vec<u8>, f64)], s: &Strings) -> Html {
-    let points: Vec<(String, f64, f64)> = pairs
+/// Where the world outline is served: Natural Earth's 1:110m land (public domain) as one
+/// SVG path in tenths of a degree, made by `scripts/world-outline.mjs` (about 5 KB gzip).
+/// It is fetched the first time a map is shown, so the first load does not carry it.
+const OUTLINE_URL: &str = "geo/land-110m.path";
+
+thread_local! {
+    /// The outline once fetched; `Some("")` while the fetch is under way or after it failed.
+    static OUTLINE: std::cell::RefCell<Option<Rc<str>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The world outline: `None` until fetched. Starts the fetch on first use; `done` is
+/// called when it arrives.
+fn world_outline(done: Callback<Rc<str>>) -> Option<Rc<str>> {
+    if let Some(o) = OUTLINE.with_borrow(Clone::clone) {
+        return (!o.is_empty()).then_some(o);
+    }
+    OUTLINE.set(Some(Rc::from("")));
+    wasm_bindgen_futures::spawn_local(async move {
+        use wasm_bindgen::JsCast;
+        use wasm_bindgen_futures::JsFuture;
+        let text = async {
+            let window = web_sys::window()?;
+            let resp = JsFuture::from(window.fetch_with_str(OUTLINE_URL))
+                .await
+                .ok()?;
+            let resp: web_sys::Response = resp.dyn_into().ok()?;
+            if !resp.ok() {
+                return None;
+            }
+            JsFuture::from(resp.text().ok()?).await.ok()?.as_string()
+        }
+        .await;
+        if let Some(text) = text {
+            let outline: Rc<str> = Rc::from(text.trim());
+            OUTLINE.set(Some(outline.clone()));
+            done.emit(outline);
+        }
+    });
+    None
+}
+
+/// The language whose strings `s` are.
+fn lang_of(s: &Strings) -> Lang {
+    if std::ptr::eq(s, Lang::Zh.strings()) {
+        Lang::Zh
+    } else {
+        Lang::En
+    }
+}
+
+/// Properties of [`GeoMap`].
+#[derive(Properties, PartialEq)]
+struct GeoMapProps {
+    /// Members and their geohash scores.
+    pairs: Rc<Vec<(Vec<u8>, f64)>>,
+    /// The language.
+    lang: Lang,
+}
+
+/// Geo members plotted over a world outline in an equirectangular projection (longitude
+/// and latitude as x and −y; inline SVG, nothing from the network but our own outline),
+/// zoomed to the members with a graticule every 1°, 10° or 30°. The view is always twice
+/// as wide as tall, as the whole world is in this projection, so it fits its panel's width
+/// without distortion.
+#[component]
+fn GeoMap(props: &GeoMapProps) -> Html {
+    let s = props.lang.strings();
+    let outline = {
+        let arrived = use_state(|| None::<Rc<str>>);
+        let set = arrived.clone();
+        let cached = world_outline(Callback::from(move |o| set.set(Some(o))));
+        cached.or_else(|| (*arrived).clone())
+    };
+    let points: Vec<(String, f64, f64)> = props
+        .pairs
         .iter()
         .map(|(m, sc)| {
             let (lon, lat) = geohash::decode_score(*sc);
@@ -707,20 +813,30 @@ fn geo_map(pairs: &[(Vec<u8>, f64)], s: &Strings) -> Html {
         y1 = y1.max(*lat);
     }
     let pad = ((x1 - x0).max(y1 - y0) * 0.15).max(0.5);
-    let (x0, x1, y0, y1) = (x0 - pad, x1 + pad, y0 - pad, y1 + pad);
-    let (w, h) = (x1 - x0, y1 - y0);
-    let step = if w.max(h) > 60.0 {
+    // A 2:1 box around the members, at least 4° wide, kept inside the world when it fits.
+    let w = (x1 - x0 + 2.0 * pad)
+        .max(2.0 * (y1 - y0 + 2.0 * pad))
+        .clamp(4.0, 360.0);
+    let h = w / 2.0;
+    let left = ((x0 + x1 - w) / 2.0).clamp(-180.0, 180.0 - w);
+    let north = ((y0 + y1 + h) / 2.0).clamp(-90.0 + h, 90.0);
+    let (x0, x1, y0, y1) = (left, left + w, north - h, north);
+    let step = if w > 60.0 {
         30.0
-    } else if w.max(h) > 10.0 {
+    } else if w > 10.0 {
         10.0
     } else {
         1.0
     };
-    let r = w.max(h) / 120.0;
+    let r = w / 120.0;
     let grid_x = ((x0 / step).ceil() as i64..=(x1 / step).floor() as i64).map(|i| i as f64 * step);
     let grid_y = ((y0 / step).ceil() as i64..=(y1 / step).floor() as i64).map(|i| i as f64 * step);
     html! {
-        <svg class="geo" viewBox={format!("{x0} {} {w} {h}", -y1)} role="img" aria-label={s.map}>
+        <svg class="geo" viewBox={format!("{x0} {} {w} {h}", -y1)} role="img" aria-label={s.map}
+            data-outline={outline.is_some().to_string()}>
+            if let Some(d) = outline {
+                <path class="land" d={d.to_string()} transform="scale(0.1)" />
+            }
             { for grid_x.map(|x| html! { <line class="grid" x1={x.to_string()} x2={x.to_string()} y1={(-y1).to_string()} y2={(-y0).to_string()} /> }) }
             { for grid_y.map(|y| html! { <line class="grid" y1={(-y).to_string()} y2={(-y).to_string()} x1={x0.to_string()} x2={x1.to_string()} /> }) }
             { for points.iter().map(|(name, lon, lat)| html! {

@@ -299,15 +299,24 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
             }
         });
     }
-    // Focus the dialog when it opens.
+    // Focus the dialog when it opens, and give the focus back to the header button when it
+    // closes (Escape, ✕ or a choice), so the keyboard is where it was.
+    let opener = use_node_ref();
     {
         let dialog = dialog.clone();
+        let opener = opener.clone();
+        let was_open = use_mut_ref(|| false);
         use_effect_with(*open, move |open| {
             if *open {
                 if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
                     let _ = el.focus();
                 }
+            } else if *was_open.borrow() {
+                if let Some(el) = opener.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
             }
+            *was_open.borrow_mut() = *open;
         });
     }
     // A confirmation takes the focus (its name field, else Cancel), so the keyboard is
@@ -729,7 +738,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
 
     html! {
         <>
-            <button type="button" class="lang ws-button" onclick={toggle} aria-haspopup="dialog"
+            <button type="button" class="lang ws-button" ref={opener} onclick={toggle} aria-haspopup="dialog"
                 aria-expanded={(*open).to_string()} title={t.open}>
                 <span aria-hidden="true">{ "▤ " }</span>{ current.clone() }
                 <span class="visually-hidden">{ format!(" — {}", t.open) }</span>

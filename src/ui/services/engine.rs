@@ -31,6 +31,9 @@ pub struct ObserverId(u64);
 pub struct Outcome {
     /// The write effects, in order (observers have already seen them).
     pub effects: Vec<Effect>,
+    /// The keys among them the server removed on its own: database, key, and `expired`
+    /// or `evicted` ([`Engine::take_dropped`]).
+    pub dropped: Vec<(usize, Vec<u8>, &'static str)>,
     /// What each client was sent, oldest first: replies, late replies of blocked commands,
     /// pub/sub messages.
     pub output: Vec<(ClientId, Vec<Reply>)>,
@@ -171,8 +174,9 @@ impl EngineService {
 
     /// Drains effects (to the observers) and queued output.
     fn flush(&self) -> Outcome {
-        let (effects, output) = {
+        let (effects, dropped, output) = {
             let mut engine = self.0.engine.borrow_mut();
+            let dropped = engine.take_dropped();
             let effects = engine.take_effects();
             let output = engine
                 .clients_with_pushes()
@@ -180,7 +184,7 @@ impl EngineService {
                 .map(|id| (id, engine.take_pushes(id)))
                 .filter(|(_, r)| !r.is_empty())
                 .collect();
-            (effects, output)
+            (effects, dropped, output)
         };
         if !effects.is_empty() {
             self.0.version.set(self.0.version.get() + 1);
@@ -196,6 +200,10 @@ impl EngineService {
                 o(&effects);
             }
         }
-        Outcome { effects, output }
+        Outcome {
+            effects,
+            dropped,
+            output,
+        }
     }
 }
