@@ -107,7 +107,7 @@ test('the console loads without the SQL side', async () => {
 });
 
 test('the list shows every walkthrough and filters by search', async () => {
-  await page.getByRole('link', { name: 'Walkthroughs' }).click();
+  await page.getByRole('link', { name: 'Walkthroughs', exact: true }).click();
   const cards = page.locator('.walk-card');
   await cards.nth(9).waitFor({ timeout: 15_000 });
   assert.ok((await cards.count()) >= 10);

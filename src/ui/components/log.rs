@@ -145,16 +145,26 @@ fn welcome(lang: Lang, on_example: &Callback<String>) -> Html {
                 }) }
             </p>
             <p class="keys">
-                <kbd>{ "Enter" }</kbd>{ " " }{ s.key_run }
+                <span class="key">{ kbd(&["Enter"]) }{ " " }{ s.key_run }</span>
                 <span class="sep">{ "·" }</span>
-                <kbd>{ "↑" }</kbd><kbd>{ "↓" }</kbd>{ " " }{ s.key_history }
+                <span class="key"><kbd>{ "↑" }</kbd><kbd>{ "↓" }</kbd>{ " " }{ s.key_history }</span>
                 <span class="sep">{ "·" }</span>
-                <kbd>{ "Ctrl" }</kbd>{ "+" }<kbd>{ "L" }</kbd>{ " " }{ s.key_clear }
+                <span class="key">{ kbd(&["Ctrl", "L"]) }{ " " }{ s.key_clear }</span>
                 <span class="sep">{ "·" }</span>
-                <kbd>{ "Tab" }</kbd>{ " " }{ lang.console().key_complete }
+                <span class="key">{ kbd(&["Tab"]) }{ " " }{ lang.console().key_complete }</span>
                 <span class="sep">{ "·" }</span>
-                <kbd>{ "Ctrl" }</kbd>{ "+" }<kbd>{ "C" }</kbd>{ " " }{ lang.console().key_stop }
+                <span class="key">{ kbd(&["Ctrl", "C"]) }{ " " }{ lang.console().key_stop }</span>
             </p>
         </div>
     }
+}
+
+/// A key or a combination (`Ctrl`+`C`) as `<kbd>`s joined by `+`.
+fn kbd(keys: &[&'static str]) -> Html {
+    keys.iter()
+        .enumerate()
+        .map(|(i, k)| {
+            html! { <>{ if i > 0 { "+" } else { "" } }<kbd>{ *k }</kbd></> }
+        })
+        .collect()
 }

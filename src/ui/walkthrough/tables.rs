@@ -152,7 +152,8 @@ pub fn tables_view(tables: &[TableInfo], lang: Lang) -> Html {
         let indexes = if t.indexes.is_empty() {
             html! { <span class="walk-muted">{ s.no_index }</span> }
         } else {
-            t.indexes
+            let items = t
+                .indexes
                 .iter()
                 .map(|ix| {
                     html! {
@@ -162,7 +163,8 @@ pub fn tables_view(tables: &[TableInfo], lang: Lang) -> Html {
                         </li>
                     }
                 })
-                .collect::<Html>()
+                .collect::<Html>();
+            html! { <ul>{ items }</ul> }
         };
         let shown = t.rows.rows.len();
         html! {
@@ -170,7 +172,7 @@ pub fn tables_view(tables: &[TableInfo], lang: Lang) -> Html {
                 <details open={i == 0}>
                     <summary><code>{ &t.name }</code>{ format!(" ({} {})", t.count, s.rows) }</summary>
                     <p class="walk-table-cols">{ format!("{}{c}", s.columns) }{ columns }</p>
-                    <div class="walk-table-idx">{ format!("{}{c}", s.indexes) }<ul>{ indexes }</ul></div>
+                    <div class="walk-table-idx">{ format!("{}{c}", s.indexes) }{ indexes }</div>
                     { grid(&t.rows) }
                     if shown < t.count { <p class="walk-muted">{ format!("{} {shown} / {}", s.showing_first, t.count) }</p> }
                 </details>
