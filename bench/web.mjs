@@ -124,7 +124,8 @@ for (let i = 0; i < N; i++) words.push(`user:${i}`, 'v');
 await box.fill(words.join(' '));
 results.load = await page.evaluate(async () => {
   const input = document.querySelector('input.command');
-  const tree = document.querySelector('[role=tree]');
+  // The tree's box (it takes role=tree once it has items).
+  const tree = document.querySelector('.browser .tree');
   const start = performance.now();
   const done = window.__kvlabWatch(tree, start);
   input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
@@ -137,7 +138,8 @@ await page.getByRole('tree').getByRole('treeitem', { name: 'user', exact: true }
 const click = (selector) =>
   page.evaluate(async (selector) => {
     const el = document.evaluate(selector, document, null, 9, null).singleNodeValue;
-    const tree = document.querySelector('[role=tree]');
+    // The tree's box (it takes role=tree once it has items).
+  const tree = document.querySelector('.browser .tree');
     const start = performance.now();
     const done = window.__kvlabWatch(tree, start);
     el.click();
@@ -145,14 +147,15 @@ const click = (selector) =>
   }, selector);
 results.flat = await click("//button[text()='List']");
 results.tree = await click("//button[text()='Tree']");
-results.open = await click("//div[@role='treeitem' and @aria-label='user']");
-results.close = await click("//div[@role='treeitem' and @aria-label='user']");
-results.open2 = await click("//div[@role='treeitem' and @aria-label='user']");
+results.open = await click("//div[@role='treeitem' and contains(@class,'folder') and span[@class='label']='user']");
+results.close = await click("//div[@role='treeitem' and contains(@class,'folder') and span[@class='label']='user']");
+results.open2 = await click("//div[@role='treeitem' and contains(@class,'folder') and span[@class='label']='user']");
 
 // 4. Filter: typing a glob.
 results.filter = await page.evaluate(async () => {
   const input = document.querySelector('input.filter');
-  const tree = document.querySelector('[role=tree]');
+  // The tree's box (it takes role=tree once it has items).
+  const tree = document.querySelector('.browser .tree');
   const start = performance.now();
   const done = window.__kvlabWatch(tree, start);
   input.value = 'user:12*';
