@@ -385,6 +385,8 @@ fn pane_status(engine: &EngineService, p: &Pane) -> PaneStatus {
             waits_for: s.waits_for,
             queued: s.queued.clone(),
             subscribed: s.subscribed,
+            // The tabs protocol does not carry it; Ctrl+C still stops it.
+            monitor: false,
         };
     }
     engine.read(|e| PaneStatus {
@@ -400,5 +402,6 @@ fn pane_status(engine: &EngineService, p: &Pane) -> PaneStatus {
                 .collect()
         }),
         subscribed: e.server().pubsub.total(p.client) > 0,
+        monitor: e.server().monitors.contains(&p.client),
     })
 }

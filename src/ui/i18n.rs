@@ -698,6 +698,8 @@ pub struct ConsoleStrings {
     pub interrupted_subscribe: &'static str,
     /// The note after Ctrl+C stopped `MONITOR`.
     pub interrupted_monitor: &'static str,
+    /// The status line of a pane running `MONITOR`.
+    pub monitoring: &'static str,
     /// The button that stops waiting.
     pub stop: &'static str,
     /// Its tooltip.
@@ -724,6 +726,7 @@ const CONSOLE_EN: ConsoleStrings = ConsoleStrings {
     interrupted_block: "(interrupted: the command no longer waits)",
     interrupted_subscribe: "(interrupted: unsubscribed from everything)",
     interrupted_monitor: "(interrupted: MONITOR stopped)",
+    monitoring: "monitoring: every command the server runs appears here",
     stop: "Stop",
     stop_title: "Stop waiting (Ctrl+C)",
     reset: "Reconnect as a new client, output cleared",
@@ -740,6 +743,7 @@ const CONSOLE_ZH: ConsoleStrings = ConsoleStrings {
     interrupted_block: "（已中断：命令不再等待）",
     interrupted_subscribe: "（已中断：已退订全部频道）",
     interrupted_monitor: "（已中断：MONITOR 已停止）",
+    monitoring: "监视中：服务器执行的每条命令都会显示在这里",
     stop: "停止",
     stop_title: "停止等待（Ctrl+C）",
     reset: "作为新客户端重新连接并清屏",

@@ -181,8 +181,12 @@ test('the Stop button ends XREAD BLOCK 0; Ctrl+C ends SUBSCRIBE, PSUBSCRIBE and 
   await runIn(one, 'MONITOR');
   await runIn(two, 'SET seen 1');
   await waitLog(one, /"SET" "seen" "1"/);
+  // A monitoring pane says so, with its Stop button, until stopped.
+  await one.locator('.pane-status.monitor').getByText('monitoring').waitFor({ timeout: 5_000 });
+  assert.equal(await one.locator('.pane-status.monitor button.stop').count(), 1);
   await box(one).press('Control+c');
   assert.match(await one.locator('.note').last().innerText(), /MONITOR stopped/);
+  await one.locator('.pane-status.monitor').waitFor({ state: 'detached', timeout: 5_000 });
   const before = await output(one).locator('.late').count();
   await runIn(two, 'SET unseen 1');
   await runIn(one, 'ECHO done');

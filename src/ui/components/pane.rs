@@ -21,6 +21,8 @@ pub struct PaneStatus {
     pub queued: Option<Vec<String>>,
     /// In pub/sub mode.
     pub subscribed: bool,
+    /// Running `MONITOR` (known in the tab that runs the engine only).
+    pub monitor: bool,
 }
 
 /// Properties of [`ConsolePane`].
@@ -179,6 +181,12 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
         } => html! {
             <div class="pane-status subscribed">
                 <span role="status">{ s.subscribed }</span>
+                { stop }
+            </div>
+        },
+        PaneStatus { monitor: true, .. } => html! {
+            <div class="pane-status subscribed monitor">
+                <span role="status">{ t.monitoring }</span>
                 { stop }
             </div>
         },
