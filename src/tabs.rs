@@ -174,6 +174,15 @@ pub enum Msg {
         /// The pane, or `None` for all of the tab's.
         pane: Option<u32>,
     },
+    /// Ctrl+C in a follower's pane: the leader stops what that pane's client waits in
+    /// ([`crate::engine::Engine::interrupt`]), keeping the client, and answers with a
+    /// [`Msg::Reply`] (`req` 0, no lines) carrying the session after it.
+    Interrupt {
+        /// The follower.
+        from: TabId,
+        /// The pane.
+        pane: u32,
+    },
     /// A follower changed a configuration parameter (cluster mode).
     Config {
         /// The leader it is meant for.
@@ -388,6 +397,11 @@ impl Msg {
                     w.uint(u64::from(*p));
                 }
             }
+            Msg::Interrupt { from, pane } => {
+                w.0.push(9);
+                w.uint(*from);
+                w.uint(u64::from(*pane));
+            }
             Msg::Config { to, name, value } => {
                 w.0.push(8);
                 w.uint(*to);
@@ -498,6 +512,10 @@ impl Msg {
                 to: r.uint()?,
                 name: r.text()?,
                 value: r.text()?,
+            },
+            9 => Msg::Interrupt {
+                from: r.uint()?,
+                pane: r.u32()?,
             },
             _ => return Err(BadMessage("unknown message")),
         };
@@ -635,6 +653,10 @@ mod tests {
             Msg::Close {
                 from: 2,
                 pane: Some(u32::MAX),
+            },
+            Msg::Interrupt {
+                from: u64::MAX,
+                pane: 3,
             },
             Msg::Config {
                 to: 1,

@@ -960,6 +960,20 @@ impl State {
                     self.ws.engine.disconnect(c);
                 }
             }
+            Msg::Interrupt { from, pane } => {
+                let client = self.ws.remote.borrow().by_pane.get(&(from, pane)).copied();
+                if let Some(client) = client {
+                    self.ws.engine.interrupt(client);
+                    tabs_hook::send(Msg::Reply {
+                        leader: tabs_hook::me(),
+                        to: from,
+                        pane,
+                        req: 0,
+                        lines: Vec::new(),
+                        session: self.session_of(client),
+                    });
+                }
+            }
             Msg::Config { name, value, .. } => {
                 let _ = self.ws.engine.configure(&name, &value);
             }
@@ -1233,14 +1247,14 @@ impl State {
         let client = p.client;
         let follower = p.session.is_some() || tabs_hook::is_follower();
         let stopped = if follower {
-            // The leader tab holds this pane's client: closing it there ends the wait the
-            // same way (a new client takes the pane's next command).
+            // The leader tab holds this pane's client: it stops the wait there, keeping
+            // the client (its database, its name).
             let waiting = p
                 .session
                 .as_ref()
                 .is_some_and(|s| s.blocked.is_some() || s.subscribed);
             if waiting {
-                tabs_hook::pane_closed(id);
+                tabs_hook::pane_interrupted(id);
             }
             crate::engine::Interrupted {
                 blocked: waiting,

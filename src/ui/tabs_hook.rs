@@ -265,6 +265,13 @@ pub fn pane_closed(pane: u32) {
     }
 }
 
+/// Follower: Ctrl+C in a pane; the leader stops what its client waits in, keeping it.
+pub fn pane_interrupted(pane: u32) {
+    if is_follower() {
+        post(Msg::Interrupt { from: me(), pane });
+    }
+}
+
 /// Follower: a configuration change (cluster mode) is the leader's to make.
 pub fn configure(name: &str, value: &str) {
     if let Some(Some(to)) = with(|h| h.follow.leader) {
@@ -385,6 +392,7 @@ fn receive(msg: Msg) {
             }
             dispatch(Action::Remote(m));
         }
+        (Role::Leader, m @ Msg::Interrupt { .. }) => dispatch(Action::Remote(m)),
         (Role::Leader, m @ Msg::Config { .. }) => {
             if matches!(&m, Msg::Config { to, .. } if *to == me) {
                 dispatch(Action::Remote(m));

@@ -179,6 +179,18 @@ test('pub/sub and blocking commands work between tabs as between panes', async (
     assert.equal(await run(a, 'GET t'), '(nil)');
     assert.equal(await run(c, 'EXEC'), '1) (integer) 1');
     assert.equal(await run(a, 'GET t'), '"1"');
+    // Ctrl+C in a follower stops the wait on the leader and keeps the client: its
+    // database and id stay, and a later LPUSH is not taken by the cancelled BLPOP.
+    assert.equal(await run(c, 'SELECT 3'), 'OK');
+    const id = await run(c, 'CLIENT ID');
+    await type(c, 'BLPOP later 0');
+    await c.locator('.pane-status.blocked').waitFor();
+    await box(c).press('Control+c');
+    await c.locator('.pane-status.blocked').waitFor({ state: 'detached', timeout: 5_000 });
+    assert.equal(await run(c, 'CLIENT ID'), id);
+    assert.equal(await run(a, 'SELECT 3'), 'OK');
+    assert.equal(await run(a, 'LPUSH later v'), '(integer) 1');
+    assert.equal(await run(c, 'LLEN later'), '(integer) 1');
     assert.deepEqual(errors, []);
   } finally {
     await close();
