@@ -80,8 +80,15 @@ export const CHROMIUM_ARGS = [
 /**
  * Starts Chromium with a fresh profile (no server). Returns { context, page, errors,
  * profile, close }; `errors` collects page errors, console errors and failed responses.
+ * `serviceWorkers: 'block'` keeps the app's worker out, for a test that routes requests
+ * (Playwright's routing does not see what a service worker answers).
  */
-export async function launch({ viewport = { width: 1280, height: 800 }, locale = 'en-US', deviceScaleFactor = 1 } = {}) {
+export async function launch({
+  viewport = { width: 1280, height: 800 },
+  locale = 'en-US',
+  deviceScaleFactor = 1,
+  serviceWorkers = 'allow',
+} = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'kvlab-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -89,6 +96,7 @@ export async function launch({ viewport = { width: 1280, height: 800 }, locale =
     locale,
     viewport,
     deviceScaleFactor,
+    serviceWorkers,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors = [];
@@ -106,7 +114,12 @@ export async function launch({ viewport = { width: 1280, height: 800 }, locale =
  * Serves dist/ (unless KVLAB_URL is set) and opens Chromium.
  * Returns { url, context, page, errors, close }.
  */
-export async function open({ viewport = { width: 1280, height: 800 }, locale = 'en-US', deviceScaleFactor = 1 } = {}) {
+export async function open({
+  viewport = { width: 1280, height: 800 },
+  locale = 'en-US',
+  deviceScaleFactor = 1,
+  serviceWorkers = 'allow',
+} = {}) {
   let server, url;
   if (process.env.KVLAB_URL) {
     url = process.env.KVLAB_URL;
@@ -114,7 +127,7 @@ export async function open({ viewport = { width: 1280, height: 800 }, locale = '
     server = await serveDist();
     url = server.url;
   }
-  const browser = await launch({ viewport, locale, deviceScaleFactor });
+  const browser = await launch({ viewport, locale, deviceScaleFactor, serviceWorkers });
   const { context, page, errors } = browser;
   // Nothing may come from another origin.
   page.on('request', (r) => {

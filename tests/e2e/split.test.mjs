@@ -66,7 +66,10 @@ test('the background load of the secondary module starts after the console is in
 });
 
 test('a command before the secondary module arrives loads it at once and runs', async () => {
-  const app = await open();
+  // Without the service worker: once it claims the page (its install can finish before the
+  // background load starts), it answers the fetch from its cache, past the route that holds
+  // the load back, and the commands then find the module already there.
+  const app = await open({ serviceWorkers: 'block' });
   try {
     const { page } = app;
     // Hold the background load back for the whole test; let a synchronous request through.
