@@ -184,8 +184,9 @@ fn is_create(sql: &str) -> bool {
     sql.trim_start().to_ascii_uppercase().starts_with("CREATE")
 }
 
-/// The statements of a `[schema]` (split at each `;` that ends a line).
-fn schema_statements(schema: &str) -> Vec<String> {
+/// Splits SQL text (a `[schema]`, or what a learner typed in free play) into statements,
+/// at each `;` that ends a line.
+pub fn sql_statements(schema: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     for line in schema.lines() {
@@ -311,7 +312,7 @@ impl Recap {
         let seeded = keys_of(&engine);
         let mut writers: BTreeMap<Vec<u8>, Vec<String>> = BTreeMap::new();
         let mut costs = Vec::new();
-        let mut sql_built: Vec<SqlBuilt> = schema_statements(&w.schema)
+        let mut sql_built: Vec<SqlBuilt> = sql_statements(&w.schema)
             .into_iter()
             .filter(|s| s.to_ascii_uppercase().contains("INDEX") && is_create(s))
             .map(|sql| SqlBuilt { step: 0, sql })

@@ -500,28 +500,6 @@ async fn execute(
     Some(run)
 }
 
-/// Splits free-play SQL into statements at each `;` that ends a line.
-fn split_sql(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for line in text.lines() {
-        if line.trim().is_empty() && cur.is_empty() {
-            continue;
-        }
-        if !cur.is_empty() {
-            cur.push('\n');
-        }
-        cur.push_str(line.trim_end());
-        if line.trim_end().ends_with(';') {
-            out.push(std::mem::take(&mut cur));
-        }
-    }
-    if !cur.trim().is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
 /// Properties of [`WalkthroughPage`].
 #[derive(Properties, PartialEq)]
 pub struct WalkthroughPageProps {
@@ -776,7 +754,7 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
             let redraw = redraw.clone();
             spawn_local(async move {
                 let generation = session.borrow().generation;
-                let sql = split_sql(&sql_text)
+                let sql = crate::walk::recap::sql_statements(&sql_text)
                     .into_iter()
                     .map(|q| (q, None))
                     .collect();
