@@ -11,7 +11,10 @@ a facade module that re-exports does not tie its users to everything it re-expor
 `mod x;` declarations are not dependencies. Code under `#[cfg(test)]` counts like the rest.
 
 It prints every strongly connected group of files (an import cycle) and every file over
-LIMIT lines that is not data. With --check it exits 1 if there is either.
+LIMIT lines that is not data. A cycle among one folder module's own files (its mod.rs
+defines a type, the files beside it implement parts of it and name it) is one module
+written in several files, and is listed apart. With --check it exits 1 if there is a file
+over the limit or a cycle between modules.
 """
 
 import os
@@ -357,7 +360,15 @@ def main():
         crate.edges(why=(sys.argv[i + 1], sys.argv[i + 2]))
         return
     graph = crate.edges()
-    cycles = [sorted(c) for c in sccs(graph) if len(c) > 1]
+    all_cycles = [sorted(c) for c in sccs(graph) if len(c) > 1]
+
+    def split_module(c):
+        # One module written as a folder: its mod.rs and the files beside it, nothing else.
+        dirs = {os.path.dirname(crate.files[m]) for m in c}
+        return len(dirs) == 1 and any(crate.files[m].endswith("/mod.rs") for m in c)
+
+    cycles = [c for c in all_cycles if not split_module(c)]
+    within = [c for c in all_cycles if split_module(c)]
     big = []
     for mod, rel in sorted(crate.files.items(), key=lambda kv: kv[1]):
         with open(os.path.join(root, rel), encoding="utf-8") as f:
@@ -375,6 +386,9 @@ def main():
         for m in c:
             inside = sorted(crate.files[w] for w in graph[m] if w in members)
             print(f"      {crate.files[m]} -> {', '.join(inside)}")
+    print(f"within one module split into a folder (its mod.rs and its own files): {len(within)}")
+    for c in sorted(within, key=len, reverse=True):
+        print(f"  {len(c)} files: " + ", ".join(crate.files[m] for m in c))
     if check and (cycles or big):
         sys.exit(1)
 
