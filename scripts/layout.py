@@ -26,6 +26,7 @@ LIMIT = 800
 # message), and split only at the cost of finding things.
 DATA = {
     "src/engine/table.rs",  # the command table: one row per command
+    "src/engine/config/params.rs",  # the configuration parameters: one row per parameter
 }
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -73,7 +74,8 @@ def strip(text):
         else:
             out.append(c)
             i += 1
-    return "".join(out)
+    # Visibility paths (`pub(in crate::engine)`) name no item.
+    return re.sub(r"\bpub\s*\(\s*in\s+[A-Za-z_:\s]+\)", "pub", "".join(out))
 
 
 def expand_use(tree):
@@ -210,7 +212,7 @@ class Crate:
     def scan_reexports(self, mod):
         names, globs = {}, []
         text = self.text[mod]
-        defined = set(re.findall(r"\b(?:fn|struct|enum|trait|type|const|static|union|macro_rules!)\s+(" + IDENT + ")", text))
+        defined = set(re.findall(r"(?<!')\b(?:fn|struct|enum|trait|type|const|static|union|macro_rules!)\s+(" + IDENT + ")", text))
         self.defines[mod] = defined
         for m in USE_RE.finditer(text):
             if not m.group(1):
