@@ -104,7 +104,11 @@ pub fn footprint(db: &Db, key: &[u8]) -> Option<Footprint> {
     };
     Some(Footprint {
         len,
-        memory: super::cmd::server::memory_usage_bytes(key, e, super::cmd::server::DEFAULT_SAMPLES),
+        memory: super::core::memory::memory_usage_bytes(
+            key,
+            e,
+            super::core::memory::DEFAULT_SAMPLES,
+        ),
     })
 }
 

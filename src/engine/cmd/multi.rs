@@ -2,7 +2,7 @@
 //!
 //! # Queueing
 //! After `MULTI` a client's commands are not run but checked and queued
-//! ([`MultiState`] in [`crate::engine::Client::multi`]); each replies `QUEUED`. The checks
+//! ([`crate::engine::MultiState`] in [`crate::engine::Client::multi`]); each replies `QUEUED`. The checks
 //! are the ones [`crate::engine::Engine::execute`] makes for every command: an unknown
 //! command or subcommand, a wrong number of arguments, a command flagged `NO_MULTI` (`ERR
 //! Command not allowed inside a transaction`) are refused *and* mark the transaction, so
@@ -25,9 +25,10 @@
 //! bytes are Redis's.
 
 use crate::engine::args::Args;
+use crate::engine::core::dispatch::{call, Mode};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::table::{Command, Flags, Group, KeySpec};
-use crate::engine::{call_with, Ctx, Effect, Reply};
+use crate::engine::{Ctx, Effect, MultiState, Reply};
 
 /// Flags shared by MULTI, DISCARD, WATCH, UNWATCH.
 const TX_FLAGS: Flags = Flags::NOSCRIPT
@@ -86,26 +87,6 @@ pub const COMMANDS: &[Command] = &[
         ),
 ];
 
-/// A command waiting in a transaction, resolved when it was queued.
-#[derive(Debug, Clone)]
-pub struct Queued {
-    /// The table row (the subcommand's, for container commands).
-    pub cmd: &'static Command,
-    /// Where the handler's arguments start (1, or 2 after a subcommand).
-    pub pos: usize,
-    /// The full argument vector.
-    pub argv: Vec<Vec<u8>>,
-}
-
-/// A client's open transaction (Redis's `multiState` plus `CLIENT_DIRTY_EXEC`).
-#[derive(Debug, Clone, Default)]
-pub struct MultiState {
-    /// Commands queued since MULTI, in order.
-    pub queue: Vec<Queued>,
-    /// A command was refused while queueing: EXEC must fail with EXECABORT.
-    pub dirty_exec: bool,
-}
-
 /// `MULTI`: opens a transaction. Nested: `ERR MULTI calls can not be nested` (the open
 /// transaction is not affected).
 fn multi(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
@@ -149,16 +130,11 @@ fn exec(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     let count = state.queue.len();
     let mut replies = Vec::with_capacity(count);
     for q in state.queue {
-        replies.extend(call_with(
-            &mut *ctx.srv,
-            &mut *ctx.client,
-            &mut *ctx.others,
-            q.cmd,
-            q.pos,
-            q.argv,
-            now,
-            true,
-        ));
+        // Found again by name: the table is static, so this is the row it was queued as.
+        let Some(cmd) = ctx.table.resolved(&q.argv, q.pos) else {
+            continue;
+        };
+        replies.extend(call(ctx.site(), cmd, q.pos, q.argv, Mode::IN_EXEC));
     }
     // Redis writes an array header for `count` replies, then every reply of every queued
     // command: with a multi-reply command among them, the last replies fall after the array.

@@ -37,6 +37,9 @@ use std::ops::Bound;
 
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::blocking::{BlockOp, XReadWait};
+use crate::engine::core::ctx::Site;
+use crate::engine::core::dispatch::{call, Mode};
+use crate::engine::core::waiters::{Readiness, Waiters};
 use crate::engine::error::{c_str, CmdResult, Error, StreamError};
 use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, Group, KeySpec};
@@ -44,9 +47,7 @@ use crate::engine::types::stream::{
     parse_id, AppendError, Consumer, Fields, Group as CGroup, Nack, StreamId, Trim, TrimStrategy,
 };
 use crate::engine::types::{Stream, Value};
-use crate::engine::{call_inner, Client, ClientId, Ctx, Reply, Server};
-
-use foldhash::HashMap;
+use crate::engine::{Ctx, Reply, Server};
 
 const R: Flags = Flags::READONLY;
 const RF: Flags = Flags::READONLY.union(Flags::FAST);
@@ -1158,15 +1159,7 @@ static SERVE_BLOCKED: Command = Command::new("xreadgroup", -1, Group::Stream, se
 /// Serves a reader blocked on `key` with the entries after `after`: replies
 /// `[[key, entries]]` (a one-entry map in RESP3), as Redis replies to a served blocked
 /// XREAD/XREADGROUP, with the same delivery bookkeeping and effects as a direct read.
-pub(crate) fn serve_blocked(
-    srv: &mut Server,
-    client: &mut Client,
-    others: &mut HashMap<ClientId, Client>,
-    key: &[u8],
-    w: &XReadWait,
-    after: StreamId,
-    now_ms: i64,
-) -> Reply {
+fn serve_blocked(site: Site<'_>, key: &[u8], w: &XReadWait, after: StreamId) -> Reply {
     let mut argv = vec![
         bytes("XREADGROUP"),
         key.to_vec(),
@@ -1178,20 +1171,46 @@ pub(crate) fn serve_blocked(
         argv.push(g.clone());
         argv.push(c.clone());
     }
-    call_inner(
-        srv,
-        client,
-        others,
-        &SERVE_BLOCKED,
-        1,
-        argv,
-        now_ms,
-        true,
-        false,
-    )
-    .into_iter()
-    .next()
-    .unwrap_or(Reply::NilArray)
+    call(site, &SERVE_BLOCKED, 1, argv, Mode::SERVE_BLOCKED)
+        .into_iter()
+        .next()
+        .unwrap_or(Reply::NilArray)
+}
+
+/// The family of blocked stream readers (`XREAD BLOCK`, `XREADGROUP BLOCK`): see
+/// [`blocked_action`].
+pub struct Readers;
+
+/// The one [`Readers`], handed to the engine in [`crate::engine::table::WAITERS`].
+pub const READERS: Readers = Readers;
+
+impl Waiters for Readers {
+    fn serves(&self, op: &BlockOp) -> bool {
+        matches!(op, BlockOp::XRead(_))
+    }
+
+    fn readiness(&self, srv: &Server, db: usize, key: &[u8], op: &BlockOp) -> Readiness {
+        let BlockOp::XRead(w) = op else {
+            return Readiness::Wait;
+        };
+        match blocked_action(srv, db, key, w) {
+            BlockedAction::Wait => Readiness::Wait,
+            BlockedAction::Fail(e) => Readiness::Fail(e),
+            BlockedAction::Serve(_) => Readiness::Serve,
+        }
+    }
+
+    fn serve(&self, site: Site<'_>, key: &[u8], op: &BlockOp) -> Reply {
+        let BlockOp::XRead(w) = op else {
+            return Reply::NilArray;
+        };
+        // The client blocked in the site's database; nothing changed since `readiness`.
+        let db = site.client.db;
+        match blocked_action(site.srv, db, key, w) {
+            BlockedAction::Serve(after) => serve_blocked(site, key, w, after),
+            _ => Reply::NilArray,
+        }
+    }
 }
 
 /// The handler behind [`serve_blocked`]: `key after count noack [group consumer]`.
