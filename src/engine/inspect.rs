@@ -16,7 +16,7 @@
 //! - [`KeyMeta`]/[`meta`]: a key's type and deadline, looked up without touching it.
 
 use super::keyspace::{Db, Entry, Key};
-use super::table;
+use super::table::{self, Touches};
 use super::types::stream::{Fields, Stream, StreamId};
 use super::types::{hll, Value};
 use super::Effect;
@@ -128,10 +128,13 @@ pub struct Footprint {
 pub fn touched_keys(effect: &Effect) -> Option<Vec<&[u8]>> {
     let name = effect.argv.first()?;
     let cmd = table::lookup(name)?;
-    match cmd.name {
-        "multi" | "exec" | "select" => return Some(Vec::new()),
-        "flushdb" | "flushall" | "swapdb" | "move" | "copy" => return None,
-        _ => {}
+    if cmd.touches == Touches::Nothing {
+        return Some(Vec::new());
+    }
+    // MOVE's and COPY's destination may be another database, which key positions do not
+    // name. (A `Touches` variant on their rows, in cmd/keys.rs, would say it there.)
+    if matches!(cmd.name, "move" | "copy") {
+        return None;
     }
     let positions = cmd.key_positions(effect.argv.len());
     if positions.is_empty() {

@@ -11,7 +11,7 @@
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::blocking::BlockOp;
 use crate::engine::error::{c_str, CmdResult, Error};
-use crate::engine::table::{Command, Flags, Group};
+use crate::engine::table::{Command, DispatchFlags, Flags, Group, Touches};
 use crate::engine::{Client, ClientId, Ctx, Reply, ReplyMode, Server, NUM_DBS};
 
 /// Flags shared by the connection-state commands Redis allows anywhere (`HELLO`, `QUIT`,
@@ -29,6 +29,7 @@ const CLIENT_FLAGS: Flags = Flags::NOSCRIPT.union(Flags::LOADING).union(Flags::S
 /// The connection commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("ping", -1, Group::Connection, ping)
+        .dispatch(DispatchFlags::SUBSCRIBER_CONTEXT)
         .tips(&["request_policy:all_shards", "response_policy:all_succeeded"])
         .flags(Flags::FAST)
         .doc(
@@ -46,6 +47,7 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("select", 2, Group::Connection, select)
+        .touches(Touches::Nothing)
         .flags(Flags::LOADING.union(Flags::STALE).union(Flags::FAST))
         .doc(
             "index",
@@ -70,6 +72,11 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("quit", -1, Group::Connection, quit)
+        .dispatch(
+            DispatchFlags::SUBSCRIBER_CONTEXT
+                .union(DispatchFlags::NOT_QUEUED)
+                .union(DispatchFlags::ENDS_MULTI),
+        )
         .flags(ANYTIME)
         .doc(
             "",
@@ -78,6 +85,11 @@ pub const COMMANDS: &[Command] = &[
             "1.0.0",
         ),
     Command::new("reset", 1, Group::Connection, reset)
+        .dispatch(
+            DispatchFlags::SUBSCRIBER_CONTEXT
+                .union(DispatchFlags::NOT_QUEUED)
+                .union(DispatchFlags::ENDS_MULTI),
+        )
         .flags(ANYTIME)
         .doc(
             "",

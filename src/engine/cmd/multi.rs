@@ -27,7 +27,7 @@
 use crate::engine::args::Args;
 use crate::engine::core::dispatch::{call, Mode};
 use crate::engine::error::{CmdResult, Error};
-use crate::engine::table::{Command, Flags, Group, KeySpec};
+use crate::engine::table::{Command, DispatchFlags, Flags, Group, KeySpec, Touches};
 use crate::engine::{Ctx, Effect, MultiState, Reply};
 
 /// Flags shared by MULTI, DISCARD, WATCH, UNWATCH.
@@ -40,6 +40,8 @@ const TX_FLAGS: Flags = Flags::NOSCRIPT
 /// The transaction commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("multi", 1, Group::Transactions, multi)
+        .dispatch(DispatchFlags::NOT_QUEUED)
+        .touches(Touches::Nothing)
         .flags(TX_FLAGS)
         .doc(
             "",
@@ -48,6 +50,12 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("exec", 1, Group::Transactions, exec)
+        .dispatch(
+            DispatchFlags::NOT_QUEUED
+                .union(DispatchFlags::ENDS_MULTI)
+                .union(DispatchFlags::RUNS_QUEUE),
+        )
+        .touches(Touches::Nothing)
         .flags(
             Flags::NOSCRIPT
                 .union(Flags::LOADING)
@@ -61,6 +69,7 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("discard", 1, Group::Transactions, discard)
+        .dispatch(DispatchFlags::NOT_QUEUED.union(DispatchFlags::ENDS_MULTI))
         .flags(TX_FLAGS)
         .doc(
             "",
@@ -69,6 +78,7 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("watch", -2, Group::Transactions, watch)
+        .dispatch(DispatchFlags::NOT_QUEUED)
         .key_specs(&[KeySpec::index(1, "RO").range(-1, 1, 0)])
         .flags(TX_FLAGS)
         .doc(

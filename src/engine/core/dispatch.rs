@@ -10,7 +10,7 @@ use crate::engine::cluster;
 use crate::engine::error::{self, Error};
 use crate::engine::reply::Reply;
 use crate::engine::slowlog;
-use crate::engine::table::Flags;
+use crate::engine::table::{DispatchFlags, Flags};
 
 use super::client::{Client, ClientId, Queued};
 use super::ctx::{Command, Ctx, Site, Table};
@@ -75,13 +75,15 @@ impl Engine {
             Err(e) => {
                 let is_exec = argv
                     .first()
-                    .is_some_and(|a| a.eq_ignore_ascii_case(b"exec"));
+                    .and_then(|a| self.table.lookup(a))
+                    .is_some_and(runs_queue);
                 if matches!(e, Error::WrongArity(_)) {
                     self.srv.stats.reject(self.table, &argv);
                 }
                 return vec![self.reject(id, e, is_exec)];
             }
         };
+        let is_exec = runs_queue(top);
         let Some(c) = self.clients.get(&id) else {
             return Vec::new();
         };
@@ -93,7 +95,7 @@ impl Engine {
             && self.srv.config.password_required()
             && !cmd.flags.contains(Flags::NO_AUTH)
         {
-            return vec![self.reject(id, Error::NoAuth, top.name == "exec")];
+            return vec![self.reject(id, Error::NoAuth, is_exec)];
         }
         if self.srv.config.cluster_enabled() {
             if let Err(e) = self.check_slots(id, top, cmd, &argv) {
@@ -115,47 +117,37 @@ impl Engine {
             // holds such a command).
             let now_ms = self.srv.clock.now_ms();
             if evict::perform_evictions(&mut self.srv, now_ms) == evict::Outcome::Fail {
-                const NEVER_REFUSED: &[&str] = &["exec", "discard", "quit", "reset"];
                 let denyoom = cmd.flags.contains(Flags::DENYOOM)
-                    || (top.name == "exec"
+                    || (is_exec
                         && c.multi.as_ref().is_some_and(|m| {
                             m.queue
                                 .iter()
                                 .any(|q| queued_flags(self.table, q).contains(Flags::DENYOOM))
                         }))
-                    || (in_multi && !NEVER_REFUSED.contains(&top.name));
+                    || (in_multi && !top.dispatch.contains(DispatchFlags::ENDS_MULTI));
                 if denyoom {
                     self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
-                    return vec![self.reject(id, Error::OutOfMemory, top.name == "exec")];
+                    return vec![self.reject(id, Error::OutOfMemory, is_exec)];
                 }
             }
         }
-        const PUBSUB_ALLOWED: &[&str] = &[
-            "ping",
-            "subscribe",
-            "ssubscribe",
-            "unsubscribe",
-            "sunsubscribe",
-            "psubscribe",
-            "punsubscribe",
-            "quit",
-            "reset",
-        ];
-        if c.proto == 2 && self.srv.pubsub.total(id) > 0 && !PUBSUB_ALLOWED.contains(&top.name) {
+        if c.proto == 2
+            && self.srv.pubsub.total(id) > 0
+            && !top.dispatch.contains(DispatchFlags::SUBSCRIBER_CONTEXT)
+        {
             let e = Error::Err(format!(
                 "Can't execute '{fullname}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"
             ));
             self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
-            return vec![self.reject(id, e, top.name == "exec")];
+            return vec![self.reject(id, e, is_exec)];
         }
-        const NOT_QUEUED: &[&str] = &["exec", "discard", "multi", "watch", "quit", "reset"];
         let now_ms = self.srv.clock.now_ms();
         if let Some(pause) = self.srv.pause_at(now_ms) {
             // Redis's processCommand: under CLIENT PAUSE the command waits (queued ones
             // too), all of them or those that may write (EXEC: if its queue writes).
             const WRITES: Flags = Flags::WRITE.union(Flags::MAY_REPLICATE);
             let writes = cmd.flags.intersects(WRITES)
-                || (top.name == "exec"
+                || (is_exec
                     && c.multi.as_ref().is_some_and(|m| {
                         m.queue
                             .iter()
@@ -170,7 +162,7 @@ impl Engine {
                 return Vec::new();
             }
         }
-        if in_multi && !NOT_QUEUED.contains(&top.name) {
+        if in_multi && !top.dispatch.contains(DispatchFlags::NOT_QUEUED) {
             let doomed = self.srv.watches.is_dirty(id);
             if let Some(c) = self.clients.get_mut(&id) {
                 c.last_cmd_ms = now_ms;
@@ -214,7 +206,7 @@ impl Engine {
         cmd: &'static Command,
         argv: &[Vec<u8>],
     ) -> Result<(), Reply> {
-        let is_exec = top.name == "exec";
+        let is_exec = runs_queue(top);
         let table = self.table;
         let mut slot = None;
         let mut same = |key: &[u8]| {
@@ -497,4 +489,9 @@ fn queued_flags(table: &'static Table, q: &Queued) -> Flags {
     table
         .resolved(&q.argv, q.pos)
         .map_or(Flags::empty(), |c| c.flags)
+}
+
+/// True for `EXEC`: the command that runs the queue ([`DispatchFlags::RUNS_QUEUE`]).
+fn runs_queue(cmd: &Command) -> bool {
+    cmd.dispatch.contains(DispatchFlags::RUNS_QUEUE)
 }

@@ -33,7 +33,7 @@ pub mod keyspec;
 pub mod row;
 
 pub use keyspec::{legacy_range, BeginSearch, FindKeys, GetKeys, KeyFlags, KeyRange, KeySpec};
-pub use row::{CommandRow, Flags, Group};
+pub use row::{CommandRow, DispatchFlags, Flags, Group, Touches};
 
 pub use super::core::ctx::{Command, Handler, Table};
 
@@ -114,6 +114,54 @@ mod tests {
             if c.subcommands.is_empty() {
                 assert!(c.handler.is_some(), "{} has no handler", c.name);
             }
+        }
+    }
+
+    #[test]
+    fn dispatch_flags_name_the_commands_redis_tests_by_handler() {
+        let with = |f: DispatchFlags| -> Vec<&str> {
+            let mut v: Vec<&str> = all()
+                .filter(|c| c.dispatch.contains(f))
+                .map(|c| c.name)
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(
+            with(DispatchFlags::SUBSCRIBER_CONTEXT),
+            [
+                "ping",
+                "psubscribe",
+                "punsubscribe",
+                "quit",
+                "reset",
+                "ssubscribe",
+                "subscribe",
+                "sunsubscribe",
+                "unsubscribe"
+            ]
+        );
+        assert_eq!(
+            with(DispatchFlags::NOT_QUEUED),
+            ["discard", "exec", "multi", "quit", "reset", "watch"]
+        );
+        assert_eq!(
+            with(DispatchFlags::ENDS_MULTI),
+            ["discard", "exec", "quit", "reset"]
+        );
+        assert_eq!(with(DispatchFlags::RUNS_QUEUE), ["exec"]);
+        let mut nothing: Vec<&str> = all()
+            .filter(|c| c.touches == Touches::Nothing)
+            .map(|c| c.name)
+            .collect();
+        nothing.sort_unstable();
+        assert_eq!(nothing, ["exec", "multi", "select"]);
+        for c in all().flat_map(|c| c.subcommands.iter()) {
+            assert!(
+                c.dispatch.is_empty(),
+                "{}: dispatch reads the top row",
+                c.name
+            );
         }
     }
 

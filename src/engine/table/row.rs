@@ -92,6 +92,38 @@ impl Flags {
     }
 }
 
+bitflags! {
+    /// What dispatch needs to know about a command beyond Redis's flags: the facts
+    /// Redis's `processCommand` tests by handler (`c->cmd->proc == execCommand` …). Kept
+    /// apart from [`Flags`], so that none of them shows in `COMMAND INFO`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct DispatchFlags: u8 {
+        /// Allowed in a RESP2 client's subscriber context (`PING`, the (un)subscribe
+        /// commands, `QUIT`, `RESET`).
+        const SUBSCRIBER_CONTEXT = 1 << 0;
+        /// Runs at once inside `MULTI` rather than being queued (`EXEC`, `DISCARD`, `MULTI`,
+        /// `WATCH`, `QUIT`, `RESET`).
+        const NOT_QUEUED = 1 << 1;
+        /// Ends an open transaction (`EXEC`, `DISCARD`, `QUIT`, `RESET`): inside `MULTI` it
+        /// is never refused for memory.
+        const ENDS_MULTI = 1 << 2;
+        /// Runs the queued commands (`EXEC`): the checks before running look at its queue
+        /// (denyoom, writes under `CLIENT PAUSE`, cluster slots), and refusing it aborts
+        /// the transaction with `EXECABORT`.
+        const RUNS_QUEUE = 1 << 3;
+    }
+}
+
+/// Which keys a write effect of the command changes, for hosts that follow changes key
+/// by key ([`crate::engine::inspect::touched_keys`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Touches {
+    /// Those at the command's key positions; none found means "unknown" (`FLUSHDB`).
+    KeyPositions,
+    /// None at all (`MULTI`, `EXEC`, `SELECT`).
+    Nothing,
+}
+
 /// The command groups of Redis's documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Group {
@@ -213,6 +245,10 @@ pub struct CommandRow<H: 'static> {
     pub key_specs: &'static [KeySpec],
     /// Key finding the specs can't express (Redis's `getkeys_proc`), if needed.
     pub getkeys: Option<GetKeys>,
+    /// Dispatch's own facts about the command (never shown to clients).
+    pub dispatch: DispatchFlags,
+    /// Which keys its effects change (see [`Touches`]).
+    pub touches: Touches,
 }
 
 impl<H: Copy + 'static> CommandRow<H> {
@@ -240,6 +276,8 @@ impl<H: Copy + 'static> CommandRow<H> {
             tips: &[],
             key_specs: &[],
             getkeys: None,
+            dispatch: DispatchFlags::empty(),
+            touches: Touches::KeyPositions,
         }
     }
 
@@ -270,6 +308,8 @@ impl<H: Copy + 'static> CommandRow<H> {
             tips: &[],
             key_specs: &[],
             getkeys: None,
+            dispatch: DispatchFlags::empty(),
+            touches: Touches::KeyPositions,
         }
     }
 
@@ -290,6 +330,18 @@ impl<H: Copy + 'static> CommandRow<H> {
     /// Sets the cluster-client tips shown by `COMMAND INFO`.
     pub const fn tips(mut self, tips: &'static [&'static str]) -> Self {
         self.tips = tips;
+        self
+    }
+
+    /// Sets dispatch's own facts (see [`DispatchFlags`]).
+    pub const fn dispatch(mut self, flags: DispatchFlags) -> Self {
+        self.dispatch = flags;
+        self
+    }
+
+    /// Sets which keys the command's effects change (see [`Touches`]).
+    pub const fn touches(mut self, touches: Touches) -> Self {
+        self.touches = touches;
         self
     }
 
