@@ -204,11 +204,11 @@ pub struct Blocked {
 /// blocked clients sent meanwhile. See the module documentation.
 #[derive(Debug, Default)]
 pub struct Blocking {
-    pub(in crate::engine) clients: HashMap<ClientId, Blocked>,
-    pub(in crate::engine) waiters: HashMap<(usize, Key), VecDeque<ClientId>>,
-    pub(in crate::engine) deadlines: BTreeSet<(i64, ClientId)>,
-    pub(in crate::engine) pending: HashMap<ClientId, VecDeque<Vec<Vec<u8>>>>,
-    pub(in crate::engine) unblocked: VecDeque<ClientId>,
+    pub(crate) clients: HashMap<ClientId, Blocked>,
+    pub(crate) waiters: HashMap<(usize, Key), VecDeque<ClientId>>,
+    pub(crate) deadlines: BTreeSet<(i64, ClientId)>,
+    pub(crate) pending: HashMap<ClientId, VecDeque<Vec<Vec<u8>>>>,
+    pub(crate) unblocked: VecDeque<ClientId>,
 }
 
 impl Blocking {

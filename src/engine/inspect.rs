@@ -519,6 +519,50 @@ mod tests {
     use crate::engine::types::stream::Group;
     use crate::engine::types::StrValue;
 
+    /// The key browser's figures are the console's: `inspect::footprint` gives what
+    /// `MEMORY USAGE` and the type's length command reply, sampled collections included.
+    #[test]
+    fn footprint_matches_memory_usage_and_the_length_commands() {
+        let mut e = crate::engine::Engine::new(Box::new(crate::engine::ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        let long: Vec<String> = (0..100)
+            .map(|i| format!("element-{i:0>width$}", width = i % 7))
+            .collect();
+        run_line(&mut e, a, &format!("RPUSH long {}", long.join(" ")));
+        for (setup, key, len) in [
+            ("SET s hello", "s", "STRLEN s"),
+            ("RPUSH l a b c", "l", "LLEN l"),
+            ("SADD st a b", "st", "SCARD st"),
+            ("ZADD z 1 a", "z", "ZCARD z"),
+            ("HSET h f v g w", "h", "HLEN h"),
+            ("XADD x 1-1 f v", "x", "XLEN x"),
+            ("PFADD p a b", "p", "STRLEN p"),
+            ("PING", "long", "LLEN long"),
+        ] {
+            run_line(&mut e, a, setup);
+            let fp = footprint(&e.server().dbs[0], key.as_bytes()).expect(key);
+            let usage = run_line(&mut e, a, &format!("MEMORY USAGE {key}"));
+            assert_eq!(
+                usage,
+                crate::engine::Reply::Integer(fp.memory as i64),
+                "{key}"
+            );
+            assert_eq!(
+                run_line(&mut e, a, len),
+                crate::engine::Reply::Integer(fp.len as i64),
+                "{key}"
+            );
+        }
+    }
+
+    fn run_line(
+        e: &mut crate::engine::Engine,
+        c: crate::engine::ClientId,
+        line: &str,
+    ) -> crate::engine::Reply {
+        e.execute(c, crate::engine::cli::split_args(line).expect("valid line"))
+    }
+
     fn db(keys: &[&str]) -> Db {
         let mut db = Db::default();
         for k in keys {

@@ -58,11 +58,11 @@ pub struct Ctx<'a> {
     /// Changes made by this command (Redis's `dirty` delta).
     pub dirty: u64,
     /// A replacement for the command's own effect (see [`Ctx::propagate`]).
-    pub(in crate::engine) propagate: Option<Vec<Effect>>,
+    pub(crate) propagate: Option<Vec<Effect>>,
     /// Replies after the handler's own, for commands that reply more than once.
-    pub(in crate::engine) replies: Vec<Reply>,
+    pub(crate) replies: Vec<Reply>,
     /// The handler reported its modified keys itself (see [`Ctx::signal_modified`]).
-    pub(in crate::engine) signalled: bool,
+    pub(crate) signalled: bool,
     /// The command's writes may serve blocked clients (Redis's `signalKeyAsReady`). Stream
     /// writes other than `XADD` and `XGROUP DESTROY` clear it: they add no entries, and a
     /// blocked `XREAD`/`XREADGROUP` keeps waiting through them, as in Redis.
@@ -130,7 +130,7 @@ impl Ctx<'_> {
     }
 
     /// A read found no key: counts the miss and sends the `keymiss` event.
-    pub(in crate::engine) fn miss(&mut self, key: &[u8]) {
+    pub(crate) fn miss(&mut self, key: &[u8]) {
         self.srv.stats.keyspace_misses += 1;
         self.notify(class::KEY_MISS, "keymiss", key);
     }

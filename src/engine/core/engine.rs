@@ -24,8 +24,8 @@ use super::waiters::Waiters;
 
 /// The engine: server state plus connected clients.
 pub struct Engine {
-    pub(in crate::engine) srv: Server,
-    pub(in crate::engine) clients: HashMap<ClientId, Client>,
+    pub(crate) srv: Server,
+    pub(crate) clients: HashMap<ClientId, Client>,
     pub(super) next_client_id: ClientId,
     /// The command table dispatch reads (injected by [`Engine::new`]).
     pub(super) table: &'static Table,

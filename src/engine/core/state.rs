@@ -14,17 +14,17 @@ pub struct Config {
     /// it through [`Config::set_normalized`], which keeps the parsed forms below current.
     pub values: std::collections::BTreeMap<String, String>,
     /// `client-output-buffer-limit`, parsed: read on every queued reply, so parsed once.
-    pub(in crate::engine) obuf_limits: [(u64, u64, i64); 3],
+    pub(crate) obuf_limits: [(u64, u64, i64); 3],
     /// `notify-keyspace-events` as class bits: read on every write, so parsed once.
-    pub(in crate::engine) keyspace_events: u32,
+    pub(crate) keyspace_events: u32,
     /// `cluster-enabled`: read on every command, so parsed once.
-    pub(in crate::engine) cluster_enabled: bool,
+    pub(crate) cluster_enabled: bool,
     /// `slowlog-log-slower-than` and `slowlog-max-len`: read after every command, so
     /// parsed once.
-    pub(in crate::engine) slowlog: (i64, usize),
+    pub(crate) slowlog: (i64, usize),
     /// `maxmemory`, its policy and the LFU parameters: read before every command, so
     /// parsed once.
-    pub(in crate::engine) eviction: evict::Settings,
+    pub(crate) eviction: evict::Settings,
 }
 
 /// Counters reported by `INFO`.

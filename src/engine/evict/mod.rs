@@ -51,7 +51,7 @@ pub use lfu::{lfu_decayed, LFU_INIT_VAL};
 use super::keyspace::{Entry, Key};
 
 /// Redis's `EVPOOL_SIZE`: candidates kept between evictions.
-pub(in crate::engine) const POOL_SIZE: usize = 16;
+pub(crate) const POOL_SIZE: usize = 16;
 
 /// `maxmemory-policy`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +95,7 @@ impl Policy {
     }
 
     /// True when only keys with a TTL may go.
-    pub(in crate::engine) fn volatile_only(self) -> bool {
+    pub(crate) fn volatile_only(self) -> bool {
         matches!(
             self,
             Policy::VolatileLru
@@ -135,10 +135,10 @@ impl Default for Settings {
 
 /// One candidate of the pool: how good a victim it is (higher is better), and where.
 #[derive(Debug, Clone)]
-pub(in crate::engine) struct Candidate {
-    pub(in crate::engine) score: u64,
-    pub(in crate::engine) db: usize,
-    pub(in crate::engine) key: Key,
+pub(crate) struct Candidate {
+    pub(crate) score: u64,
+    pub(crate) db: usize,
+    pub(crate) key: Key,
 }
 
 /// What eviction keeps between calls: the candidate pool, and the database the random
@@ -146,8 +146,8 @@ pub(in crate::engine) struct Candidate {
 #[derive(Debug, Clone, Default)]
 pub struct Evictor {
     /// Ascending by score; the best candidate is last.
-    pub(in crate::engine) pool: Vec<Candidate>,
-    pub(in crate::engine) next_db: usize,
+    pub(crate) pool: Vec<Candidate>,
+    pub(crate) next_db: usize,
 }
 
 /// Records an access to `e` at `now_ms`: its access time, and under an LFU policy its

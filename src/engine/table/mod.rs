@@ -71,12 +71,12 @@ pub static WAITERS: &[&'static dyn Waiters] = &[
 ];
 
 /// Iterates over every top-level command of [`TABLE`].
-pub fn all() -> impl Iterator<Item = &'static Command> {
+pub fn all() -> impl Iterator<Item = &'static row::CommandRow<Handler>> {
     TABLE.all()
 }
 
 /// Looks a top-level command of [`TABLE`] up by name, ignoring ASCII case. **O(1).**
-pub fn lookup(name: &[u8]) -> Option<&'static Command> {
+pub fn lookup(name: &[u8]) -> Option<&'static row::CommandRow<Handler>> {
     TABLE.lookup(name)
 }
 

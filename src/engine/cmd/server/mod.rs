@@ -389,35 +389,6 @@ mod tests {
         );
     }
 
-    /// The key browser's figures are the console's: `inspect::footprint` gives what
-    /// `MEMORY USAGE` and the type's length command reply, sampled collections included.
-    #[test]
-    fn footprint_matches_memory_usage_and_the_length_commands() {
-        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
-        let a = e.connect();
-        let long: Vec<String> = (0..100)
-            .map(|i| format!("element-{i:0>width$}", width = i % 7))
-            .collect();
-        run(&mut e, a, &format!("RPUSH long {}", long.join(" ")));
-        for (setup, key, len) in [
-            ("SET s hello", "s", "STRLEN s"),
-            ("RPUSH l a b c", "l", "LLEN l"),
-            ("SADD st a b", "st", "SCARD st"),
-            ("ZADD z 1 a", "z", "ZCARD z"),
-            ("HSET h f v g w", "h", "HLEN h"),
-            ("XADD x 1-1 f v", "x", "XLEN x"),
-            ("PFADD p a b", "p", "STRLEN p"),
-            ("PING", "long", "LLEN long"),
-        ] {
-            run(&mut e, a, setup);
-            let fp =
-                crate::engine::inspect::footprint(&e.server().dbs[0], key.as_bytes()).expect(key);
-            let usage = run(&mut e, a, &format!("MEMORY USAGE {key}"));
-            assert_eq!(usage, Reply::Integer(fp.memory as i64), "{key}");
-            assert_eq!(run(&mut e, a, len), Reply::Integer(fp.len as i64), "{key}");
-        }
-    }
-
     /// A key the server removes is recorded as dropped, with its keyspace event, next to
     /// the `DEL` it replays as; a `DEL` the client sends is not.
     #[test]

@@ -55,7 +55,7 @@ use range::{
 };
 use read::{zcard, zcount, zlexcount, zmscore, zrank, zrevrank, zscore};
 use remove::{zrem, zremrangebylex, zremrangebyrank, zremrangebyscore};
-pub(in crate::engine::cmd) use reply::read_zset;
+pub(crate) use reply::read_zset;
 pub use reply::score_reply;
 use scan::zscan;
 use setop::{zdiff, zdiffstore, zinter, zintercard, zinterstore, zunion, zunionstore};

@@ -39,10 +39,7 @@ pub(super) fn push_member(
 }
 
 /// Looks `key` up for reading: `None` if absent, `WRONGTYPE` if not a sorted set.
-pub(in crate::engine::cmd) fn read_zset<'a>(
-    ctx: &'a mut Ctx<'_>,
-    key: &[u8],
-) -> CmdResult<Option<&'a ZSet>> {
+pub(crate) fn read_zset<'a>(ctx: &'a mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<&'a ZSet>> {
     ctx.read_as(key, Value::as_zset)
 }
 
