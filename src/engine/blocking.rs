@@ -83,7 +83,8 @@ pub enum BlockOp {
         count: i64,
     },
     /// `XREAD … BLOCK` / `XREADGROUP … BLOCK`: read the entries after an ID (served by
-    /// the stream readers' [`crate::engine::core::waiters::Waiters`] in `cmd/stream`, not by an equivalent command).
+    /// the stream readers' [`crate::engine::core::waiters::Waiters`] in `cmd/stream`, not
+    /// by an equivalent command).
     XRead(Box<XReadWait>),
     /// A command that arrived during `CLIENT PAUSE` (Redis's `BLOCKED_POSTPONE`): kept
     /// with the client's deferred commands and run when the pause ends. Nothing else
