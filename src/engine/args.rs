@@ -1,13 +1,8 @@
-//! Argument parsing, written once: a cursor over a command's arguments and Redis's number
-//! parsers.
-//!
-//! Redis is strict about numbers: `string2ll` accepts an optional `-` and decimal digits with
-//! no leading `+`, no leading zeros (except `0` itself), no spaces, and nothing that
-//! overflows `i64`; `strtod`-based parsing accepts C's float syntax including `inf`, but
-//! rejects NaN, empty strings and surrounding spaces. Every handler goes through these
-//! functions so that every command rejects the same inputs.
+//! Argument parsing, written once: a cursor over a command's arguments. The number parsers
+//! it uses live in [`super::num`] and are re-exported here for the handlers.
 
 use super::error::{CmdResult, Error};
+pub use super::num::{c_bytes, parse_f64, parse_i64};
 
 /// A cursor over the arguments of one command, positioned after the command name (and after
 /// the subcommand name for container commands).
@@ -122,125 +117,7 @@ impl Args {
     }
 }
 
-/// Parses a decimal `i64` exactly as Redis's `string2ll` does.
-pub fn parse_i64(s: &[u8]) -> Option<i64> {
-    if s.is_empty() || s.len() > 20 {
-        return None;
-    }
-    if s == b"0" {
-        return Some(0);
-    }
-    let (neg, digits) = match s[0] {
-        b'-' => (true, &s[1..]),
-        _ => (false, s),
-    };
-    if digits.is_empty() || digits[0] == b'0' {
-        return None;
-    }
-    let mut v: u64 = 0;
-    for &c in digits {
-        if !c.is_ascii_digit() {
-            return None;
-        }
-        v = v.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
-    }
-    if neg {
-        if v > (i64::MAX as u64) + 1 {
-            None
-        } else {
-            Some((v as i64).wrapping_neg())
-        }
-    } else if v > i64::MAX as u64 {
-        None
-    } else {
-        Some(v as i64)
-    }
-}
-
-/// Parses a float as Redis's `string2d`/`getDoubleFromObject` does: C `strtod` syntax over
-/// the whole string, no leading space, NaN rejected. Accepts `inf`, `+inf`, `-inf`,
-/// `infinity`, hexadecimal floats are not accepted (they are rare and Rust has no parser).
-pub fn parse_f64(s: &[u8]) -> Option<f64> {
-    let text = std::str::from_utf8(s).ok()?;
-    if text.is_empty() || text.len() > 5120 {
-        return None;
-    }
-    let first = text.as_bytes()[0];
-    if first.is_ascii_whitespace() {
-        return None;
-    }
-    let body = text.strip_prefix(['+', '-']).unwrap_or(text);
-    let lower = body.to_ascii_lowercase();
-    if lower == "inf" || lower == "infinity" {
-        return Some(if text.starts_with('-') {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        });
-    }
-    // Rust's parser accepts "nan", "inf" and friends that we handled or must reject, and
-    // rejects forms strtod accepts like "1." and ".5"? (it accepts both). Reject letters other
-    // than an exponent marker so only C float syntax gets through.
-    if !body
-        .bytes()
-        .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))
-    {
-        return None;
-    }
-    let v: f64 = text.parse().ok()?;
-    if v.is_nan() {
-        None
-    } else {
-        Some(v)
-    }
-}
-
 /// Parses a glob-free, case-insensitive keyword.
 pub fn eq_kw(arg: &[u8], word: &str) -> bool {
     arg.eq_ignore_ascii_case(word.as_bytes())
-}
-
-/// An argument as C sees it: the bytes up to its first NUL. Redis compares option names
-/// with `strcasecmp` and prints arguments with `%s`, both of which stop there. **O(n).**
-pub fn c_bytes(arg: &[u8]) -> &[u8] {
-    let end = arg.iter().position(|&b| b == 0).unwrap_or(arg.len());
-    &arg[..end]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn i64_parsing_is_strict() {
-        assert_eq!(parse_i64(b"0"), Some(0));
-        assert_eq!(parse_i64(b"-1"), Some(-1));
-        assert_eq!(parse_i64(b"9223372036854775807"), Some(i64::MAX));
-        assert_eq!(parse_i64(b"-9223372036854775808"), Some(i64::MIN));
-        for bad in [
-            &b"9223372036854775808"[..],
-            b"01",
-            b"+1",
-            b" 1",
-            b"1 ",
-            b"",
-            b"-",
-            b"-0",
-            b"1a",
-        ] {
-            assert_eq!(parse_i64(bad), None, "{:?}", String::from_utf8_lossy(bad));
-        }
-    }
-
-    #[test]
-    fn f64_parsing_matches_strtod_subset() {
-        assert_eq!(parse_f64(b"1.5"), Some(1.5));
-        assert_eq!(parse_f64(b"-inf"), Some(f64::NEG_INFINITY));
-        assert_eq!(parse_f64(b"+inf"), Some(f64::INFINITY));
-        assert_eq!(parse_f64(b"1e3"), Some(1000.0));
-        assert_eq!(parse_f64(b".5"), Some(0.5));
-        for bad in [&b"nan"[..], b"", b" 1", b"1 ", b"abc", b"1.2.3", b"0x10"] {
-            assert_eq!(parse_f64(bad), None, "{:?}", String::from_utf8_lossy(bad));
-        }
-    }
 }

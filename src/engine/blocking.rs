@@ -42,9 +42,9 @@ use std::collections::{BTreeSet, VecDeque};
 
 use foldhash::HashMap;
 
+use super::core::client::ClientId;
 use super::keyspace::Key;
 use super::types::list::End;
-use super::{ClientId, Server};
 
 /// What a blocked client will do with the first key that can serve it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,7 +83,8 @@ pub enum BlockOp {
         count: i64,
     },
     /// `XREAD … BLOCK` / `XREADGROUP … BLOCK`: read the entries after an ID (served by
-    /// [`crate::engine::cmd::stream::serve_blocked`], not by an equivalent command).
+    /// the stream readers' [`crate::engine::core::waiters::Waiters`] in `cmd/stream`, not
+    /// by an equivalent command).
     XRead(Box<XReadWait>),
     /// A command that arrived during `CLIENT PAUSE` (Redis's `BLOCKED_POSTPONE`): kept
     /// with the client's deferred commands and run when the pause ends. Nothing else
@@ -113,10 +114,10 @@ impl BlockOp {
     /// The reply when the wait times out (or `CLIENT UNBLOCK … TIMEOUT` ends it): a null
     /// array for the list, sorted-set and stream commands (RESP2 `*-1`, RESP3 `_`), the
     /// number of replicas that acknowledged (none) for `WAIT`.
-    pub fn timeout_reply(&self) -> crate::engine::Reply {
+    pub fn timeout_reply(&self) -> crate::engine::reply::Reply {
         match self {
-            BlockOp::Wait => crate::engine::Reply::Integer(0),
-            _ => crate::engine::Reply::NilArray,
+            BlockOp::Wait => crate::engine::reply::Reply::Integer(0),
+            _ => crate::engine::reply::Reply::NilArray,
         }
     }
 
@@ -204,11 +205,11 @@ pub struct Blocked {
 /// blocked clients sent meanwhile. See the module documentation.
 #[derive(Debug, Default)]
 pub struct Blocking {
-    clients: HashMap<ClientId, Blocked>,
-    waiters: HashMap<(usize, Key), VecDeque<ClientId>>,
-    deadlines: BTreeSet<(i64, ClientId)>,
-    pending: HashMap<ClientId, VecDeque<Vec<Vec<u8>>>>,
-    unblocked: VecDeque<ClientId>,
+    pub(crate) clients: HashMap<ClientId, Blocked>,
+    pub(crate) waiters: HashMap<(usize, Key), VecDeque<ClientId>>,
+    pub(crate) deadlines: BTreeSet<(i64, ClientId)>,
+    pub(crate) pending: HashMap<ClientId, VecDeque<Vec<Vec<u8>>>>,
+    pub(crate) unblocked: VecDeque<ClientId>,
 }
 
 impl Blocking {
@@ -285,85 +286,5 @@ impl Blocking {
     pub fn forget(&mut self, id: ClientId) {
         self.pending.remove(&id);
         self.unblocked.retain(|&c| c != id);
-    }
-}
-
-impl Server {
-    /// Blocks client `id` on `keys` of `db` (repeats ignored) until `deadline_ms`.
-    /// **O(keys + log n).**
-    pub fn block(
-        &mut self,
-        id: ClientId,
-        db: usize,
-        keys: Vec<Key>,
-        deadline_ms: Option<i64>,
-        op: BlockOp,
-    ) {
-        self.unblock(id);
-        let mut unique: Vec<Key> = Vec::with_capacity(keys.len());
-        for k in keys {
-            if !unique.contains(&k) {
-                unique.push(k);
-            }
-        }
-        let b = &mut self.blocking;
-        for k in &unique {
-            b.waiters.entry((db, k.clone())).or_default().push_back(id);
-            self.blocking_keys.insert((db, k.clone()));
-        }
-        if let Some(at) = deadline_ms {
-            b.deadlines.insert((at, id));
-        }
-        b.clients.insert(
-            id,
-            Blocked {
-                db,
-                keys: unique,
-                deadline_ms,
-                op,
-                argv: Vec::new(),
-            },
-        );
-    }
-
-    /// Removes client `id` from every index of blocked clients and returns what it waited
-    /// for, or `None` if it was not blocked. The caller replies to it (or not) and queues
-    /// it for its deferred commands with [`Server::note_unblocked`]. **O(keys × waiters of
-    /// each key).**
-    pub fn unblock(&mut self, id: ClientId) -> Option<Blocked> {
-        let b = &mut self.blocking;
-        let blocked = b.clients.remove(&id)?;
-        for k in &blocked.keys {
-            let entry = (blocked.db, k.clone());
-            if let Some(q) = b.waiters.get_mut(&entry) {
-                q.retain(|&c| c != id);
-                if q.is_empty() {
-                    b.waiters.remove(&entry);
-                    self.blocking_keys.remove(&entry);
-                    self.ready_keys.retain(|r| *r != entry);
-                }
-            }
-        }
-        if let Some(at) = blocked.deadline_ms {
-            b.deadlines.remove(&(at, id));
-        }
-        Some(blocked)
-    }
-
-    /// Records that `id` was unblocked: the engine runs what it sent meanwhile.
-    pub fn note_unblocked(&mut self, id: ClientId) {
-        self.blocking.unblocked.push_back(id);
-    }
-
-    /// Records `key` of `db` as ready if a client blocks on it (Redis's
-    /// `signalKeyAsReady`); called for every modified key. **O(1)** when no one blocks.
-    pub fn signal_ready_in(&mut self, db: usize, key: &[u8]) {
-        if self.blocking_keys.is_empty() {
-            return;
-        }
-        let entry = (db, key.to_vec());
-        if self.blocking_keys.contains(&entry) && !self.ready_keys.contains(&entry) {
-            self.ready_keys.push(entry);
-        }
     }
 }

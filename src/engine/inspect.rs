@@ -16,7 +16,7 @@
 //! - [`KeyMeta`]/[`meta`]: a key's type and deadline, looked up without touching it.
 
 use super::keyspace::{Db, Entry, Key};
-use super::table;
+use super::table::{self, Touches};
 use super::types::stream::{Fields, Stream, StreamId};
 use super::types::{hll, Value};
 use super::Effect;
@@ -104,7 +104,11 @@ pub fn footprint(db: &Db, key: &[u8]) -> Option<Footprint> {
     };
     Some(Footprint {
         len,
-        memory: super::cmd::server::memory_usage_bytes(key, e, super::cmd::server::DEFAULT_SAMPLES),
+        memory: super::core::memory::memory_usage_bytes(
+            key,
+            e,
+            super::core::memory::DEFAULT_SAMPLES,
+        ),
     })
 }
 
@@ -124,10 +128,13 @@ pub struct Footprint {
 pub fn touched_keys(effect: &Effect) -> Option<Vec<&[u8]>> {
     let name = effect.argv.first()?;
     let cmd = table::lookup(name)?;
-    match cmd.name {
-        "multi" | "exec" | "select" => return Some(Vec::new()),
-        "flushdb" | "flushall" | "swapdb" | "move" | "copy" => return None,
-        _ => {}
+    if cmd.touches == Touches::Nothing {
+        return Some(Vec::new());
+    }
+    // MOVE's and COPY's destination may be another database, which key positions do not
+    // name. (A `Touches` variant on their rows, in cmd/keys.rs, would say it there.)
+    if matches!(cmd.name, "move" | "copy") {
+        return None;
     }
     let positions = cmd.key_positions(effect.argv.len());
     if positions.is_empty() {
@@ -511,6 +518,50 @@ mod tests {
     use super::*;
     use crate::engine::types::stream::Group;
     use crate::engine::types::StrValue;
+
+    /// The key browser's figures are the console's: `inspect::footprint` gives what
+    /// `MEMORY USAGE` and the type's length command reply, sampled collections included.
+    #[test]
+    fn footprint_matches_memory_usage_and_the_length_commands() {
+        let mut e = crate::engine::Engine::new(Box::new(crate::engine::ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        let long: Vec<String> = (0..100)
+            .map(|i| format!("element-{i:0>width$}", width = i % 7))
+            .collect();
+        run_line(&mut e, a, &format!("RPUSH long {}", long.join(" ")));
+        for (setup, key, len) in [
+            ("SET s hello", "s", "STRLEN s"),
+            ("RPUSH l a b c", "l", "LLEN l"),
+            ("SADD st a b", "st", "SCARD st"),
+            ("ZADD z 1 a", "z", "ZCARD z"),
+            ("HSET h f v g w", "h", "HLEN h"),
+            ("XADD x 1-1 f v", "x", "XLEN x"),
+            ("PFADD p a b", "p", "STRLEN p"),
+            ("PING", "long", "LLEN long"),
+        ] {
+            run_line(&mut e, a, setup);
+            let fp = footprint(&e.server().dbs[0], key.as_bytes()).expect(key);
+            let usage = run_line(&mut e, a, &format!("MEMORY USAGE {key}"));
+            assert_eq!(
+                usage,
+                crate::engine::Reply::Integer(fp.memory as i64),
+                "{key}"
+            );
+            assert_eq!(
+                run_line(&mut e, a, len),
+                crate::engine::Reply::Integer(fp.len as i64),
+                "{key}"
+            );
+        }
+    }
+
+    fn run_line(
+        e: &mut crate::engine::Engine,
+        c: crate::engine::ClientId,
+        line: &str,
+    ) -> crate::engine::Reply {
+        e.execute(c, crate::engine::cli::split_args(line).expect("valid line"))
+    }
 
     fn db(keys: &[&str]) -> Db {
         let mut db = Db::default();

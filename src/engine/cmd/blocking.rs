@@ -22,14 +22,15 @@
 
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::blocking::BlockOp;
+use crate::engine::core::ctx::Site;
+use crate::engine::core::dispatch::{call, Mode};
+use crate::engine::core::waiters::{Readiness, Waiters};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::longdouble::LongDouble;
-use crate::engine::table::{self, Command, Flags, Group, KeySpec};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
 use crate::engine::types::list::End;
 use crate::engine::types::Value;
-use crate::engine::{call_inner, Client, ClientId, Ctx, Reply, Server};
-
-use foldhash::HashMap;
+use crate::engine::{Ctx, Reply, Server};
 
 const WB: Flags = Flags::WRITE.union(Flags::NOSCRIPT).union(Flags::BLOCKING);
 const WDB: Flags = WB.union(Flags::DENYOOM);
@@ -167,15 +168,7 @@ fn serve_or_block(
     let zset = op.wants_zset();
     for key in &keys {
         if let Found::Data = probe(ctx, key, zset)? {
-            let now = ctx.now_ms;
-            return Ok(serve(
-                &mut *ctx.srv,
-                &mut *ctx.client,
-                &mut *ctx.others,
-                &op,
-                key,
-                now,
-            ));
+            return Ok(serve(ctx.site(), &op, key));
         }
     }
     if ctx.deny_blocking {
@@ -188,19 +181,12 @@ fn serve_or_block(
 /// Performs `op` on `key` for `client` by running its non-blocking equivalent (see
 /// [`BlockOp::equivalent`]) and shapes the reply as the blocking command replies. The
 /// caller checked that `key` holds data of the right type.
-pub(crate) fn serve(
-    srv: &mut Server,
-    client: &mut Client,
-    others: &mut HashMap<ClientId, Client>,
-    op: &BlockOp,
-    key: &[u8],
-    now_ms: i64,
-) -> Reply {
+fn serve(site: Site<'_>, op: &BlockOp, key: &[u8]) -> Reply {
     let argv = op.equivalent(key);
-    let Some(cmd) = argv.first().and_then(|n| table::lookup(n)) else {
+    let Some(cmd) = argv.first().and_then(|n| site.table.lookup(n)) else {
         return Reply::NilArray;
     };
-    let reply = call_inner(srv, client, others, cmd, 1, argv, now_ms, true, false)
+    let reply = call(site, cmd, 1, argv, Mode::SERVE_BLOCKED)
         .into_iter()
         .next()
         .unwrap_or(Reply::NilArray);
@@ -214,6 +200,41 @@ pub(crate) fn serve(
             Reply::Array(items)
         }
         (_, r) => r,
+    }
+}
+
+/// The list and sorted-set family of blocked clients (`BLPOP`, `BLMOVE`, `BLMPOP`,
+/// `BZPOPMIN`, `BZMPOP` & co.): a ready key serves its waiters while it holds the type they
+/// pop from; a key that is gone ends the look at its queue.
+pub struct ListsAndZsets;
+
+/// The one [`ListsAndZsets`], handed to the engine in [`crate::engine::table::WAITERS`].
+pub const LISTS_AND_ZSETS: ListsAndZsets = ListsAndZsets;
+
+impl Waiters for ListsAndZsets {
+    fn serves(&self, op: &BlockOp) -> bool {
+        matches!(
+            op,
+            BlockOp::Pop { .. }
+                | BlockOp::Move { .. }
+                | BlockOp::MPop { .. }
+                | BlockOp::ZPop { .. }
+                | BlockOp::ZMPop { .. }
+        )
+    }
+
+    fn readiness(&self, srv: &Server, db: usize, key: &[u8], op: &BlockOp) -> Readiness {
+        match srv.dbs.get(db).and_then(|d| d.get_raw(key)) {
+            None => Readiness::Gone,
+            Some(e) => match (&e.value, op.wants_zset()) {
+                (Value::List(_), false) | (Value::ZSet(_), true) => Readiness::Serve,
+                _ => Readiness::Wait,
+            },
+        }
+    }
+
+    fn serve(&self, site: Site<'_>, key: &[u8], op: &BlockOp) -> Reply {
+        serve(site, op, key)
     }
 }
 

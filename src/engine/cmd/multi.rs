@@ -2,7 +2,7 @@
 //!
 //! # Queueing
 //! After `MULTI` a client's commands are not run but checked and queued
-//! ([`MultiState`] in [`crate::engine::Client::multi`]); each replies `QUEUED`. The checks
+//! ([`crate::engine::MultiState`] in [`crate::engine::Client::multi`]); each replies `QUEUED`. The checks
 //! are the ones [`crate::engine::Engine::execute`] makes for every command: an unknown
 //! command or subcommand, a wrong number of arguments, a command flagged `NO_MULTI` (`ERR
 //! Command not allowed inside a transaction`) are refused *and* mark the transaction, so
@@ -25,9 +25,10 @@
 //! bytes are Redis's.
 
 use crate::engine::args::Args;
+use crate::engine::core::dispatch::{call, Mode};
 use crate::engine::error::{CmdResult, Error};
-use crate::engine::table::{Command, Flags, Group, KeySpec};
-use crate::engine::{call_with, Ctx, Effect, Reply};
+use crate::engine::table::{Command, DispatchFlags, Flags, Group, KeySpec, Touches};
+use crate::engine::{Ctx, Effect, MultiState, Reply};
 
 /// Flags shared by MULTI, DISCARD, WATCH, UNWATCH.
 const TX_FLAGS: Flags = Flags::NOSCRIPT
@@ -39,6 +40,8 @@ const TX_FLAGS: Flags = Flags::NOSCRIPT
 /// The transaction commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("multi", 1, Group::Transactions, multi)
+        .dispatch(DispatchFlags::NOT_QUEUED)
+        .touches(Touches::Nothing)
         .flags(TX_FLAGS)
         .doc(
             "",
@@ -47,6 +50,12 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("exec", 1, Group::Transactions, exec)
+        .dispatch(
+            DispatchFlags::NOT_QUEUED
+                .union(DispatchFlags::ENDS_MULTI)
+                .union(DispatchFlags::RUNS_QUEUE),
+        )
+        .touches(Touches::Nothing)
         .flags(
             Flags::NOSCRIPT
                 .union(Flags::LOADING)
@@ -60,6 +69,7 @@ pub const COMMANDS: &[Command] = &[
             "1.2.0",
         ),
     Command::new("discard", 1, Group::Transactions, discard)
+        .dispatch(DispatchFlags::NOT_QUEUED.union(DispatchFlags::ENDS_MULTI))
         .flags(TX_FLAGS)
         .doc(
             "",
@@ -68,6 +78,7 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("watch", -2, Group::Transactions, watch)
+        .dispatch(DispatchFlags::NOT_QUEUED)
         .key_specs(&[KeySpec::index(1, "RO").range(-1, 1, 0)])
         .flags(TX_FLAGS)
         .doc(
@@ -85,26 +96,6 @@ pub const COMMANDS: &[Command] = &[
             "2.2.0",
         ),
 ];
-
-/// A command waiting in a transaction, resolved when it was queued.
-#[derive(Debug, Clone)]
-pub struct Queued {
-    /// The table row (the subcommand's, for container commands).
-    pub cmd: &'static Command,
-    /// Where the handler's arguments start (1, or 2 after a subcommand).
-    pub pos: usize,
-    /// The full argument vector.
-    pub argv: Vec<Vec<u8>>,
-}
-
-/// A client's open transaction (Redis's `multiState` plus `CLIENT_DIRTY_EXEC`).
-#[derive(Debug, Clone, Default)]
-pub struct MultiState {
-    /// Commands queued since MULTI, in order.
-    pub queue: Vec<Queued>,
-    /// A command was refused while queueing: EXEC must fail with EXECABORT.
-    pub dirty_exec: bool,
-}
 
 /// `MULTI`: opens a transaction. Nested: `ERR MULTI calls can not be nested` (the open
 /// transaction is not affected).
@@ -149,16 +140,11 @@ fn exec(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     let count = state.queue.len();
     let mut replies = Vec::with_capacity(count);
     for q in state.queue {
-        replies.extend(call_with(
-            &mut *ctx.srv,
-            &mut *ctx.client,
-            &mut *ctx.others,
-            q.cmd,
-            q.pos,
-            q.argv,
-            now,
-            true,
-        ));
+        // Found again by name: the table is static, so this is the row it was queued as.
+        let Some(cmd) = ctx.table.resolved(&q.argv, q.pos) else {
+            continue;
+        };
+        replies.extend(call(ctx.site(), cmd, q.pos, q.argv, Mode::IN_EXEC));
     }
     // Redis writes an array header for `count` replies, then every reply of every queued
     // command: with a multi-reply command among them, the last replies fall after the array.

@@ -14,7 +14,7 @@
 use crate::engine::args::Args;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::Kind;
-use crate::engine::table::{Command, Flags, Group, KeySpec};
+use crate::engine::table::{Command, DispatchFlags, Flags, Group, KeySpec};
 use crate::engine::{Ctx, Reply};
 
 use super::connection::help_reply;
@@ -38,6 +38,7 @@ const INTROSPECT: Flags = Flags::PUBSUB.union(Flags::LOADING).union(Flags::STALE
 /// The pub/sub commands.
 pub const COMMANDS: &[Command] = &[
     Command::new("subscribe", -2, Group::Pubsub, subscribe)
+        .dispatch(DispatchFlags::SUBSCRIBER_CONTEXT)
         .flags(SUB_FLAGS)
         .doc(
             "channel [channel ...]",
@@ -46,6 +47,7 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("unsubscribe", -1, Group::Pubsub, unsubscribe)
+        .dispatch(DispatchFlags::SUBSCRIBER_CONTEXT)
         .flags(SUB_FLAGS)
         .doc(
             "[channel [channel ...]]",
@@ -54,6 +56,7 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("psubscribe", -2, Group::Pubsub, psubscribe)
+        .dispatch(DispatchFlags::SUBSCRIBER_CONTEXT)
         .flags(SUB_FLAGS)
         .doc(
             "pattern [pattern ...]",
@@ -62,6 +65,7 @@ pub const COMMANDS: &[Command] = &[
             "2.0.0",
         ),
     Command::new("punsubscribe", -1, Group::Pubsub, punsubscribe)
+        .dispatch(DispatchFlags::SUBSCRIBER_CONTEXT)
         .flags(SUB_FLAGS)
         .doc(
             "[pattern [pattern ...]]",
@@ -84,6 +88,7 @@ pub const COMMANDS: &[Command] = &[
         "2.8.0",
     ),
     Command::new("ssubscribe", -2, Group::Pubsub, ssubscribe)
+        .dispatch(DispatchFlags::SUBSCRIBER_CONTEXT)
         .key_specs(&[KeySpec::index(1, "not_key").range(-1, 1, 0)])
         .flags(SUB_FLAGS)
         .doc(
@@ -93,6 +98,7 @@ pub const COMMANDS: &[Command] = &[
             "7.0.0",
         ),
     Command::new("sunsubscribe", -1, Group::Pubsub, sunsubscribe)
+        .dispatch(DispatchFlags::SUBSCRIBER_CONTEXT)
         .key_specs(&[KeySpec::index(1, "not_key").range(-1, 1, 0)])
         .flags(SUB_FLAGS)
         .doc(

@@ -40,8 +40,8 @@
 use std::cmp::Ordering;
 
 use crate::engine::args::{parse_i64, Args};
-use crate::engine::cmd::zset::strtod;
 use crate::engine::error::{CmdResult, Error};
+use crate::engine::num::strtod;
 use crate::engine::pubsub::class;
 use crate::engine::table::{Command, Flags, GetKeys, Group, KeySpec};
 use crate::engine::types::Value;

@@ -1,0 +1,123 @@
+//! The small server commands: TIME, LASTSAVE, SLOWLOG, ROLE, WAIT and FUNCTION FLUSH.
+
+use super::super::connection::help_reply;
+use crate::engine::args::Args;
+use crate::engine::blocking::BlockOp;
+use crate::engine::error::{CmdResult, Error};
+use crate::engine::{Ctx, Reply};
+
+/// TIME: the injected clock as two bulk strings, Unix seconds and microseconds (the clock
+/// counts milliseconds, so the microseconds are a multiple of 1000).
+pub(super) fn time(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    let ms = ctx.now_ms;
+    Ok(Reply::Array(vec![
+        Reply::bulk_int(ms.div_euclid(1000)),
+        Reply::bulk_int(ms.rem_euclid(1000) * 1000),
+    ]))
+}
+
+/// LASTSAVE: Unix seconds of the last save; nothing is saved by the engine itself, so it is
+/// the time the server started, as for a fresh Redis.
+pub(super) fn lastsave(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(Reply::Integer(ctx.srv.stats.start_ms.div_euclid(1000)))
+}
+
+/// SLOWLOG GET [count]: the newest `count` entries (10 without it, all with -1), newest
+/// first. A count that is not an integer of at least -1, or a further argument, is refused
+/// with Redis's messages.
+pub(super) fn slowlog_get(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let count = match args.remaining() {
+        0 => 10,
+        1 => match crate::engine::args::parse_i64(args.next_bytes()?) {
+            Some(-1) => usize::MAX,
+            Some(n) if n >= 0 => usize::try_from(n).unwrap_or(usize::MAX),
+            _ => {
+                return Err(Error::Err(
+                    "count should be greater than or equal to -1".into(),
+                ))
+            }
+        },
+        _ => return Err(Error::subcommand_syntax(args.argv())),
+    };
+    Ok(Reply::Array(
+        ctx.srv
+            .slowlog
+            .newest(count)
+            .map(|e| e.to_reply())
+            .collect(),
+    ))
+}
+
+/// SLOWLOG LEN
+pub(super) fn slowlog_len(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(Reply::Integer(ctx.srv.slowlog.len() as i64))
+}
+
+/// SLOWLOG RESET
+pub(super) fn slowlog_reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    ctx.srv.slowlog.reset();
+    Ok(Reply::ok())
+}
+
+/// SLOWLOG HELP
+pub(super) fn slowlog_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(help_reply(
+        "SLOWLOG",
+        &[
+            "GET [<count>]",
+            "    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
+            "    Entries are made of:",
+            "    id, timestamp, time in microseconds, arguments array, client IP and port,",
+            "    client name",
+            "LEN",
+            "    Return the length of the slowlog.",
+            "RESET",
+            "    Reset the slowlog.",
+        ],
+    ))
+}
+
+/// ROLE: `master`, the replication offset (0: nothing is replicated) and the replicas (none).
+pub(super) fn role(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(Reply::Array(vec![
+        Reply::bulk(b"master"),
+        Reply::Integer(0),
+        Reply::Array(Vec::new()),
+    ]))
+}
+
+/// WAIT numreplicas timeout
+///
+/// Redis's `waitCommand` with no replicas: the count acknowledged is always 0. When that
+/// already satisfies `numreplicas`, or the client may not block (inside `MULTI`), it is
+/// the reply now; otherwise the client blocks until its timeout in milliseconds (0:
+/// forever) or `CLIENT UNBLOCK`, and then gets 0 ([`BlockOp::Wait`]).
+pub(super) fn wait(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let numreplicas = args.next_i64()?;
+    let deadline = super::super::blocking::parse_timeout_ms(args.next_bytes()?, ctx.now_ms)?;
+    let acked = 0;
+    if acked >= numreplicas || ctx.deny_blocking {
+        return Ok(Reply::Integer(acked));
+    }
+    ctx.block(Vec::new(), deadline, BlockOp::Wait);
+    Ok(Reply::NilArray)
+}
+
+/// FUNCTION FLUSH [ASYNC|SYNC]: deletes all function libraries — there are none, so it
+/// only checks its argument and answers OK. Counts as a change, as in Redis.
+pub(super) fn function_flush(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    match args.remaining() {
+        0 => {}
+        1 => {
+            let mode = args.next_bytes()?;
+            if !mode.eq_ignore_ascii_case(b"sync") && !mode.eq_ignore_ascii_case(b"async") {
+                return Err(Error::Err(
+                    "FUNCTION FLUSH only supports SYNC|ASYNC option".into(),
+                ));
+            }
+        }
+        _ => return Err(Error::subcommand_syntax(args.argv())),
+    }
+    ctx.dirty += 1;
+    Ok(Reply::ok())
+}

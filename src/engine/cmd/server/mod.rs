@@ -1,0 +1,614 @@
+//! The server group: CONFIG, INFO, TIME, LASTSAVE, ROLE, WAIT, SLOWLOG, MEMORY USAGE and
+//! FUNCTION FLUSH.
+//!
+//! `CONFIG` reads and writes the parameters of [`crate::engine::config`]; `INFO` reports
+//! the server in Redis 7.0's text format. There is no configuration file, no persistence
+//! of our own and no replication, so the sections about them report what a fresh
+//! stand-alone Redis master without saves would.
+//!
+//! # Layout
+//! - [`params`]: CONFIG GET, SET, RESETSTAT, REWRITE, HELP.
+//! - [`admin`]: TIME, LASTSAVE, SLOWLOG, ROLE, WAIT, FUNCTION FLUSH.
+//! - [`info`]: INFO and its sections.
+//! - [`memory`]: MEMORY USAGE, PURGE, DOCTOR, HELP; the estimates themselves are in
+//!   [`crate::engine::core::memory`].
+
+pub mod admin;
+pub mod info;
+pub mod memory;
+pub mod params;
+
+pub use crate::engine::core::memory::{
+    bytes_to_human, estimate_dataset_bytes, key_bytes, memory_usage_bytes, used_memory,
+    DEFAULT_SAMPLES, STARTUP_BYTES,
+};
+use crate::engine::table::{Command, Flags, Group, KeySpec};
+use admin::{
+    function_flush, lastsave, role, slowlog_get, slowlog_help, slowlog_len, slowlog_reset, time,
+    wait,
+};
+use info::info;
+use memory::{memory_doctor, memory_help, memory_purge, memory_usage};
+use params::{config_get, config_help, config_resetstat, config_rewrite, config_set};
+
+/// Flags of the administrative CONFIG subcommands.
+const CONFIG_FLAGS: Flags = Flags::ADMIN
+    .union(Flags::NOSCRIPT)
+    .union(Flags::LOADING)
+    .union(Flags::STALE);
+
+/// The server commands.
+pub const COMMANDS: &[Command] = &[
+    Command::container("config", Group::Server, CONFIG_SUBCOMMANDS).doc(
+        "",
+        "Reads and changes configuration parameters at run time.",
+        "Depends on subcommand.",
+        "2.0.0",
+    ),
+    Command::new("info", -1, Group::Server, info)
+        .tips(&[
+            "nondeterministic_output",
+            "request_policy:all_shards",
+            "response_policy:special",
+        ])
+        .flags(Flags::LOADING.union(Flags::STALE))
+        .acl(&["dangerous"])
+        .doc(
+            "[section [section ...]]",
+            "Reports information and statistics about the server, by section.",
+            "O(1)",
+            "1.0.0",
+        ),
+    Command::new("time", 1, Group::Server, time)
+        .tips(&["nondeterministic_output"])
+        .flags(Flags::LOADING.union(Flags::STALE).union(Flags::FAST))
+        .doc(
+            "",
+            "Returns the server's clock: Unix seconds and microseconds.",
+            "O(1)",
+            "2.6.0",
+        ),
+    Command::new("lastsave", 1, Group::Server, lastsave)
+        .tips(&["nondeterministic_output"])
+        .flags(Flags::LOADING.union(Flags::STALE).union(Flags::FAST))
+        .acl(&["admin", "dangerous"])
+        .doc(
+            "",
+            "Returns the Unix time of the last successful save (here: the start of the server).",
+            "O(1)",
+            "1.0.0",
+        ),
+    Command::new("role", 1, Group::Server, role)
+        .flags(
+            Flags::NOSCRIPT
+                .union(Flags::LOADING)
+                .union(Flags::STALE)
+                .union(Flags::FAST),
+        )
+        .acl(&["admin", "dangerous"])
+        .doc(
+            "",
+            "Reports the replication role: a master with no replicas here.",
+            "O(1)",
+            "2.8.12",
+        ),
+    Command::new("wait", 3, Group::Generic, wait)
+        .tips(&["request_policy:all_shards", "response_policy:agg_min"])
+        .flags(Flags::NOSCRIPT)
+        .acl(&["connection"])
+        .no_group_acl()
+        .doc(
+            "numreplicas timeout",
+            "Blocks until the writes of this connection reach numreplicas replicas or the timeout (ms, 0 = forever) passes; replies how many did. There are no replicas here, so it answers 0 at once when numreplicas is 0 or less, else at the timeout.",
+            "O(1)",
+            "3.0.0",
+        ),
+    Command::container("slowlog", Group::Server, SLOWLOG_SUBCOMMANDS).doc(
+        "subcommand [arguments]",
+        "Reads and clears the slow log: the latest commands that ran for at least slowlog-log-slower-than microseconds.",
+        "Depends on subcommand.",
+        "2.2.12",
+    ),
+    Command::container("memory", Group::Server, MEMORY_SUBCOMMANDS).doc(
+        "subcommand [arguments]",
+        "Reports on memory use (here only USAGE, PURGE and HELP).",
+        "Depends on subcommand.",
+        "4.0.0",
+    ),
+    Command::container("function", Group::Scripting, FUNCTION_SUBCOMMANDS).doc(
+        "",
+        "Manages server-side functions.",
+        "Depends on subcommand.",
+        "7.0.0",
+    ),
+];
+
+const CONFIG_SUBCOMMANDS: &[Command] = &[
+    Command::new("get", -3, Group::Server, config_get)
+        .flags(CONFIG_FLAGS)
+        .doc(
+            "parameter [parameter ...]",
+            "Returns the parameters matching the names or glob patterns, with their values.",
+            "O(N) when N is the number of configuration parameters provided",
+            "2.0.0",
+        ),
+    Command::new("set", -4, Group::Server, config_set)
+        .tips(&["request_policy:all_nodes", "response_policy:all_succeeded"])
+        .flags(CONFIG_FLAGS)
+        .doc(
+            "parameter value [parameter value ...]",
+            "Sets parameters, all or none: every value is checked before any is applied.",
+            "O(N) when N is the number of configuration parameters provided",
+            "2.0.0",
+        ),
+    Command::new("resetstat", 2, Group::Server, config_resetstat)
+        .flags(CONFIG_FLAGS)
+        .doc(
+            "",
+            "Resets the statistics INFO reports.",
+            "O(1)",
+            "2.0.0",
+        ),
+    Command::new("rewrite", 2, Group::Server, config_rewrite)
+        .flags(CONFIG_FLAGS)
+        .doc(
+            "",
+            "Rewrites the configuration file (there is none here, so it fails as Redis does without one).",
+            "O(1)",
+            "2.8.0",
+        ),
+    Command::new("help", 2, Group::Server, config_help)
+        .flags(Flags::LOADING.union(Flags::STALE))
+        .doc("", "Lists the CONFIG subcommands.", "O(1)", "5.0.0"),
+];
+
+/// Flags of the administrative SLOWLOG subcommands.
+const SLOWLOG_FLAGS: Flags = Flags::ADMIN.union(Flags::LOADING).union(Flags::STALE);
+
+const SLOWLOG_SUBCOMMANDS: &[Command] = &[
+    Command::new("get", -2, Group::Server, slowlog_get)
+        .tips(&["request_policy:all_nodes", "nondeterministic_output"])
+        .flags(SLOWLOG_FLAGS)
+        .doc(
+            "[count]",
+            "Returns the newest entries (10 by default, -1 for all): id, Unix time, microseconds, arguments, client address, client name.",
+            "O(N) where N is the number of entries returned",
+            "2.2.12",
+        ),
+    Command::new("len", 2, Group::Server, slowlog_len)
+        .tips(&[
+            "request_policy:all_nodes",
+            "response_policy:agg_sum",
+            "nondeterministic_output",
+        ])
+        .flags(SLOWLOG_FLAGS)
+        .doc("", "Returns the number of entries in the slow log.", "O(1)", "2.2.12"),
+    Command::new("reset", 2, Group::Server, slowlog_reset)
+        .tips(&["request_policy:all_nodes", "response_policy:all_succeeded"])
+        .flags(SLOWLOG_FLAGS)
+        .doc(
+            "",
+            "Empties the slow log (entry ids go on).",
+            "O(N) where N is the number of entries in the slowlog",
+            "2.2.12",
+        ),
+    Command::new("help", 2, Group::Server, slowlog_help)
+        .flags(Flags::LOADING.union(Flags::STALE))
+        .doc("", "Lists the SLOWLOG subcommands.", "O(1)", "6.2.0"),
+];
+
+const MEMORY_SUBCOMMANDS: &[Command] = &[
+    Command::new("usage", -3, Group::Server, memory_usage)
+        .key_specs(&[KeySpec::index(2, "RO")])
+        .flags(Flags::READONLY)
+        .doc(
+            "key [SAMPLES count]",
+            "Estimates the bytes a key and its value take.",
+            "O(N) where N is the number of samples.",
+            "4.0.0",
+        ),
+    Command::new("doctor", 2, Group::Server, memory_doctor)
+        .tips(&[
+            "nondeterministic_output",
+            "request_policy:all_shards",
+            "response_policy:special",
+        ])
+        .doc(
+            "",
+            "Reports memory problems, in Redis's words (here: the instance is small, or no issue).",
+            "O(1)",
+            "4.0.0",
+        ),
+    Command::new("purge", 2, Group::Server, memory_purge)
+        .tips(&["request_policy:all_shards", "response_policy:all_succeeded"])
+        .doc(
+            "",
+            "Asks the allocator to release dirty pages (nothing to do here: answers OK).",
+            "Depends on how much memory is allocated, could be slow",
+            "4.0.0",
+        ),
+    Command::new("help", 2, Group::Server, memory_help)
+        .flags(Flags::LOADING.union(Flags::STALE))
+        .doc("", "Lists the MEMORY subcommands.", "O(1)", "4.0.0"),
+];
+
+const FUNCTION_SUBCOMMANDS: &[Command] =
+    &[Command::new("flush", -2, Group::Scripting, function_flush)
+        .tips(&["request_policy:all_shards", "response_policy:all_succeeded"])
+        .flags(Flags::WRITE.union(Flags::NOSCRIPT))
+        .doc(
+            "[ASYNC | SYNC]",
+            "Deletes every function library (there are none yet: it only answers OK).",
+            "O(N) where N is the number of functions deleted",
+            "7.0.0",
+        )];
+
+#[cfg(test)]
+mod tests {
+    use super::bytes_to_human;
+    use crate::engine::{Engine, ManualClock, Reply};
+
+    fn run(e: &mut Engine, id: u64, line: &str) -> Reply {
+        let argv = crate::engine::cli::split_args(line).unwrap();
+        e.execute(id, argv)
+    }
+
+    fn info_text(e: &mut Engine, id: u64, line: &str) -> String {
+        match run(e, id, line) {
+            Reply::Verbatim("txt", t) => String::from_utf8(t).unwrap(),
+            other => panic!("not verbatim: {other:?}"),
+        }
+    }
+
+    /// A clock standing still whose monotonic reading advances 5 µs at every read, so
+    /// every command takes 5 µs.
+    struct Ticking(std::cell::Cell<i64>);
+
+    impl crate::engine::Clock for Ticking {
+        fn now_us(&self) -> i64 {
+            1_700_000_000_250_000
+        }
+
+        fn monotonic_us(&self) -> i64 {
+            self.0.set(self.0.get() + 5);
+            self.0.get()
+        }
+    }
+
+    /// The slow log and commandstats time commands on the monotonic clock; entries are
+    /// newest first, EXEC is left out (its commands are logged), secrets are redacted,
+    /// the client name is the one after the command, RESET is logged into the emptied log.
+    #[test]
+    fn slowlog_records_commands_over_the_threshold() {
+        let mut e = Engine::new(Box::new(Ticking(std::cell::Cell::new(0))), 1);
+        let a = e.connect();
+        for line in [
+            "CONFIG SET slowlog-log-slower-than 0",
+            "SET k v",
+            "MULTI",
+            "SET a 1",
+            "EXEC",
+            "AUTH default pw",
+            "CLIENT SETNAME nm",
+        ] {
+            run(&mut e, a, line);
+        }
+        let entry = |id: i64, argv: &[&str], name: &str| {
+            Reply::Array(vec![
+                Reply::Integer(id),
+                Reply::Integer(1_700_000_000),
+                Reply::Integer(5),
+                Reply::Array(argv.iter().map(|w| Reply::bulk(w.as_bytes())).collect()),
+                Reply::bulk(b"127.0.0.1:0"),
+                Reply::bulk(name.as_bytes()),
+            ])
+        };
+        assert_eq!(
+            run(&mut e, a, "SLOWLOG GET 4"),
+            Reply::Array(vec![
+                entry(5, &["CLIENT", "SETNAME", "nm"], "nm"),
+                entry(4, &["AUTH", "(redacted)", "(redacted)"], ""),
+                entry(3, &["SET", "a", "1"], ""),
+                entry(2, &["MULTI"], ""),
+            ])
+        );
+        assert_eq!(run(&mut e, a, "SLOWLOG LEN"), Reply::Integer(7));
+        assert_eq!(run(&mut e, a, "SLOWLOG RESET"), Reply::ok());
+        assert_eq!(run(&mut e, a, "SLOWLOG LEN"), Reply::Integer(1));
+        run(&mut e, a, "CONFIG SET slowlog-log-slower-than 6");
+        run(&mut e, a, "SET k v");
+        // The RESET and the LEN after it only: the threshold is read after each command
+        // ran, so neither the CONFIG SET nor the SET made it.
+        assert_eq!(run(&mut e, a, "SLOWLOG LEN"), Reply::Integer(2));
+        assert!(info_text(&mut e, a, "INFO commandstats")
+            .contains("cmdstat_set:calls=3,usec=15,usec_per_call=5.00,"));
+        for bad in ["SLOWLOG GET x", "SLOWLOG GET -2"] {
+            assert_eq!(
+                run(&mut e, a, bad),
+                Reply::Error("ERR count should be greater than or equal to -1".into())
+            );
+        }
+        assert_eq!(
+            run(&mut e, a, "SLOWLOG GET 1 2"),
+            Reply::Error(
+                "ERR unknown subcommand or wrong number of arguments for 'GET'. Try SLOWLOG HELP."
+                    .into()
+            )
+        );
+    }
+
+    /// INFO commandstats: calls, failed calls (error replies) and rejected calls (arity)
+    /// per command, subcommands as `config|get`; a BRPOP served at once
+    /// counts as BRPOP only; an unknown subcommand counts nowhere; RESETSTAT clears.
+    #[test]
+    fn commandstats_count_calls_failures_and_rejections() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        for line in [
+            "GET",
+            "GET a",
+            "LPUSH a",
+            "SET a b",
+            "LPUSH a b",
+            "CONFIG GET maxmemory",
+            "CONFIG GET",
+            "CONFIG NOSUCH",
+            "RPUSH l x",
+            "BRPOP l 0",
+            "MULTI",
+            "WATCH x",
+            "DISCARD",
+        ] {
+            run(&mut e, a, line);
+        }
+        let text = info_text(&mut e, a, "INFO commandstats");
+        let line = |name: &str, calls: u64, rejected: u64, failed: u64| {
+            format!(
+                "cmdstat_{name}:calls={calls},usec=0,usec_per_call=0.00,rejected_calls={rejected},failed_calls={failed}\r\n"
+            )
+        };
+        let want = [
+            line("brpop", 1, 0, 0),
+            line("config|get", 1, 1, 0),
+            line("discard", 1, 0, 0),
+            line("get", 1, 1, 0),
+            line("lpush", 1, 1, 1),
+            line("multi", 1, 0, 0),
+            line("rpush", 1, 0, 0),
+            line("set", 1, 0, 0),
+            // WATCH refuses itself inside MULTI: a failed call, not a rejected one.
+            line("watch", 1, 0, 1),
+        ]
+        .concat();
+        assert_eq!(text, format!("# Commandstats\r\n{want}"));
+        run(&mut e, a, "CONFIG RESETSTAT");
+        let text = info_text(&mut e, a, "INFO commandstats");
+        assert_eq!(
+            text,
+            format!("# Commandstats\r\n{}", line("config|resetstat", 1, 0, 0))
+        );
+    }
+
+    /// A key the server removes is recorded as dropped, with its keyspace event, next to
+    /// the `DEL` it replays as; a `DEL` the client sends is not.
+    #[test]
+    fn expired_keys_are_reported_as_dropped() {
+        let clock = ManualClock::at_ms(1_000_000);
+        let mut e = Engine::new(Box::new(clock.clone()), 1);
+        let a = e.connect();
+        run(&mut e, a, "SET gone x PX 100");
+        run(&mut e, a, "SET mine y");
+        e.take_effects();
+        clock.advance_ms(200);
+        run(&mut e, a, "GET gone");
+        run(&mut e, a, "DEL mine");
+        assert_eq!(e.take_dropped(), vec![(0, b"gone".to_vec(), "expired")]);
+        assert_eq!(e.take_effects().len(), 2);
+        assert!(e.take_dropped().is_empty());
+    }
+
+    /// MEMORY USAGE grows with the value, and SAMPLES 0 measures every element.
+    #[test]
+    fn memory_usage_estimates_grow_with_the_value() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        let usage = |e: &mut Engine, line: &str| match run(e, a, line) {
+            Reply::Integer(n) => n,
+            other => panic!("{line}: {other:?}"),
+        };
+        run(&mut e, a, "SET s x");
+        let small = usage(&mut e, "MEMORY USAGE s");
+        assert!(small > 0);
+        run(&mut e, a, "APPEND s 0123456789");
+        assert_eq!(usage(&mut e, "MEMORY USAGE s"), small + 10);
+        for i in 0..100 {
+            run(
+                &mut e,
+                a,
+                &format!(
+                    "RPUSH l {}",
+                    if i == 99 {
+                        "x".repeat(1000)
+                    } else {
+                        "y".into()
+                    }
+                ),
+            );
+        }
+        let all = usage(&mut e, "MEMORY USAGE l SAMPLES 0");
+        assert!(all > 1000, "{all}");
+        assert!(usage(&mut e, "MEMORY USAGE l SAMPLES 1") < all);
+    }
+
+    /// INFO keyspace's avg_ttl is Redis's running estimate from the active expiry cycle:
+    /// 0 before a cycle, then about the TTL left, and 0 again once no key has a TTL.
+    #[test]
+    fn avg_ttl_is_estimated_by_the_expiry_cycle() {
+        let clock = ManualClock::at_ms(1_700_000_000_000);
+        let mut e = Engine::new(Box::new(clock.clone()), 1);
+        let c = e.connect();
+        for i in 0..10 {
+            run(&mut e, c, &format!("SET k{i} v EX 100"));
+        }
+        run(&mut e, c, "SET p v");
+        let keyspace = |e: &mut Engine| {
+            let text = info_text(e, c, "INFO keyspace");
+            text.lines().last().unwrap_or_default().to_string()
+        };
+        assert_eq!(keyspace(&mut e), "db0:keys=11,expires=10,avg_ttl=0");
+        clock.advance_ms(40_000);
+        e.tick();
+        // All ten keys have 60 s left; the first estimate is that average, then blended
+        // as Redis blends it ((avg / 50) * 49 + avg / 50, in whole milliseconds).
+        let avg = 60_000i64;
+        let want = (avg / 50) * 49 + avg / 50;
+        assert_eq!(
+            keyspace(&mut e),
+            format!("db0:keys=11,expires=10,avg_ttl={want}")
+        );
+        run(&mut e, c, "PERSIST k0");
+        for i in 1..10 {
+            run(&mut e, c, &format!("DEL k{i}"));
+        }
+        e.tick();
+        assert_eq!(keyspace(&mut e), "db0:keys=2,expires=0,avg_ttl=0");
+    }
+
+    #[test]
+    fn human_sizes_match_redis() {
+        assert_eq!(bytes_to_human(1023), "1023B");
+        assert_eq!(bytes_to_human(1024), "1.00K");
+        assert_eq!(bytes_to_human(1_288_464), "1.23M");
+        assert_eq!(bytes_to_human(25_276_063_744), "23.54G");
+        assert_eq!(bytes_to_human(0), "0B");
+    }
+
+    #[test]
+    fn info_has_redis_layout() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(1_704_067_200_000)), 1);
+        let a = e.connect();
+        run(&mut e, a, "SET k v");
+        let text = info_text(&mut e, a, "INFO");
+        assert!(text.starts_with("# Server\r\nredis_version:7.0.15\r\n"));
+        let titles: Vec<&str> = text.split("\r\n").filter(|l| l.starts_with('#')).collect();
+        assert_eq!(
+            titles,
+            [
+                "# Server",
+                "# Clients",
+                "# Memory",
+                "# Persistence",
+                "# Stats",
+                "# Replication",
+                "# CPU",
+                "# Modules",
+                "# Errorstats",
+                "# Cluster",
+                "# Keyspace"
+            ]
+        );
+        // Sections are separated by one blank line; the text ends with the last field.
+        assert!(text.contains("io_threads_active:0\r\n\r\n# Clients\r\n"));
+        assert!(text.ends_with("# Keyspace\r\ndb0:keys=1,expires=0,avg_ttl=0\r\n"));
+        for line in text.split("\r\n") {
+            assert!(
+                line.is_empty() || line.starts_with("# ") || line.contains(':'),
+                "{line:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn info_sections_select_and_order() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        assert_eq!(
+            info_text(&mut e, a, "INFO keyspace"),
+            "# Keyspace\r\n".to_string()
+        );
+        let t = info_text(&mut e, a, "INFO KEYSPACE server");
+        assert!(t.starts_with("# Server\r\n"));
+        assert!(t.ends_with("\r\n\r\n# Keyspace\r\n"));
+        assert_eq!(info_text(&mut e, a, "INFO nosuch"), "");
+        let all = info_text(&mut e, a, "INFO all");
+        assert!(all.contains("# Commandstats\r\n"));
+        assert!(all.contains("# Latencystats\r\n"));
+        let t = info_text(&mut e, a, "INFO replication");
+        assert!(t.contains("\r\nrole:master\r\n"));
+        let t = info_text(&mut e, a, "INFO clients");
+        assert!(t.contains("\r\nconnected_clients:1\r\n"));
+    }
+
+    #[test]
+    fn info_memory_grows_with_data() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        let used = |e: &mut Engine| -> u64 {
+            let t = info_text(e, a, "INFO memory");
+            t.split("\r\n")
+                .find_map(|l| l.strip_prefix("used_memory:"))
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let before = used(&mut e);
+        for i in 0..200 {
+            run(&mut e, a, &format!("SET key:{i} {}", "x".repeat(100)));
+        }
+        let after = used(&mut e);
+        assert!(after > before + 200 * 100, "{before} -> {after}");
+    }
+
+    #[test]
+    fn time_reads_the_injected_clock() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(1_704_067_200_123)), 1);
+        let a = e.connect();
+        assert_eq!(
+            run(&mut e, a, "TIME"),
+            Reply::Array(vec![Reply::bulk(b"1704067200"), Reply::bulk(b"123000")])
+        );
+    }
+
+    #[test]
+    fn config_set_is_all_or_nothing() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        let r = run(&mut e, a, "CONFIG SET maxmemory 1mb hz nope");
+        assert!(r.is_error());
+        assert_eq!(e.server().config.maxmemory(), 0);
+        assert_eq!(
+            run(&mut e, a, "CONFIG SET maxmemory 1mb hz 20"),
+            Reply::ok()
+        );
+        assert_eq!(e.server().config.maxmemory(), 1 << 20);
+        assert_eq!(e.server().config.hz(), 20);
+    }
+
+    #[test]
+    fn config_get_patterns_list_each_name_once() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        let Reply::Map(pairs) = run(&mut e, a, "CONFIG GET hash-max-* HASH-MAX-LISTPACK-ENTRIES")
+        else {
+            panic!("not a map")
+        };
+        let names: Vec<Reply> = pairs.into_iter().map(|(k, _)| k).collect();
+        assert_eq!(
+            names,
+            [
+                Reply::bulk(b"hash-max-listpack-entries"),
+                Reply::bulk(b"hash-max-ziplist-entries"),
+                Reply::bulk(b"hash-max-listpack-value"),
+                Reply::bulk(b"hash-max-ziplist-value"),
+            ]
+        );
+        let Reply::Map(all) = run(&mut e, a, "CONFIG GET *") else {
+            panic!("not a map")
+        };
+        // Redis 7.0 without TLS: 163 names and aliases, minus the 5 hidden ones.
+        assert!(all.len() > 150, "{}", all.len());
+        assert!(!all
+            .iter()
+            .any(|(k, _)| *k == Reply::bulk(b"rdb-key-save-delay")));
+    }
+}

@@ -1,0 +1,101 @@
+//! A connected client: its id, database, protocol, name, flags, and its open transaction.
+
+/// Identifies a connected client. Ids start at 1 and are never reused.
+pub type ClientId = u64;
+
+/// Per-client state.
+#[derive(Debug, Clone)]
+pub struct Client {
+    /// Unique id (`CLIENT ID`).
+    pub id: ClientId,
+    /// Selected database.
+    pub db: usize,
+    /// Protocol version, 2 or 3 (`HELLO`).
+    pub proto: u8,
+    /// Name set by `CLIENT SETNAME` or `HELLO … SETNAME`.
+    pub name: Option<Vec<u8>>,
+    /// Peer address, as shown by `CLIENT LIST` (`addr=`).
+    pub addr: String,
+    /// Local address (`laddr=`).
+    pub laddr: String,
+    /// Connection time, Unix milliseconds.
+    pub created_ms: i64,
+    /// Time of the last command, Unix milliseconds.
+    pub last_cmd_ms: i64,
+    /// Lowercase full name of the last command (`cmd=` in `CLIENT LIST`).
+    pub last_cmd: String,
+    /// Set by `QUIT`: the host closes the connection after sending the reply.
+    pub close_after_reply: bool,
+    /// What `CLIENT REPLY` asked for; the host honours it (see [`ReplyMode`]).
+    pub reply_mode: ReplyMode,
+    /// `CLIENT NO-EVICT ON`: excluded from client eviction.
+    pub no_evict: bool,
+    /// The open transaction, between `MULTI` and `EXEC`/`DISCARD`.
+    pub multi: Option<MultiState>,
+    /// Closed by the engine (its output exceeded `client-output-buffer-limit`): the host
+    /// closes the connection at once, without sending anything more (Redis's
+    /// `CLIENT_CLOSE_ASAP`). Such a client is listed by [`Engine::clients_with_pushes`].
+    pub close_asap: bool,
+    /// Authenticated as the `default` user. A client starts authenticated while
+    /// `requirepass` is empty (Redis's `nopass` default user), and keeps that when a
+    /// password is set later; otherwise only `AUTH`/`HELLO … AUTH` authenticate it, and
+    /// commands other than those Redis flags `no_auth` answer `NOAUTH`.
+    pub authenticated: bool,
+    /// `READONLY` (cluster mode): shown as flag `r` by `CLIENT LIST`.
+    pub readonly: bool,
+}
+
+/// What [`Engine::interrupt`] stopped for a client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Interrupted {
+    /// A blocked command was dropped.
+    pub blocked: bool,
+    /// Its subscriptions ended (it had left pub/sub mode).
+    pub subscribed: bool,
+    /// It was a `MONITOR`.
+    pub monitor: bool,
+}
+
+impl Interrupted {
+    /// True if the client was waiting in anything.
+    pub fn any(self) -> bool {
+        self.blocked || self.subscribed || self.monitor
+    }
+}
+
+/// Whether the host sends replies to a client, as set by `CLIENT REPLY` (Redis's
+/// `CLIENT_REPLY_OFF` and `CLIENT_REPLY_SKIP*` flags). The host asks
+/// [`Engine::reply_wanted`] after each command, which also advances the skip state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReplyMode {
+    /// Every reply is sent (the default, and what `CLIENT REPLY ON` restores, with `OK`).
+    #[default]
+    On,
+    /// No reply is sent, not even to `CLIENT REPLY OFF` itself, until `CLIENT REPLY ON`.
+    Off,
+    /// `CLIENT REPLY SKIP` just ran (it is ignored while `Off`): neither its reply nor the
+    /// next command's is sent.
+    Skip,
+    /// The command after `CLIENT REPLY SKIP`: its reply is not sent, then back to `On`.
+    SkipThis,
+}
+
+/// A command waiting in a transaction, checked when it was queued; `EXEC` finds its table
+/// row again from the name(s) ([`crate::engine::table::row::Table::resolved`]): the client
+/// holds no table rows, so it sits below the table.
+#[derive(Debug, Clone)]
+pub struct Queued {
+    /// Where the handler's arguments start (1, or 2 after a subcommand).
+    pub pos: usize,
+    /// The full argument vector.
+    pub argv: Vec<Vec<u8>>,
+}
+
+/// A client's open transaction (Redis's `multiState` plus `CLIENT_DIRTY_EXEC`).
+#[derive(Debug, Clone, Default)]
+pub struct MultiState {
+    /// Commands queued since MULTI, in order.
+    pub queue: Vec<Queued>,
+    /// A command was refused while queueing: EXEC must fail with EXECABORT.
+    pub dirty_exec: bool,
+}

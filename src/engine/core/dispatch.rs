@@ -1,0 +1,497 @@
+//! Dispatch of one command, as Redis's `processCommand` and `call`: the lookup and arity
+//! check ([`resolve`]), the checks before running (authentication, cluster slots, MULTI,
+//! memory, pub/sub context, `CLIENT PAUSE`), queueing inside MULTI, and the run itself with
+//! the bookkeeping every command gets ([`call`]).
+
+use super::evict;
+use crate::engine::args::Args;
+use crate::engine::blocking;
+use crate::engine::cluster;
+use crate::engine::error::{self, Error};
+use crate::engine::reply::Reply;
+use crate::engine::slowlog;
+use crate::engine::table::{DispatchFlags, Flags};
+
+use super::client::{Client, ClientId, Queued};
+use super::ctx::{Command, Ctx, Site, Table};
+use super::engine::Engine;
+use super::monitor;
+use super::server::{Effect, Server};
+use super::state::{CommandStats, Stats};
+
+impl Stats {
+    /// The counters of `cmd`, run as the `pos - 1`th word of `argv` (a subcommand when
+    /// `pos` is 2), created at zero.
+    fn command(
+        &mut self,
+        table: &'static Table,
+        cmd: &'static Command,
+        argv: &[Vec<u8>],
+        pos: usize,
+    ) -> &mut CommandStats {
+        let key = match argv.first().and_then(|a| table.lookup(a)) {
+            Some(top) if pos == 2 => (top.name, cmd.name),
+            _ => (cmd.name, ""),
+        };
+        self.per_command.entry(key).or_default()
+    }
+
+    /// Counts a refused command line (if it names a known command).
+    fn reject(&mut self, table: &'static Table, argv: &[Vec<u8>]) {
+        let Some(top) = argv.first().and_then(|a| table.lookup(a)) else {
+            return;
+        };
+        let sub = if top.subcommands.is_empty() {
+            None
+        } else {
+            match argv.get(1) {
+                Some(s) => match top.subcommand(s) {
+                    Some(sub) => Some(sub),
+                    // Redis finds no command for an unknown subcommand: nothing to count.
+                    None => return,
+                },
+                None => None,
+            }
+        };
+        let key = match sub {
+            Some(sub) => (top.name, sub.name),
+            None => (top.name, ""),
+        };
+        self.per_command.entry(key).or_default().rejected += 1;
+    }
+}
+
+impl Engine {
+    /// Checks one command the way Redis's `processCommand` does, then queues it (inside
+    /// MULTI) or runs it. Returns the replies in order (one for most commands).
+    ///
+    /// Order of checks: unknown command or subcommand, arity; then, for a client in a
+    /// transaction, `NO_MULTI` commands; then, for a RESP2 client with subscriptions, the
+    /// pub/sub context. A refused command inside MULTI marks the transaction
+    /// ([`MultiState::dirty_exec`]); a refused `EXEC` aborts it at once.
+    pub(super) fn run(&mut self, id: ClientId, argv: Vec<Vec<u8>>) -> Vec<Reply> {
+        let (top, cmd, fullname, pos) = match resolve(self.table, &argv) {
+            Ok(r) => r,
+            Err(e) => {
+                let is_exec = argv
+                    .first()
+                    .and_then(|a| self.table.lookup(a))
+                    .is_some_and(runs_queue);
+                if matches!(e, Error::WrongArity(_)) {
+                    self.srv.stats.reject(self.table, &argv);
+                }
+                return vec![self.reject(id, e, is_exec)];
+            }
+        };
+        let is_exec = runs_queue(top);
+        let Some(c) = self.clients.get(&id) else {
+            return Vec::new();
+        };
+        if c.close_asap {
+            // Redis stops reading from a client it is about to close.
+            return Vec::new();
+        }
+        if !c.authenticated
+            && self.srv.config.password_required()
+            && !cmd.flags.contains(Flags::NO_AUTH)
+        {
+            return vec![self.reject(id, Error::NoAuth, is_exec)];
+        }
+        if self.srv.config.cluster_enabled() {
+            if let Err(e) = self.check_slots(id, top, cmd, &argv) {
+                return vec![e];
+            }
+        }
+        let Some(c) = self.clients.get(&id) else {
+            return Vec::new();
+        };
+        let in_multi = c.multi.is_some();
+        if in_multi && cmd.flags.contains(Flags::NO_MULTI) {
+            let e = Error::Err("Command not allowed inside a transaction".into());
+            self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
+            return vec![self.reject(id, e, false)];
+        }
+        if self.srv.config.maxmemory() > 0 {
+            // Redis's processCommand: free memory first; if that fails, refuse what may
+            // use more (inside MULTI, anything that would be queued; EXEC if its queue
+            // holds such a command).
+            let now_ms = self.srv.clock.now_ms();
+            if evict::perform_evictions(&mut self.srv, now_ms) == evict::Outcome::Fail {
+                let denyoom = cmd.flags.contains(Flags::DENYOOM)
+                    || (is_exec
+                        && c.multi.as_ref().is_some_and(|m| {
+                            m.queue
+                                .iter()
+                                .any(|q| queued_flags(self.table, q).contains(Flags::DENYOOM))
+                        }))
+                    || (in_multi && !top.dispatch.contains(DispatchFlags::ENDS_MULTI));
+                if denyoom {
+                    self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
+                    return vec![self.reject(id, Error::OutOfMemory, is_exec)];
+                }
+            }
+        }
+        if c.proto == 2
+            && self.srv.pubsub.total(id) > 0
+            && !top.dispatch.contains(DispatchFlags::SUBSCRIBER_CONTEXT)
+        {
+            let e = Error::Err(format!(
+                "Can't execute '{fullname}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"
+            ));
+            self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
+            return vec![self.reject(id, e, is_exec)];
+        }
+        let now_ms = self.srv.clock.now_ms();
+        if let Some(pause) = self.srv.pause_at(now_ms) {
+            // Redis's processCommand: under CLIENT PAUSE the command waits (queued ones
+            // too), all of them or those that may write (EXEC: if its queue writes).
+            const WRITES: Flags = Flags::WRITE.union(Flags::MAY_REPLICATE);
+            let writes = cmd.flags.intersects(WRITES)
+                || (is_exec
+                    && c.multi.as_ref().is_some_and(|m| {
+                        m.queue
+                            .iter()
+                            .any(|q| queued_flags(self.table, q).intersects(WRITES))
+                    }));
+            if pause.all || writes {
+                let db = c.db;
+                self.srv
+                    .block(id, db, Vec::new(), None, blocking::BlockOp::Postpone);
+                self.srv.blocking.defer(id, argv);
+                self.srv.postponed.push_back(id);
+                return Vec::new();
+            }
+        }
+        if in_multi && !top.dispatch.contains(DispatchFlags::NOT_QUEUED) {
+            let doomed = self.srv.watches.is_dirty(id);
+            if let Some(c) = self.clients.get_mut(&id) {
+                c.last_cmd_ms = now_ms;
+                c.last_cmd = fullname;
+                if let Some(m) = c.multi.as_mut() {
+                    // Like Redis, a transaction that will fail anyway keeps nothing.
+                    if !doomed && !m.dirty_exec {
+                        m.queue.push(Queued { pos, argv });
+                    }
+                }
+            }
+            return vec![Reply::status("QUEUED")];
+        }
+        // The caller is taken out of the map for the command, so that a handler can see it
+        // mutably and every other client too (`CLIENT LIST`).
+        let Some(mut caller) = self.clients.remove(&id) else {
+            return Vec::new();
+        };
+        caller.last_cmd_ms = now_ms;
+        caller.last_cmd = fullname;
+        let site = Site {
+            srv: &mut self.srv,
+            client: &mut caller,
+            others: &mut self.clients,
+            table: self.table,
+            now_ms,
+        };
+        let out = call(site, cmd, pos, argv, Mode::DIRECT);
+        self.clients.insert(id, caller);
+        out
+    }
+
+    /// Cluster mode's check before a command runs (Redis's `getNodeByQuery`): the keys of
+    /// the command — for `EXEC`, of every queued command — must hash to one slot, or the
+    /// reply is `CROSSSLOT` (inside `MULTI` the transaction is then marked to fail; at
+    /// `EXEC` it is discarded). O(number of keys).
+    pub(super) fn check_slots(
+        &mut self,
+        id: ClientId,
+        top: &'static Command,
+        cmd: &'static Command,
+        argv: &[Vec<u8>],
+    ) -> Result<(), Reply> {
+        let is_exec = runs_queue(top);
+        let table = self.table;
+        let mut slot = None;
+        let mut same = |key: &[u8]| {
+            let s = cluster::key_slot(key);
+            *slot.get_or_insert(s) == s
+        };
+        let ok = if is_exec {
+            let queued = self.clients.get(&id).and_then(|c| c.multi.as_ref());
+            queued.is_none_or(|m| {
+                m.queue.iter().all(|q| {
+                    table
+                        .resolved(&q.argv, q.pos)
+                        .and_then(|c| c.key_indexes(&q.argv))
+                        .unwrap_or_default()
+                        .iter()
+                        .all(|&i| same(&q.argv[i]))
+                })
+            })
+        } else {
+            cmd.key_indexes(argv)
+                .unwrap_or_default()
+                .iter()
+                .all(|&i| same(&argv[i]))
+        };
+        if ok {
+            return Ok(());
+        }
+        if is_exec {
+            if let Some(c) = self.clients.get_mut(&id) {
+                if c.multi.take().is_some() {
+                    self.srv.watches.reset(id);
+                }
+            }
+            return Err(Error::CrossSlot.to_reply());
+        }
+        Err(self.reject(id, Error::CrossSlot, false))
+    }
+
+    /// Redis's `rejectCommand`: the error reply, and inside MULTI the transaction is marked
+    /// to fail; a refused `EXEC` itself ends the transaction with `EXECABORT … because of:`.
+    pub(super) fn reject(&mut self, id: ClientId, e: Error, is_exec: bool) -> Reply {
+        let Some(c) = self.clients.get_mut(&id) else {
+            return e.to_reply();
+        };
+        let Some(m) = c.multi.as_mut() else {
+            return e.to_reply();
+        };
+        if is_exec {
+            // Redis's `execCommandAbort` quotes the reason without its `ERR ` code.
+            c.multi = None;
+            self.srv.watches.reset(id);
+            let text = e.to_string();
+            let reason = text.strip_prefix("ERR ").unwrap_or(&text);
+            return Error::Coded(format!(
+                "EXECABORT Transaction discarded because of: {reason}"
+            ))
+            .to_reply();
+        }
+        m.dirty_exec = true;
+        e.to_reply()
+    }
+}
+
+/// Looks a command up as Redis's `lookupCommand` + `commandCheckArity` do: returns the
+/// top-level row, the row that runs (a subcommand's for containers), its full name
+/// (`config|get`) and where its arguments start; or the error reply's error.
+pub(super) fn resolve(
+    table: &'static Table,
+    argv: &[Vec<u8>],
+) -> Result<(&'static Command, &'static Command, String, usize), Error> {
+    let Some(name) = argv.first() else {
+        return Err(Error::Syntax);
+    };
+    let Some(top) = table.lookup(name) else {
+        // Redis formats these with `%s`, so each stops at its first NUL byte.
+        return Err(Error::UnknownCommand {
+            name: error::c_str(name),
+            args: argv[1..].iter().map(|a| error::c_str(a)).collect(),
+        });
+    };
+    let (cmd, fullname, pos) = if top.subcommands.is_empty() {
+        (top, top.name.to_string(), 1)
+    } else if argv.len() < 2 && top.handler.is_some() {
+        // A container that also works alone (`COMMAND`).
+        (top, top.name.to_string(), 1)
+    } else if argv.len() < 2 {
+        return Err(Error::WrongArity(top.name.to_string()));
+    } else {
+        match top.subcommand(&argv[1]) {
+            Some(sub) => (sub, format!("{}|{}", top.name, sub.name), 2),
+            None => {
+                return Err(Error::UnknownSubcommand {
+                    command: error::c_str(name),
+                    sub: error::c_str(&argv[1]),
+                })
+            }
+        }
+    };
+    if !cmd.arity_ok(argv.len()) || cmd.handler.is_none() {
+        return Err(Error::WrongArity(fullname));
+    }
+    Ok((top, cmd, fullname, pos))
+}
+
+/// How [`call`] runs a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mode {
+    /// Blocking is not allowed (Redis's `CLIENT_DENY_BLOCKING`): the command runs inside
+    /// `EXEC`, or serves a blocked client. A blocking command then acts as if its timeout
+    /// expired.
+    pub deny_blocking: bool,
+    /// `MONITOR` clients see the command, `INFO commandstats` and the slow log count it. A
+    /// blocked client's late service runs its non-blocking equivalent unseen and uncounted,
+    /// as in Redis, which showed the blocking command when it was called.
+    pub monitored: bool,
+}
+
+impl Mode {
+    /// A command a client sent.
+    pub const DIRECT: Mode = Mode {
+        deny_blocking: false,
+        monitored: true,
+    };
+    /// A command queued in a transaction, run by `EXEC`.
+    pub const IN_EXEC: Mode = Mode {
+        deny_blocking: true,
+        monitored: true,
+    };
+    /// The non-blocking equivalent that serves a blocked client.
+    pub const SERVE_BLOCKED: Mode = Mode {
+        deny_blocking: true,
+        monitored: false,
+    };
+}
+
+/// Runs one resolved command at `site` (Redis's `call`): the handler, then the bookkeeping
+/// every command gets — statistics, modified keys signalled to WATCH (see
+/// [`Ctx::signal_modified`]), the effect recorded. Returns the replies in order: the
+/// handler's, then those it queued with [`Ctx::also_reply`]. A handler that blocks (or
+/// replies nothing) returns no reply.
+pub fn call(
+    site: Site<'_>,
+    cmd: &'static Command,
+    pos: usize,
+    argv: Vec<Vec<u8>>,
+    mode: Mode,
+) -> Vec<Reply> {
+    let Site {
+        srv,
+        client,
+        others,
+        table,
+        now_ms,
+    } = site;
+    let Mode {
+        deny_blocking,
+        monitored,
+    } = mode;
+    let Some(handler) = cmd.handler else {
+        return vec![Error::WrongArity(cmd.name.to_string()).to_reply()];
+    };
+    srv.stats.commands += 1;
+    let mut ctx = Ctx {
+        srv,
+        client,
+        others,
+        table,
+        now_ms,
+        dirty: 0,
+        propagate: None,
+        replies: Vec::new(),
+        signalled: false,
+        wakes_blocked: true,
+        deny_blocking,
+        no_reply: false,
+    };
+    let mut args = Args::new(argv, pos);
+    let started = ctx.srv.clock.monotonic_us();
+    let reply = match handler(&mut ctx, &mut args) {
+        Ok(r) => r,
+        Err(e) => e.to_reply(),
+    };
+    if monitored {
+        let duration = ctx.srv.clock.monotonic_us().saturating_sub(started).max(0);
+        // A blocked client's late service is not a call of the equivalent command: BRPOP
+        // was counted when it was called (Redis counts it when it is unblocked).
+        let stat = ctx.srv.stats.command(table, cmd, args.argv(), pos);
+        stat.calls += 1;
+        stat.failed += u64::from(reply.is_error());
+        stat.usec = stat.usec.saturating_add(duration as u64);
+        let (slower_than, _) = ctx.srv.config.slowlog();
+        if ctx.srv.blocking.is_blocked(ctx.client.id) {
+            // Logged when it is served (see Engine::serve_blocked_client).
+            if slower_than >= 0 {
+                ctx.srv.blocking.keep_argv(ctx.client.id, args.argv());
+            }
+        } else if !cmd.flags.contains(Flags::SKIP_SLOWLOG) {
+            offer_to_slowlog(ctx.srv, ctx.client, args.argv(), duration);
+        }
+    }
+    let Ctx {
+        srv,
+        dirty,
+        propagate,
+        client: c,
+        replies,
+        signalled,
+        wakes_blocked,
+        no_reply,
+        ..
+    } = ctx;
+    let db = c.db;
+    if monitored
+        && !srv.monitors.is_empty()
+        && !cmd
+            .flags
+            .intersects(Flags::ADMIN.union(Flags::SKIP_MONITOR))
+    {
+        monitor::feed_monitors(srv, c, args.argv());
+    }
+    if dirty > 0 && !signalled {
+        let argv = args.argv();
+        for p in cmd.key_positions(argv.len()) {
+            if let Some(key) = argv.get(p) {
+                if wakes_blocked {
+                    srv.signal_modified(db, key);
+                } else {
+                    srv.touch_watchers(db, key);
+                }
+            }
+        }
+    }
+    srv.dirty += dirty;
+    if dirty > 0 || propagate.as_ref().is_some_and(|p| !p.is_empty()) {
+        match propagate {
+            Some(effects) => srv.effects.extend(effects),
+            None if cmd.flags.contains(Flags::WRITE) => srv.effects.push(Effect {
+                db,
+                argv: args.into_argv(),
+            }),
+            None => {}
+        }
+    }
+    let mut out = Vec::with_capacity(1 + replies.len());
+    if !no_reply {
+        out.push(reply);
+    }
+    out.extend(replies);
+    out
+}
+
+/// Offers a command that ran for `duration_us` to the slow log, which keeps it if it
+/// reached `slowlog-log-slower-than` (see [`slowlog`]). The arguments are copied and
+/// redacted only then.
+pub(super) fn offer_to_slowlog(
+    srv: &mut Server,
+    client: &Client,
+    argv: &[Vec<u8>],
+    duration_us: i64,
+) {
+    let (slower_than, max_len) = srv.config.slowlog();
+    if slower_than < 0 || duration_us < slower_than {
+        return;
+    }
+    let redacted = monitor::redacted(argv);
+    let entry = slowlog::Command {
+        argv,
+        redacted: &redacted,
+        duration_us,
+        time_s: srv.clock.now_ms().div_euclid(1000),
+        peer: &client.addr,
+        name: client.name.as_deref(),
+    };
+    srv.slowlog.offer(&entry, slower_than, max_len);
+}
+
+/// The flags of a queued command's row (empty if it is no longer found, which cannot
+/// happen: the table is static).
+fn queued_flags(table: &'static Table, q: &Queued) -> Flags {
+    table
+        .resolved(&q.argv, q.pos)
+        .map_or(Flags::empty(), |c| c.flags)
+}
+
+/// True for `EXEC`: the command that runs the queue ([`DispatchFlags::RUNS_QUEUE`]).
+fn runs_queue(cmd: &Command) -> bool {
+    cmd.dispatch.contains(DispatchFlags::RUNS_QUEUE)
+}

@@ -1,0 +1,410 @@
+//! The engine: server state plus connected clients, and the host interface — connect,
+//! run commands, drain what each client is owed, tick. Dispatch of one command is in
+//! [`super::dispatch`], the service of blocked clients in [`super::blocked`].
+
+use foldhash::{HashMap, HashMapExt};
+
+use crate::engine::blocking;
+use crate::engine::clock::Clock;
+use crate::engine::config;
+use crate::engine::evict;
+use crate::engine::keyspace::Db;
+use crate::engine::outbox::Outboxes;
+use crate::engine::pubsub::PubSub;
+use crate::engine::reply::Reply;
+use crate::engine::slowlog;
+use crate::engine::watch::Watches;
+
+use super::client::{Client, ClientId, Interrupted, ReplyMode};
+use super::ctx::Table;
+use super::expire::active_expire_round;
+use super::server::{Effect, Server, NUM_DBS};
+use super::state::{Config, Stats};
+use super::waiters::Waiters;
+
+/// The engine: server state plus connected clients.
+pub struct Engine {
+    pub(crate) srv: Server,
+    pub(crate) clients: HashMap<ClientId, Client>,
+    pub(super) next_client_id: ClientId,
+    /// The command table dispatch reads (injected by [`Engine::new`]).
+    pub(super) table: &'static Table,
+    /// The blocking families that serve clients blocked on keys (see [`super::blocked`]).
+    pub(super) waiters: &'static [&'static dyn Waiters],
+}
+
+impl Engine {
+    /// A fresh engine with 16 empty databases, reading time from `clock`, drawing random
+    /// numbers from a generator seeded with `seed`, dispatching through `table` and serving
+    /// blocked clients through `waiters`. [`Engine::new`] passes the engine's own table.
+    pub fn with_table(
+        clock: Box<dyn Clock>,
+        seed: u64,
+        table: &'static Table,
+        waiters: &'static [&'static dyn Waiters],
+    ) -> Engine {
+        let start_ms = clock.now_ms();
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let run_id: String = (0..40)
+            .map(|_| {
+                rng.choice(b"0123456789abcdef".iter())
+                    .map(|&b| b as char)
+                    .unwrap_or('0')
+            })
+            .collect();
+        Engine {
+            srv: Server {
+                dbs: (0..NUM_DBS).map(|_| Db::default()).collect(),
+                clock,
+                rng,
+                config: Config::with_defaults(),
+                stats: Stats {
+                    start_ms,
+                    ..Stats::default()
+                },
+                dirty: 0,
+                effects: Vec::new(),
+                dropped: Vec::new(),
+                run_id,
+                blocking_keys: Default::default(),
+                ready_keys: Vec::new(),
+                pubsub: PubSub::default(),
+                watches: Watches::new(NUM_DBS),
+                outboxes: Outboxes::default(),
+                blocking: blocking::Blocking::default(),
+                monitors: indexmap::IndexSet::new(),
+                slowlog: slowlog::SlowLog::default(),
+                pause: None,
+                postponed: Default::default(),
+                evictor: evict::Evictor::default(),
+            },
+            clients: HashMap::new(),
+            next_client_id: 1,
+            table,
+            waiters,
+        }
+    }
+
+    /// Sets a configuration parameter the way `redis-server --name value` does at start-up:
+    /// like `CONFIG SET`, but parameters Redis marks immutable (`cluster-enabled`,
+    /// `databases`) may be set too. Call it before any client connects.
+    ///
+    /// # Errors
+    /// An unknown parameter or a value it refuses, in `CONFIG SET`'s words.
+    pub fn configure(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let Some((canonical, param)) = config::lookup_named(name.as_bytes()) else {
+            return Err(format!(
+                "Unknown option or number of arguments for CONFIG SET - '{name}'"
+            ));
+        };
+        let current = self.srv.config.get(canonical).unwrap_or("").to_string();
+        let value = Config::normalize(param, value.as_bytes(), &current)?;
+        self.srv.config.set_normalized(canonical, value);
+        self.srv.index_slots();
+        Ok(())
+    }
+
+    /// True when the engine runs as a one-node Redis Cluster (`cluster-enabled yes`): see
+    /// [`cluster`].
+    pub fn cluster_enabled(&self) -> bool {
+        self.srv.config.cluster_enabled()
+    }
+
+    /// Connects a new client (RESP2, database 0) and returns its id.
+    pub fn connect(&mut self) -> ClientId {
+        self.connect_from("127.0.0.1:0", "127.0.0.1:6379")
+    }
+
+    /// Connects a new client with the given peer and local addresses (for `CLIENT LIST`).
+    pub fn connect_from(&mut self, addr: &str, laddr: &str) -> ClientId {
+        let id = self.next_client_id;
+        self.next_client_id += 1;
+        let now = self.srv.clock.now_ms();
+        self.srv.stats.connections += 1;
+        self.clients.insert(
+            id,
+            Client {
+                id,
+                db: 0,
+                proto: 2,
+                name: None,
+                addr: addr.to_string(),
+                laddr: laddr.to_string(),
+                created_ms: now,
+                last_cmd_ms: now,
+                last_cmd: "NULL".to_string(),
+                close_after_reply: false,
+                reply_mode: ReplyMode::On,
+                no_evict: false,
+                multi: None,
+                close_asap: false,
+                authenticated: !self.srv.config.password_required(),
+                readonly: false,
+            },
+        );
+        id
+    }
+
+    /// Forgets a client: its transaction, watches, subscriptions and queued output go with
+    /// it.
+    pub fn disconnect(&mut self, id: ClientId) {
+        self.clients.remove(&id);
+        self.srv.unblock(id);
+        self.srv.blocking.forget(id);
+        self.srv.monitors.shift_remove(&id);
+        self.srv.watches.reset(id);
+        self.srv.pubsub.remove_client(id);
+        self.srv.outboxes.remove(id);
+    }
+
+    /// Stops whatever `id` is waiting in, as redis-cli's Ctrl+C does by closing the
+    /// connection, but keeps the client (its id, name and database): a blocked command
+    /// (`BLPOP`, `XREAD BLOCK`, `WAIT`, a command held by `CLIENT PAUSE`) is dropped with no
+    /// reply — it will never take data pushed later — together with what the client sent
+    /// while blocked; subscriptions end without unsubscribe notices; `MONITOR` stops; output
+    /// not yet taken is discarded. Returns what was stopped. **O(keys waited on +
+    /// subscriptions).**
+    pub fn interrupt(&mut self, id: ClientId) -> Interrupted {
+        let blocked = self.srv.unblock(id).is_some();
+        self.srv.blocking.forget(id);
+        let subscribed = self.srv.pubsub.total(id) > 0;
+        self.srv.pubsub.remove_client(id);
+        let monitor = self.srv.monitors.shift_remove(&id);
+        self.srv.outboxes.take(id);
+        Interrupted {
+            blocked,
+            subscribed,
+            monitor,
+        }
+    }
+
+    /// The state of a connected client.
+    pub fn client(&self, id: ClientId) -> Option<&Client> {
+        self.clients.get(&id)
+    }
+
+    /// Whether the host should send the reply of the command it just ran for `id`, as
+    /// `CLIENT REPLY` decided; call it once after each [`Engine::execute`]. It moves the
+    /// skip state on: a `CLIENT REPLY SKIP` silences itself and the next command.
+    pub fn reply_wanted(&mut self, id: ClientId) -> bool {
+        let Some(c) = self.clients.get_mut(&id) else {
+            return true;
+        };
+        match c.reply_mode {
+            ReplyMode::On => true,
+            ReplyMode::Off => false,
+            ReplyMode::Skip => {
+                c.reply_mode = ReplyMode::SkipThis;
+                false
+            }
+            ReplyMode::SkipThis => {
+                c.reply_mode = ReplyMode::On;
+                false
+            }
+        }
+    }
+
+    /// Number of connected clients.
+    pub fn client_count(&self) -> usize {
+        self.clients.len()
+    }
+
+    /// Read access to the server state (databases, config, stats).
+    pub fn server(&self) -> &Server {
+        &self.srv
+    }
+
+    /// Takes the effects recorded since the last call, in order. The list of keys the
+    /// server dropped among them is cleared too: take it first with [`Engine::take_dropped`].
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        self.srv.dropped.clear();
+        std::mem::take(&mut self.srv.effects)
+    }
+
+    /// Takes the keys the server removed on its own (expired or evicted) since the effects
+    /// were last taken, in order: database, key, keyspace event. Each has a `DEL` among the
+    /// effects.
+    pub fn take_dropped(&mut self) -> Vec<(usize, Vec<u8>, &'static str)> {
+        std::mem::take(&mut self.srv.dropped)
+    }
+
+    /// Runs one command for `client` and returns its reply. Never panics on any input.
+    ///
+    /// Whatever else the client must receive is queued for [`Engine::take_pushes`]: the
+    /// further replies of a command that replies more than once (`SUBSCRIBE a b` confirms
+    /// each channel), and messages published to it. A host that sends the returned reply
+    /// and then the queue sends every byte Redis would, in Redis's order — except for a
+    /// RESP3 client that receives a message *during* its own command (it publishes to a
+    /// channel it listens to, or writes a key it watches through keyspace events): Redis
+    /// sends that message just before the reply. [`Engine::submit`] keeps that order too.
+    ///
+    /// A command that blocks (`BLPOP` with no data) has no reply yet: `execute` returns
+    /// [`Reply::NilArray`] as a placeholder and the real reply is queued later (see
+    /// [`Engine::is_blocked`]). A command for a blocked client is kept and run once it is
+    /// unblocked, its replies queued; the placeholder is returned meanwhile.
+    ///
+    /// An unknown client id is treated as a fresh connection that is dropped afterwards.
+    pub fn execute(&mut self, client: ClientId, argv: Vec<Vec<u8>>) -> Reply {
+        if argv.is_empty() {
+            // redis-server ignores empty multibulk requests; the hosts never send them.
+            return Reply::NilArray;
+        }
+        if !self.clients.contains_key(&client) {
+            let id = self.connect();
+            let reply = self.execute(id, argv);
+            self.disconnect(id);
+            return reply;
+        }
+        if self.srv.blocking.is_blocked(client) {
+            // Redis reads nothing from a blocked client: the command runs once it is
+            // unblocked, and its reply is queued then.
+            self.srv.blocking.defer(client, argv);
+            return Reply::NilArray;
+        }
+        let mut replies = self.run(client, argv).into_iter();
+        let first = replies.next().unwrap_or(Reply::NilArray);
+        for r in replies {
+            self.srv.send(client, r);
+        }
+        self.after_command();
+        first
+    }
+
+    /// Runs one command for `client` and queues everything it must be sent, in the exact
+    /// order Redis writes it: messages delivered to it while the command ran, then the
+    /// command's replies (none when `CLIENT REPLY` silences them, pushes excepted). The host then sends
+    /// [`Engine::take_pushes`]. This is the interface for a pipelining server: everything a
+    /// connection receives, replies and pushes alike, comes out of one queue, so nothing
+    /// can be reordered; a command that will reply later (a blocked `BLPOP`) simply queues
+    /// nothing now. Empty commands and unknown clients are ignored.
+    pub fn submit(&mut self, client: ClientId, argv: Vec<Vec<u8>>) {
+        if argv.is_empty() || !self.clients.contains_key(&client) {
+            return;
+        }
+        if self.srv.blocking.is_blocked(client) {
+            self.srv.blocking.defer(client, argv);
+            return;
+        }
+        self.submit_now(client, argv);
+        self.after_command();
+    }
+
+    /// [`Engine::submit`] for a client that is not blocked, without the work that follows
+    /// every command ([`Engine::after_command`]).
+    pub(super) fn submit_now(&mut self, client: ClientId, argv: Vec<Vec<u8>>) {
+        let replies = self.run(client, argv);
+        let wanted = self.reply_wanted(client);
+        for r in replies {
+            // Like Redis's CLIENT_PUSHING, pushes (subscription notices) are sent even when
+            // CLIENT REPLY silences the replies.
+            if wanted || matches!(r, Reply::Push(_)) {
+                self.srv.send(client, r);
+            }
+        }
+    }
+
+    /// What follows every command: clients blocked on keys that received data are served
+    /// (Redis's `handleClientsBlockedOnKeys`), clients unblocked meanwhile run what they
+    /// sent while blocked (`processUnblockedClients`), and clients over their output limit
+    /// are flagged.
+    pub(super) fn after_command(&mut self) {
+        self.handle_ready_keys();
+        while let Some(id) = self.srv.blocking.next_unblocked() {
+            loop {
+                let stop = self
+                    .clients
+                    .get(&id)
+                    .is_none_or(|c| c.close_after_reply || c.close_asap)
+                    || self.srv.blocking.is_blocked(id);
+                if stop {
+                    break;
+                }
+                let Some(argv) = self.srv.blocking.next_deferred(id) else {
+                    break;
+                };
+                self.submit_now(id, argv);
+                self.handle_ready_keys();
+            }
+        }
+        self.sync_killed();
+    }
+
+    /// True when something is queued for `client` (see [`Engine::take_pushes`]). **O(1).**
+    pub fn has_pushes(&self, client: ClientId) -> bool {
+        !self.srv.outboxes.is_empty(client)
+    }
+
+    /// Takes what is queued for `client`, oldest first: pub/sub messages and subscription
+    /// notices ([`Reply::Push`], which RESP2 encodes as an array), the further replies of
+    /// multi-reply commands, and — with [`Engine::submit`] — every reply. **O(n)** in what
+    /// is returned.
+    pub fn take_pushes(&mut self, client: ClientId) -> Vec<Reply> {
+        self.srv.outboxes.take(client)
+    }
+
+    /// The clients with something queued for [`Engine::take_pushes`], or closed by the engine
+    /// ([`Client::close_asap`]), in the order they got it. A host checks this after every
+    /// command and [`Engine::tick`] (any of them may publish) to wake the right connections.
+    /// **O(n)** in the clients listed.
+    pub fn clients_with_pushes(&self) -> Vec<ClientId> {
+        self.srv.outboxes.ready()
+    }
+
+    /// Flags the clients whose output limit was exceeded since the last call.
+    pub(super) fn sync_killed(&mut self) {
+        for id in self.srv.outboxes.take_newly_killed() {
+            if let Some(c) = self.clients.get_mut(&id) {
+                c.close_asap = true;
+            }
+        }
+    }
+
+    /// Runs one active-expiry cycle, modelled on Redis 7.0's `activeExpireCycle` (the slow
+    /// cycle, at the default `active-expire-effort 1`), and returns the number of keys it
+    /// removed. The host calls this every 100 ms (`hz 10`).
+    ///
+    /// For each database with volatile keys, one *round* examines up to 20 of them,
+    /// walking the volatile set from where the previous round stopped (Redis walks its
+    /// `expires` table with `expires_cursor`; it does not pick at random), and removes those
+    /// whose deadline has passed. Rounds repeat while more than 10% of the keys examined
+    /// were expired. Redis stops a cycle after 25% of the tick's time; to stay
+    /// deterministic we bound the work instead: at most 16 rounds (320 keys) per database
+    /// per call. A database with at most 20 volatile keys is therefore swept completely by
+    /// one call. Every removal records a `DEL` effect and counts in `expired_keys`, exactly
+    /// as a lazy expiry does.
+    pub fn tick(&mut self) -> usize {
+        const MAX_ROUNDS: usize = 16;
+        const ACCEPTABLE_STALE_PERCENT: usize = 10;
+        let now = self.srv.clock.now_ms();
+        let mut removed = 0;
+        if self.srv.pause_at(now).is_some() {
+            // Keys do not expire actively during CLIENT PAUSE, as in Redis.
+            self.expire_blocked();
+            return 0;
+        }
+        for db in 0..self.srv.dbs.len() {
+            if self.srv.dbs[db].volatile_len() == 0 {
+                self.srv.dbs[db].avg_ttl = 0;
+                continue;
+            }
+            for _ in 0..MAX_ROUNDS {
+                let (sampled, expired, ttl) = active_expire_round(&mut self.srv, db, now);
+                removed += expired;
+                if let Some(avg) = ttl {
+                    // Redis's running estimate for INFO keyspace's avg_ttl: 2% of this
+                    // round's average, 98% of the previous estimate.
+                    let d = &mut self.srv.dbs[db];
+                    if d.avg_ttl == 0 {
+                        d.avg_ttl = avg;
+                    }
+                    d.avg_ttl = (d.avg_ttl / 50) * 49 + avg / 50;
+                }
+                if sampled == 0 || expired * 100 / sampled <= ACCEPTABLE_STALE_PERCENT {
+                    break;
+                }
+            }
+        }
+        self.expire_blocked();
+        removed
+    }
+}
