@@ -15,14 +15,14 @@
 //! the order (O(n) in that set, as Redis's list search).
 //!
 //! # Delivery
-//! [`Server::publish`] appends a message to each receiver's queue in
+//! [`Server::publish`](crate::engine::Server::publish) appends a message to each receiver's queue in
 //! [`Server::outboxes`](crate::engine::Server::outboxes) as a [`Reply::Push`] (a RESP3 push;
 //! RESP2 clients receive the same elements as an array). The receiver may be the client that
 //! is publishing (RESP3 allows commands while subscribed): its message is queued before the
 //! command's own reply, as Redis writes it.
 //!
 //! # Keyspace notifications
-//! [`Server::notify_keyspace_event`] is Redis's `notifyKeyspaceEvent`: if the event's class is
+//! [`Server::notify_keyspace_event`](crate::engine::Server::notify_keyspace_event) is Redis's `notifyKeyspaceEvent`: if the event's class is
 //! enabled by `notify-keyspace-events`, it publishes `<event>` on `__keyspace@<db>__:<key>`
 //! (flag `K`) and `<key>` on `__keyevent@<db>__:<event>` (flag `E`). Handlers call it through
 //! [`crate::engine::Ctx::notify`] with Redis's event names; the class bits are in
@@ -33,9 +33,7 @@ use foldhash::HashMap;
 use indexmap::{IndexMap, IndexSet};
 
 use super::glob;
-use super::outbox::Limit;
-use super::reply::Reply;
-use super::{ClientId, Server};
+use super::ClientId;
 
 /// The keyspace-event classes of `notify-keyspace-events`, with Redis's `NOTIFY_*` values.
 pub mod class {
@@ -295,111 +293,22 @@ impl PubSub {
         self.patterns.len()
     }
 
+    /// The subscribers of `channel` in namespace `kind`, in subscription (delivery) order.
+    pub fn subscribers(&self, channel: &[u8], kind: Kind) -> Option<&IndexSet<ClientId>> {
+        match kind {
+            Kind::Channel => self.channels.get(channel),
+            Kind::Shard => self.shard.get(channel),
+        }
+    }
+
+    /// Every pattern with its subscribers, in the order patterns were first subscribed.
+    pub fn patterns(&self) -> impl Iterator<Item = (&Vec<u8>, &IndexSet<ClientId>)> {
+        self.patterns.iter()
+    }
+
     /// Number of clients with at least one subscription (for tests: nothing left behind).
     pub fn client_count(&self) -> usize {
         self.clients.len()
-    }
-}
-
-impl Server {
-    /// The output limit for client `id` now: the `pubsub` class of
-    /// `client-output-buffer-limit` if it has subscriptions, else the `normal` class.
-    pub fn output_limit(&self, id: ClientId) -> Limit {
-        let classes = self.config.client_output_buffer_limits();
-        let (hard, soft, soft_seconds) = if self.pubsub.total(id) > 0 {
-            classes[2]
-        } else {
-            classes[0]
-        };
-        Limit {
-            hard,
-            soft,
-            soft_seconds,
-        }
-    }
-
-    /// Queues `reply` for client `id`, enforcing its output limit. Returns false if the
-    /// client is (now) closed for exceeding it.
-    pub fn send(&mut self, id: ClientId, reply: Reply) -> bool {
-        let limit = self.output_limit(id);
-        let now = self.clock.now_ms();
-        self.outboxes.push(id, reply, limit, now)
-    }
-
-    /// `PUBLISH`/`SPUBLISH`: delivers `message` to the subscribers of `channel` (and, for
-    /// [`Kind::Channel`], of every matching pattern) and returns how many deliveries were
-    /// made (a client subscribed through several patterns counts, and receives, once per
-    /// pattern). **O(subscribers + patterns).**
-    pub fn publish(&mut self, channel: &[u8], message: &[u8], kind: Kind) -> usize {
-        let mut deliveries: Vec<(ClientId, Reply)> = Vec::new();
-        let (index, bulk) = match kind {
-            Kind::Channel => (&self.pubsub.channels, "message"),
-            Kind::Shard => (&self.pubsub.shard, "smessage"),
-        };
-        if let Some(subs) = index.get(channel) {
-            for &id in subs {
-                deliveries.push((
-                    id,
-                    Reply::Push(vec![
-                        Reply::bulk(bulk.as_bytes()),
-                        Reply::bulk(channel),
-                        Reply::bulk(message),
-                    ]),
-                ));
-            }
-        }
-        if kind == Kind::Channel {
-            for (pattern, subs) in &self.pubsub.patterns {
-                if !glob::matches(pattern, channel, false) {
-                    continue;
-                }
-                for &id in subs {
-                    deliveries.push((
-                        id,
-                        Reply::Push(vec![
-                            Reply::bulk(b"pmessage"),
-                            Reply::bulk(pattern),
-                            Reply::bulk(channel),
-                            Reply::bulk(message),
-                        ]),
-                    ));
-                }
-            }
-        }
-        let receivers = deliveries.len();
-        if receivers > 0 {
-            let classes = self.config.client_output_buffer_limits();
-            let (hard, soft, soft_seconds) = classes[2];
-            let limit = Limit {
-                hard,
-                soft,
-                soft_seconds,
-            };
-            let now = self.clock.now_ms();
-            for (id, msg) in deliveries {
-                self.outboxes.push(id, msg, limit, now);
-            }
-        }
-        receivers
-    }
-
-    /// Redis's `notifyKeyspaceEvent`: publishes `event` about `key` in database `db` if the
-    /// class is enabled in `notify-keyspace-events` (see the module documentation). Costs
-    /// nothing beyond reading the setting when notifications are off.
-    pub fn notify_keyspace_event(&mut self, class: u32, event: &str, key: &[u8], db: usize) {
-        let flags = self.config.keyspace_events();
-        if flags & class == 0 {
-            return;
-        }
-        if flags & class::KEYSPACE != 0 {
-            let mut chan = format!("__keyspace@{db}__:").into_bytes();
-            chan.extend_from_slice(key);
-            self.publish(&chan, event.as_bytes(), Kind::Channel);
-        }
-        if flags & class::KEYEVENT != 0 {
-            let chan = format!("__keyevent@{db}__:{event}").into_bytes();
-            self.publish(&chan, key, Kind::Channel);
-        }
     }
 }
 

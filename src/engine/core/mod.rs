@@ -11,6 +11,7 @@
 //! - [`memory`]: the memory estimate of `INFO memory`, `MEMORY USAGE` and eviction.
 //! - [`evict`]: eviction's run before a command.
 //! - [`monitor`]: `MONITOR` lines and argument redaction.
+//! - [`publish`]: sending to clients under their output limits, `PUBLISH`, keyspace events.
 //! - [`ctx`]: what a handler sees ([`ctx::Ctx`]), and the handler type the table's rows name.
 //! - [`engine`]: the [`engine::Engine`] and its host interface.
 //! - [`waiters`]: [`waiters::Waiters`], the hook each blocking family implements.
@@ -26,6 +27,7 @@ pub mod evict;
 pub mod expire;
 pub mod memory;
 pub mod monitor;
+pub mod publish;
 pub mod server;
 pub mod state;
 pub mod waiters;
