@@ -15,11 +15,16 @@
 //!   wasm binary than a sort compiled per call site).
 //! - [`tabs`]: several browser tabs on one workspace — the messages between the tab that runs
 //!   it and the others, and their sequence rule.
+//! - [`app`]: the web app as plain data — its state and reducer (which returns the browser
+//!   work it needs as data), the console's hints, completion and `HELP`, the engine
+//!   service. Host code, tested by `cargo test`.
 //! - `persist` (wasm only): the effect log and snapshots in IndexedDB, workspaces, fallbacks.
-//! - `ui` (wasm only): the Yew web app: a redis-cli style console over an in-page engine.
+//! - [`ui`]: the Yew web app (wasm only, but for its strings, [`ui::i18n`], which the app
+//!   layer renders): components and the services that carry out what [`app`] asks for.
 //! - `src/bin/`: thin binaries (`kvlab-server`, `kvlab-web`, and `kvlab-sql`, the SQLite
 //!   worker of walkthroughs).
 
+pub mod app;
 pub mod engine;
 #[cfg(target_arch = "wasm32")]
 pub mod persist;
@@ -28,6 +33,5 @@ pub mod server;
 pub mod share;
 pub mod sorting;
 pub mod tabs;
-#[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod walk;

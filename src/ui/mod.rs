@@ -1,4 +1,5 @@
-//! The web app (Yew, client-side rendered), compiled for `wasm32` only.
+//! The web app (Yew, client-side rendered), compiled for `wasm32` only — all but
+//! [`i18n`], its strings, which the host-compiled app layer ([`crate::app`]) renders too.
 //!
 //! The whole engine runs in the page: [`state::State`] holds a workspace with an
 //! [`Engine`](crate::engine::Engine) on the browser's clock, reached only through
@@ -19,20 +20,31 @@
 //! - [`walkthrough`]: SQL and KV side by side (`#/walk…`), with the SQL worker's client.
 //! - [`split`]: loads the second half of a release build's wasm after start-up.
 
+#[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
 pub mod components;
+#[cfg(target_arch = "wasm32")]
 pub mod console;
 pub mod i18n;
+#[cfg(target_arch = "wasm32")]
 pub mod persist_hook;
+#[cfg(target_arch = "wasm32")]
 pub mod services;
+#[cfg(target_arch = "wasm32")]
 pub mod share_view;
+#[cfg(target_arch = "wasm32")]
 pub mod split;
+#[cfg(target_arch = "wasm32")]
 pub mod state;
+#[cfg(target_arch = "wasm32")]
 pub mod tabs_hook;
+#[cfg(target_arch = "wasm32")]
 pub mod walkthrough;
 
 /// Opens the saved workspace (see [`persist_hook`]), then mounts the app into
 /// `<div id="app">` (or `<body>` if there is none).
+#[cfg(target_arch = "wasm32")]
 pub fn start() {
     wasm_bindgen_futures::spawn_local(async {
         persist_hook::prepare().await;
@@ -41,6 +53,7 @@ pub fn start() {
     });
 }
 
+#[cfg(target_arch = "wasm32")]
 fn mount() {
     let root = web_sys::window()
         .and_then(|w| w.document())

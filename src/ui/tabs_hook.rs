@@ -34,9 +34,10 @@ use yew::prelude::*;
 use super::i18n::Lang;
 use super::persist_hook;
 use super::services::engine::EngineService;
-use super::state::Action;
+use super::state::{Action, TabCtx};
 use crate::engine::snapshot::{self, TimedEffect};
 use crate::engine::{Effect, Engine};
+pub use crate::tabs::Role;
 use crate::tabs::{Follow, Msg, Step, TabId};
 
 #[wasm_bindgen(module = "/src/ui/tabs.js")]
@@ -45,28 +46,6 @@ extern "C" {
     fn tabs_post(ch: &JsValue, bytes: &[u8]);
     fn tabs_on_leave(f: &Closure<dyn FnMut()>);
     fn tabs_random_id() -> f64;
-}
-
-/// This tab's part in its workspace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// No `BroadcastChannel`: the tab works on its own (as `persist` says).
-    Alone,
-    /// Runs the engine and saves it.
-    Leader,
-    /// Forwards its commands to the leader and shows a replica.
-    Follower,
-}
-
-impl Role {
-    /// The `data-tab-role` value.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Role::Alone => "alone",
-            Role::Leader => "leader",
-            Role::Follower => "follower",
-        }
-    }
 }
 
 enum Out {
@@ -107,6 +86,18 @@ pub fn role() -> Role {
 /// True on a follower: commands go to the leader ([`forward`]).
 pub fn is_follower() -> bool {
     role() == Role::Follower
+}
+
+/// This tab's part among the workspace's tabs, for the reducer ([`State::apply`]).
+///
+/// [`State::apply`]: crate::app::state::State::apply
+pub fn context() -> TabCtx {
+    with(|h| TabCtx {
+        role: h.role,
+        me: h.me,
+        leader: h.follow.leader,
+    })
+    .unwrap_or_default()
 }
 
 /// True on a follower whose replica is current: forwarded commands reach a leader.
@@ -359,7 +350,8 @@ fn post_out(out: Out) {
     }
 }
 
-fn post(msg: Msg) {
+/// Posts `msg` to the workspace's other tabs now.
+pub fn post(msg: Msg) {
     let ch = with(|h| h.channel.clone());
     if let Some(ch) = ch.filter(|c| !c.is_null()) {
         tabs_post(&ch, &msg.encode());
@@ -554,68 +546,6 @@ fn show_role() {
     dispatch(Action::TabsChanged);
 }
 
-/// Texts of this feature, in the UI language.
-pub struct TabTexts {
-    /// A forwarded command had no reply when the leader went.
-    pub lost: &'static str,
-    /// A pane's session on the old leader is gone; this tab runs the workspace now.
-    pub promoted: &'static str,
-    /// A pane's session on the old leader is gone; another tab runs the workspace now.
-    pub moved: &'static str,
-    /// A command typed before the leader answered.
-    pub not_connected: &'static str,
-    /// The badge of a follower.
-    pub follower: &'static str,
-    /// The badge of a follower not synced yet.
-    pub connecting: &'static str,
-    /// The badge of a leader, before the count of other tabs.
-    pub leader: &'static str,
-    /// Its tooltip.
-    pub leader_title: &'static str,
-    /// The follower badge's tooltip.
-    pub follower_title: &'static str,
-}
-
-/// The texts in `lang`.
-pub fn texts(lang: Lang) -> &'static TabTexts {
-    match lang {
-        Lang::En => &TabTexts {
-            lost: "Error: the tab that ran this workspace closed before replying. This command \
-                   may or may not have run: check before running it again.",
-            promoted: "The tab that ran this workspace closed; this tab runs it now. This client \
-                       was reconnected: its subscriptions, blocked command, transaction and \
-                       selected database are gone.",
-            moved: "The tab that ran this workspace closed; another tab runs it now. This client \
-                    was reconnected: its subscriptions, blocked command, transaction and \
-                    selected database are gone.",
-            not_connected: "Error: not connected yet to the tab that runs this workspace. Try \
-                            again in a moment.",
-            follower: "Connected to the owner tab",
-            connecting: "Connecting to the owner tab…",
-            leader: "Owner tab · other tabs connected: ",
-            leader_title: "This tab runs the workspace and saves it; other tabs of it send \
-                           their commands here.",
-            follower_title: "Another tab runs this workspace and saves it: commands typed here \
-                             run there. If it closes, this tab takes over.",
-        },
-        Lang::Zh => &TabTexts {
-            lost: "错误：运行此工作区的标签页在回复前关闭了。此命令可能已执行，也可能没有：\
-                   再次执行前请先检查。",
-            promoted: "运行此工作区的标签页已关闭，现在由本标签页运行。此客户端已重新连接：\
-                       它的订阅、阻塞中的命令、事务和所选数据库都已失效。",
-            moved: "运行此工作区的标签页已关闭，现在由另一个标签页运行。此客户端已重新连接：\
-                    它的订阅、阻塞中的命令、事务和所选数据库都已失效。",
-            not_connected: "错误：尚未连接到运行此工作区的标签页，请稍后再试。",
-            follower: "已连接到主标签页",
-            connecting: "正在连接主标签页…",
-            leader: "主标签页 · 已连接的其他标签页：",
-            leader_title: "本标签页运行并保存此工作区；它的其他标签页把命令发送到这里。",
-            follower_title: "另一个标签页运行并保存此工作区：在这里输入的命令在那里执行。\
-                             它关闭时，本标签页接管。",
-        },
-    }
-}
-
 /// Properties of [`TabBadge`].
 #[derive(Properties, PartialEq)]
 pub struct TabBadgeProps {
@@ -629,7 +559,7 @@ pub struct TabBadgeProps {
 /// connected: 1", or "Connected to the owner tab".
 #[component]
 pub fn TabBadge(props: &TabBadgeProps) -> Html {
-    let t = texts(props.lang);
+    let t = props.lang.tabs();
     let (role, synced, followers) =
         with(|h| (h.role, h.follow.synced(), h.followers.len())).unwrap_or((Role::Alone, false, 0));
     match role {

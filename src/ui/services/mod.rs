@@ -4,6 +4,24 @@
 //!   commands go through it, and after each it hands the engine's write effects to the
 //!   registered observers (persistence subscribes there).
 //! - [`storage`]: small settings in `localStorage` (history, theme, language).
+//!
+//! [`perform`] carries out what the reducer asks for ([`Command`]).
+
+use crate::app::state::Command;
 
 pub mod engine;
 pub mod storage;
+
+/// Carries out the reducer's commands, in order.
+pub fn perform(commands: Vec<Command>) {
+    for command in commands {
+        match command {
+            Command::Store { name, value } => storage::set(name, &value),
+            Command::SaveHistory(history) => {
+                storage::set_later("history", move || history.join("\n"))
+            }
+            Command::Post(msg) => super::tabs_hook::post(msg),
+            Command::PostCommitted(msg) => super::tabs_hook::send(msg),
+        }
+    }
+}
