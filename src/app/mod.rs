@@ -8,8 +8,12 @@
 //!   [`State::apply`](state::State::apply), which returns its side effects as
 //!   [`Command`](state::Command)s instead of performing them.
 //! - [`engine`]: [`EngineService`](engine::EngineService), the one door to an engine.
+//! - [`route`]: the URL fragment's routes, parsed and written in one place.
+//! - [`share`]: share links and Try-it links (the payloads of two routes).
 //! - [`console`]: redis-cli's hints, Tab completion and `HELP`, from the command table.
 
 pub mod console;
 pub mod engine;
+pub mod route;
+pub mod share;
 pub mod state;

@@ -14,6 +14,7 @@ use super::components::status_bar::{Memory, StatusBar};
 use super::components::value_view::ValueView;
 use super::components::workspaces::Workspaces;
 use super::services::engine::EngineService;
+use super::services::location;
 use super::share_view::{ShareBox, SharePage};
 use super::state::{Action, Pane, State, Tab};
 use super::walkthrough::{use_walk_route, WalkRoute, WalkthroughPage};
@@ -30,18 +31,13 @@ pub fn App() -> Html {
     // Walkthroughs: `#/walk…` shows them instead of the workbench.
     let walk_route = use_walk_route();
     // Embed mode (`#/embed?…`, inside a tutorial's iframe) is fixed for the page's life.
-    let embed = use_memo((), |_| embed_route());
+    let embed = use_memo((), |_| location::embed());
     // A share link (`#/share?s=…`) or a Try-it link (`#/try?commands=…`) shows what it
     // would run until run or cancelled: (the link, is it a Try-it link, autorun).
-    let share_route = use_state(|| {
-        let hash = web_sys::window()
-            .and_then(|w| w.location().hash().ok())
-            .unwrap_or_default();
-        match Route::parse(&hash) {
-            Route::Share(r) => Some((r, false, false)),
-            Route::Try { link, autorun } => Some((link, true, autorun)),
-            _ => None,
-        }
+    let share_route = use_state(|| match location::route() {
+        Route::Share(r) => Some((r, false, false)),
+        Route::Try { link, autorun } => Some((link, true, autorun)),
+        _ => None,
     });
 
     // The engine's clock keeps running: expire keys actively, time out blocked clients.
@@ -202,15 +198,6 @@ pub fn App() -> Html {
             { content }
             <StatusBar lang={state.lang} {db} {keys} {memory} />
         </div>
-    }
-}
-
-/// The embed options when the page was opened as `#/embed?…`.
-pub fn embed_route() -> Option<Embed> {
-    let hash = web_sys::window()?.location().hash().ok()?;
-    match Route::parse(&hash) {
-        Route::Embed(e) => Some(e),
-        _ => None,
     }
 }
 

@@ -74,11 +74,10 @@ pub fn status_lines(s: &Status, lang: Lang) -> Vec<String> {
 /// The workspace named in the page address: `embed-<ws>` in embed mode (`#/embed?ws=…`),
 /// else `?ws=name`, or `default`.
 pub fn workspace_from_url() -> String {
-    if let Some(e) = super::app::embed_route() {
+    if let Some(e) = super::services::location::embed() {
         return format!("embed-{}", e.workspace);
     }
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
+    Some(super::services::location::search())
         .and_then(|q| {
             q.trim_start_matches('?').split('&').find_map(|kv| {
                 let (k, v) = kv.split_once('=')?;
@@ -206,7 +205,9 @@ fn show_status(s: &Status) {
     let mut lines = status_lines(s, lang);
     // Embeds of one tutorial page share workspaces by design: a reader needs no word about
     // which frame runs it.
-    if s.mode == persist::Mode::OtherTab && super::app::embed_route().is_some() && !lines.is_empty()
+    if s.mode == persist::Mode::OtherTab
+        && super::services::location::embed().is_some()
+        && !lines.is_empty()
     {
         lines.remove(0);
     }

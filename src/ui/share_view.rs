@@ -15,6 +15,7 @@
 use yew::prelude::*;
 
 use super::i18n::Lang;
+use super::services::location;
 use super::state::{Action, Entry, State};
 use crate::share::{self, Route, ShareError, Shared};
 
@@ -39,15 +40,6 @@ pub fn session_commands(state: &State) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// The page's address without its fragment.
-fn base_url() -> String {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else {
-        return String::new();
-    };
-    let href = loc.href().unwrap_or_default();
-    href.split('#').next().unwrap_or("").to_string()
 }
 
 /// Properties of [`ShareBox`].
@@ -78,7 +70,7 @@ pub fn ShareBox(props: &ShareBoxProps) -> Html {
             dataset: Vec::new(),
             commands: session_commands(&props.state),
         };
-        let link = format!("{}#{}", base_url(), Route::Share(Ok(shared.clone())).fragment());
+        let link = format!("{}#{}", location::base_url(), Route::Share(Ok(shared.clone())).fragment());
         let long = link.len() > share::LONG_LINK;
         let select = Callback::from(|e: FocusEvent| {
             if let Some(input) = e
@@ -189,7 +181,7 @@ pub fn SharePage(props: &SharePageProps) -> Html {
     let cancel = {
         let done = done.clone();
         Callback::from(move |_: MouseEvent| {
-            set_hash("/");
+            location::go(&Route::Console);
             done.emit(());
         })
     };
@@ -212,17 +204,7 @@ pub fn SharePage(props: &SharePageProps) -> Html {
         .read(|e| e.server().dbs.iter().all(|d| d.is_empty()));
     // The link's own workspace: named after the fragment, without `autorun` so that a
     // link with and without it share one.
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default();
-    let fresh = format!(
-        "shared-{}",
-        share::crc_name(
-            hash.replace("&autorun=true", "")
-                .replace("&autorun=1", "")
-                .as_str()
-        )
-    );
+    let fresh = Route::link_workspace(&location::hash());
     let in_fresh = super::persist_hook::workspace_from_url() == fresh;
     let run = {
         let dispatcher = props.state.dispatcher();
@@ -235,12 +217,11 @@ pub fn SharePage(props: &SharePageProps) -> Html {
                 for line in shared.dataset.iter().chain(&shared.commands) {
                     dispatcher.dispatch(Action::Run(line.clone()));
                 }
-                set_hash("/");
+                location::go(&Route::Console);
                 done.emit(());
-            } else if let Some(loc) = web_sys::window().map(|w| w.location()) {
+            } else {
                 // A fresh workspace named after the link, with the same fragment.
-                let hash = loc.hash().unwrap_or_default();
-                let _ = loc.set_href(&format!("?ws={fresh}{hash}"));
+                location::load(&format!("?ws={fresh}{}", location::hash()));
             }
         })
     };
@@ -303,11 +284,5 @@ fn error_text(e: &ShareError, lang: Lang) -> String {
         (Lang::Zh, ShareError::Compression) => "链接已损坏或过大".to_string(),
         (Lang::Zh, ShareError::Format) => "该链接中没有 kvlab 会话".to_string(),
         (Lang::Zh, ShareError::Commands) => "该链接中没有命令列表".to_string(),
-    }
-}
-
-fn set_hash(h: &str) {
-    if let Some(loc) = web_sys::window().map(|w| w.location()) {
-        let _ = loc.set_hash(h);
     }
 }

@@ -20,6 +20,7 @@ use crate::engine::export;
 use crate::persist;
 use crate::ui::i18n::Lang;
 use crate::ui::persist_hook;
+use crate::ui::services::location;
 use crate::ui::state::{Action, State};
 
 /// Longest workspace name.
@@ -190,12 +191,8 @@ pub fn size_text(n: u64) -> String {
 
 /// Goes to workspace `name` (the page reloads into it).
 pub fn navigate_to(name: &str) {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else {
-        return;
-    };
-    let path = loc.pathname().unwrap_or_else(|_| "./".into());
     let enc: String = js_sys::encode_uri_component(name).into();
-    let _ = loc.set_href(&format!("{path}?ws={enc}"));
+    location::load(&format!("{}?ws={enc}", location::path()));
 }
 
 /// One listed workspace.

@@ -3,6 +3,7 @@
 //! - [`engine`]: [`EngineService`](engine::EngineService), the one door to an engine. All
 //!   commands go through it, and after each it hands the engine's write effects to the
 //!   registered observers (persistence subscribes there).
+//! - [`location`]: the page's address (the URL fragment's routes are [`crate::app::route`]).
 //! - [`storage`]: small settings in `localStorage` (history, theme, language).
 //!
 //! [`perform`] carries out what the reducer asks for ([`Command`]).
@@ -10,6 +11,7 @@
 use crate::app::state::Command;
 
 pub mod engine;
+pub mod location;
 pub mod storage;
 
 /// Carries out the reducer's commands, in order.
