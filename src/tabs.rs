@@ -1,6 +1,6 @@
 //! Several browser tabs on one workspace: the messages they exchange and the follower's
 //! sequence rule. No I/O here — the web app sends these messages over a
-//! `BroadcastChannel` (`src/ui/tabs_hook.rs`); this module only frames them, so that the
+//! `BroadcastChannel` (`src/ui/services/tabs.rs`); this module only frames them, so that the
 //! protocol is tested on the host.
 //!
 //! # The protocol (see also `docs/persistence.md`)

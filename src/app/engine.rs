@@ -93,7 +93,7 @@ impl EngineService {
     }
 
     /// The engine itself, for a component that must hold it beyond one call: persistence
-    /// snapshots it in the background (see `persist_hook`). Everything else goes through
+    /// snapshots it in the background (see `ui::services::persist`). Everything else goes through
     /// the service's methods.
     pub fn shared(&self) -> Rc<RefCell<Engine>> {
         self.0.engine.clone()

@@ -25,7 +25,7 @@
 //! * Another tab holds the workspace: [`Mode::OtherTab`] — that tab runs the workspace and
 //!   saves it; this one does not write to IndexedDB. The web app then forwards this tab's
 //!   commands to that tab and keeps a replica of its data ([`crate::tabs`],
-//!   `src/ui/tabs_hook.rs`), and takes the workspace over when that tab goes
+//!   `src/ui/services/tabs.rs`), and takes the workspace over when that tab goes
 //!   ([`wait_for_lock`], then [`open`] again).
 //! * Quota exceeded or another write failure: [`Mode::WriteFailed`] — the command has
 //!   already answered as Redis would; the write (and later ones) stay in memory, a warning

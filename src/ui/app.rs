@@ -52,11 +52,11 @@ pub fn App() -> Html {
     // Once the workbench is on screen, the rest of a split build's wasm loads behind it.
     use_effect_with((), |_| super::split::load_in_background());
 
-    // Messages from the workspace's other tabs reach the state (see `tabs_hook`).
+    // Messages from the workspace's other tabs reach the state (see `ui::services::tabs`).
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
-            super::tabs_hook::set_dispatch(std::rc::Rc::new(move |a| dispatcher.dispatch(a)));
+            super::services::tabs::set_dispatch(std::rc::Rc::new(move |a| dispatcher.dispatch(a)));
         });
     }
 
@@ -69,7 +69,7 @@ pub fn App() -> Html {
             }
             doc.set_title(lang.strings().title);
         }
-        super::persist_hook::set_lang(*lang);
+        super::services::persist::set_lang(*lang);
     });
 
     // Chinese HELP texts: fetched (once, outside the wasm) when Chinese mode first needs them.
@@ -194,7 +194,7 @@ pub fn App() -> Html {
                 on_theme={on_action.reform(Action::SetTheme)}
                 on_tab={on_action.reform(Action::SetTab)}
                 extra={html! { <Workspaces state={state.clone()} /> }} />
-            <super::tabs_hook::TabBadge lang={state.lang} version={state.tabs_version} />
+            <super::components::tab_badge::TabBadge lang={state.lang} version={state.tabs_version} />
             { content }
             <StatusBar lang={state.lang} {db} {keys} {memory} />
         </div>
@@ -206,7 +206,7 @@ pub fn App() -> Html {
 pub struct EmbedProps {
     /// What the tutorial page asked for.
     pub embed: Embed,
-    /// The app state (one workspace of its own, see `persist_hook`).
+    /// The app state (one workspace of its own, see `ui::services::persist`).
     pub state: UseReducerHandle<State>,
 }
 
@@ -244,8 +244,8 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
             if *decided.borrow() {
                 return;
             }
-            let ran = match (embed.then, super::tabs_hook::is_follower()) {
-                (true, true) if !super::tabs_hook::connected() => return,
+            let ran = match (embed.then, super::services::tabs::is_follower()) {
+                (true, true) if !super::services::tabs::connected() => return,
                 (true, _) => true,
                 (false, true) => false,
                 (false, false) => engine.read(|e| e.server().dbs.iter().all(|d| d.is_empty())),

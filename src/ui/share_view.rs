@@ -205,7 +205,7 @@ pub fn SharePage(props: &SharePageProps) -> Html {
     // The link's own workspace: named after the fragment, without `autorun` so that a
     // link with and without it share one.
     let fresh = Route::link_workspace(&location::hash());
-    let in_fresh = super::persist_hook::workspace_from_url() == fresh;
+    let in_fresh = super::services::persist::workspace_from_url() == fresh;
     let run = {
         let dispatcher = props.state.dispatcher();
         let shared = shared.clone();

@@ -47,8 +47,8 @@ impl State {
         if storage::get("cluster").as_deref() == Some("1") {
             let _ = engine.configure("cluster-enabled", "yes");
         }
-        super::persist_hook::connect(&engine);
-        super::tabs_hook::connect(&engine);
+        super::services::persist::connect(&engine);
+        super::services::tabs::connect(&engine);
         State::with_service(engine, lang, history, theme)
     }
 }
@@ -57,7 +57,7 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let (next, commands) = self.apply(action, &super::tabs_hook::context());
+        let (next, commands) = self.apply(action, &super::services::tabs::context());
         super::services::perform(commands);
         next
     }

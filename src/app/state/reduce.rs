@@ -3,8 +3,10 @@
 
 use std::rc::Rc;
 
-use super::{Action, Command, Entry, Outcome, Pane, PaneId, State, TabCtx, ViewData};
+use super::model::{Action, Command, State, TabCtx, ViewData};
+use super::pane::{Entry, Pane, PaneId};
 use crate::app::console;
+use crate::app::engine::Outcome;
 use crate::engine::Reply;
 use crate::tabs::Msg;
 use crate::ui::i18n::Lang;

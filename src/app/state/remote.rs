@@ -2,18 +2,12 @@
 //! commands for clients of their own and answers; a follower fills its panes in with the
 //! answers, and is told when the leader changed.
 
-use super::{Command, Entry, PaneId, State};
+use super::model::{Command, State};
+use super::pane::{Entry, PaneId};
 use crate::app::console;
 use crate::engine::cli::format_reply_for;
 use crate::engine::{ClientId, Reply};
 use crate::tabs::{blocked_until, Line, Msg, Session, TabId, WaitsFor};
-
-/// The leader's clients for the panes of follower tabs.
-#[derive(Debug, Default)]
-pub struct RemoteClients {
-    pub(super) by_pane: std::collections::HashMap<(TabId, PaneId), ClientId>,
-    pub(super) by_client: std::collections::HashMap<ClientId, (TabId, PaneId)>,
-}
 
 impl State {
     /// Renders replies for `client` as redis-cli prints them.

@@ -1,8 +1,10 @@
 //! Running a line in a pane as redis-cli does, and taking in what a command or a tick did:
 //! other clients' output, the key index and the value view.
 
-use super::{Command, Entry, Outcome, PaneId, State};
+use super::model::{Command, State};
+use super::pane::{Entry, PaneId};
 use crate::app::console;
+use crate::app::engine::Outcome;
 use crate::engine::cli::{
     format_reply_for, format_reply_raw, has_utf8_text, split_args, INVALID_ARGUMENTS,
 };
@@ -243,13 +245,4 @@ fn venn_request(argv: &[Vec<u8>]) -> Option<(&'static str, Vec<Vec<u8>>)> {
     };
     let keys = argv.get(1..)?.to_vec();
     (2..=3).contains(&keys.len()).then_some((op, keys))
-}
-
-/// The redis-cli prompt for database `db` on the default address.
-pub fn prompt_for(db: usize) -> String {
-    if db == 0 {
-        "127.0.0.1:6379> ".to_string()
-    } else {
-        format!("127.0.0.1:6379[{db}]> ")
-    }
 }

@@ -3,50 +3,9 @@
 
 use std::rc::Rc;
 
-use super::State;
-use crate::engine::inspect::{self, KeyMeta, ValueView};
+use super::model::{Shared, State, Venn, ViewData, VIEW_LIMIT};
+use crate::engine::inspect::{self, ValueView};
 use crate::engine::{ClientId, Reply};
-
-/// Elements a value view copies from a value.
-pub const VIEW_LIMIT: usize = 200;
-
-/// What the value view shows: the selected key's value, and what it was before the last
-/// change (to mark what came and went).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ViewData {
-    /// The key.
-    pub key: Vec<u8>,
-    /// Its type and deadline; `None` once the key is gone.
-    pub meta: Option<KeyMeta>,
-    /// Its value, bounded by [`VIEW_LIMIT`].
-    pub value: Option<ValueView>,
-    /// The value before the last change, if it changed since it was selected.
-    pub prev: Option<ValueView>,
-    /// What made the last change: its command (`LPUSH`), or the keyspace event `expired`
-    /// or `evicted` (lowercase) when the server removed the key on its own.
-    pub changed_by: Option<String>,
-}
-
-/// A set operation to draw as overlapping circles: the sets, and the result.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Venn {
-    /// `SINTER`, `SUNION` or `SDIFF`.
-    pub op: String,
-    /// The sets (two or three), with their members (bounded).
-    pub sets: Vec<(Vec<u8>, Vec<Vec<u8>>)>,
-    /// The members of the result.
-    pub result: Vec<Vec<u8>>,
-}
-
-/// A list shared by `Rc` that compares by identity: cheap to pass as a prop.
-#[derive(Debug, Clone, Default)]
-pub struct Shared<T>(pub Rc<T>);
-
-impl<T> PartialEq for Shared<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
 
 impl State {
     /// Follows the active pane's database.

@@ -17,10 +17,9 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
 
 use crate::engine::export;
-use crate::persist;
 use crate::ui::i18n::Lang;
-use crate::ui::persist_hook;
 use crate::ui::services::location;
+use crate::ui::services::persist;
 use crate::ui::state::{Action, State};
 
 /// Longest workspace name.
@@ -231,7 +230,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
     let busy = use_state(|| false);
     let version = use_state(|| 0u32);
     let dialog = use_node_ref();
-    let current = persist_hook::current_workspace();
+    let current = persist::current_workspace();
 
     // (Re)load the list with sizes while the dialog is open.
     {
@@ -248,7 +247,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     let mut out = Vec::new();
                     for name in names {
                         let bytes = if name == current {
-                            persist_hook::current_bytes().await
+                            persist::current_bytes().await
                         } else {
                             persist::workspace_bytes(&name).await
                         };
@@ -463,7 +462,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     state.dispatch(Action::Run("FLUSHALL".to_string()));
                     let name2 = name.clone();
                     run(Box::pin(async move {
-                        persist_hook::flushed().await;
+                        persist::flushed().await;
                         Ok(fill(t.reset_done, &name2))
                     }));
                 }
@@ -475,7 +474,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     let here = is_current(&name);
                     run(Box::pin(async move {
                         if here {
-                            persist_hook::leave().await;
+                            persist::leave().await;
                             persist::delete_workspace(&name).await?;
                             navigate_to("default");
                         } else {
@@ -493,7 +492,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     let here = is_current(&name);
                     run(Box::pin(async move {
                         if here {
-                            persist_hook::leave().await;
+                            persist::leave().await;
                             match persist::rename_workspace(&name, &to).await {
                                 Ok(()) => navigate_to(&to),
                                 // Back into the old one (nothing changed there).
@@ -569,7 +568,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
             input.set_value("");
             // A follower tab's engine is a replica: an import must run where the workspace
             // is run and saved.
-            if crate::ui::tabs_hook::is_follower() {
+            if crate::ui::services::tabs::is_follower() {
                 message.set(Some((t.import_follower.to_string(), true)));
                 return;
             }
@@ -665,7 +664,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
             move |_: MouseEvent| {
                 let name = name.clone();
                 spawn_local(async move {
-                    persist_hook::flushed().await;
+                    persist::flushed().await;
                     navigate_to(&name);
                 });
             }

@@ -1,5 +1,6 @@
-//! The app's link to persistence ([`crate::persist`]): the only UI code that knows
-//! about it. Two calls, in this order:
+//! The persistence service: the app's link to [`crate::persist`], the only UI code that
+//! knows about it (components, the workspace manager included, go through here). Two
+//! calls, in this order:
 //!
 //! 1. [`prepare`] (async, before the app mounts): opens the workspace named by `?ws=` in
 //!    the page address (default `default`) and reads its dataset.
@@ -26,6 +27,12 @@ use crate::engine::{Effect, Engine};
 use crate::persist::{self, Persister, Status};
 use crate::ui::i18n::Lang;
 
+/// The workspace manager's operations on the stored workspaces.
+pub use crate::persist::{
+    create_workspace, delete_workspace, download, list_workspaces, remove_workspace,
+    rename_workspace, reset_workspace, workspace_bytes,
+};
+
 thread_local! {
     static PERSISTER: RefCell<Option<Persister>> = const { RefCell::new(None) };
     static RESTORED: RefCell<Option<Vec<Db>>> = const { RefCell::new(None) };
@@ -47,13 +54,13 @@ pub fn set_lang(lang: Lang) {
 }
 
 fn banner_lang() -> Lang {
-    BANNER.with(|b| b.borrow().0).unwrap_or_else(|| {
-        match crate::ui::services::storage::get("lang").as_deref() {
+    BANNER
+        .with(|b| b.borrow().0)
+        .unwrap_or_else(|| match super::storage::get("lang").as_deref() {
             Some("en") => Lang::En,
             Some("zh-CN") => Lang::Zh,
             _ => Lang::detect(),
-        }
-    })
+        })
 }
 
 /// The banner's lines for `s` in `lang`: why writes are not saved, then each damage found.
@@ -74,10 +81,10 @@ pub fn status_lines(s: &Status, lang: Lang) -> Vec<String> {
 /// The workspace named in the page address: `embed-<ws>` in embed mode (`#/embed?ws=…`),
 /// else `?ws=name`, or `default`.
 pub fn workspace_from_url() -> String {
-    if let Some(e) = super::services::location::embed() {
+    if let Some(e) = super::location::embed() {
         return format!("embed-{}", e.workspace);
     }
-    Some(super::services::location::search())
+    Some(super::location::search())
         .and_then(|q| {
             q.trim_start_matches('?').split('&').find_map(|kv| {
                 let (k, v) = kv.split_once('=')?;
@@ -116,7 +123,7 @@ pub fn install(engine: &Rc<RefCell<Engine>>) {
 
 /// Installs the restored dataset into the service's engine and saves every later write:
 /// the service's observers see each batch of effects, in order, right after it happens.
-pub fn connect(service: &crate::ui::services::engine::EngineService) {
+pub fn connect(service: &super::engine::EngineService) {
     let shared = service.shared();
     install(&shared);
     let engine = Rc::downgrade(&shared);
@@ -156,7 +163,7 @@ pub async fn flushed() {
     }
 }
 
-/// This tab takes the workspace over (the tab that owned it is gone; see `tabs_hook`):
+/// This tab takes the workspace over (the tab that owned it is gone; see [`super::tabs`]):
 /// opens it again — the lock is this tab's now — replaces the engine's dataset with what is
 /// stored, and saves every later write.
 pub async fn take_over(engine: &Rc<RefCell<Engine>>) {
@@ -205,9 +212,7 @@ fn show_status(s: &Status) {
     let mut lines = status_lines(s, lang);
     // Embeds of one tutorial page share workspaces by design: a reader needs no word about
     // which frame runs it.
-    if s.mode == persist::Mode::OtherTab
-        && super::services::location::embed().is_some()
-        && !lines.is_empty()
+    if s.mode == persist::Mode::OtherTab && super::location::embed().is_some() && !lines.is_empty()
     {
         lines.remove(0);
     }

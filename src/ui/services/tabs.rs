@@ -5,23 +5,23 @@
 //! **follower**: its panes forward their commands to the leader over a `BroadcastChannel`
 //! (`kvlab-ws-<workspace>`), its views show a replica kept up to date with the leader's
 //! effect batches, and it waits in the lock's queue, so that when the leader closes or
-//! crashes one follower takes over ([`persist_hook::take_over`]: it re-reads IndexedDB,
+//! crashes one follower takes over ([`persist::take_over`]: it re-reads IndexedDB,
 //! where everything acknowledged is).
 //!
-//! Calls, in this order: [`prepare`] after `persist_hook::prepare` (picks the role, opens
-//! the channel), [`connect`] after `persist_hook::connect` (numbers and broadcasts the
+//! Calls, in this order: [`prepare`] after `persist::prepare` (picks the role, opens
+//! the channel), [`connect`] after `persist::connect` (numbers and broadcasts the
 //! effect batches of the leader's engine), [`set_dispatch`] once the app is mounted
 //! (messages for the state arrive as [`Action`]s).
 //!
 //! # A reply on screen is a reply on disk
 //! The leader posts its messages in order through one outbox that is emptied only when
-//! persistence is idle ([`persist_hook::idle`]): a reply or an effect batch leaves only once
+//! persistence is idle ([`persist::idle`]): a reply or an effect batch leaves only once
 //! the writes before it are committed. A follower thus never shows a write that a crash of
 //! the leader could lose.
 //!
 //! `<html>` carries `data-tab-role` (`leader`, `follower`, `alone` without
 //! `BroadcastChannel`), `data-tab-synced` on a follower whose replica is current, and
-//! `data-tab-followers` on a leader; [`TabBadge`] shows the role.
+//! `data-tab-followers` on a leader; `components::tab_badge` shows the role ([`badge`]).
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -29,12 +29,10 @@ use std::rc::{Rc, Weak};
 
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
-use yew::prelude::*;
 
-use super::i18n::Lang;
-use super::persist_hook;
-use super::services::engine::EngineService;
-use super::state::{Action, TabCtx};
+use super::engine::EngineService;
+use super::persist;
+use crate::app::state::{Action, TabCtx};
 use crate::engine::snapshot::{self, TimedEffect};
 use crate::engine::{Effect, Engine};
 pub use crate::tabs::Role;
@@ -111,9 +109,9 @@ pub fn me() -> TabId {
 }
 
 /// Picks the role (the leader holds the workspace's lock) and opens the channel. Call it
-/// after `persist_hook::prepare`.
+/// after `persist::prepare`.
 pub fn prepare() {
-    let workspace = persist_hook::workspace_from_url();
+    let workspace = persist::workspace_from_url();
     let on_message = Closure::<dyn FnMut(Uint8Array)>::new(|bytes: Uint8Array| {
         if let Ok(msg) = Msg::decode(&bytes.to_vec()) {
             receive(msg);
@@ -123,7 +121,7 @@ pub fn prepare() {
     on_message.forget();
     let role = if channel.is_null() {
         Role::Alone
-    } else if persist_hook::holds_lock() {
+    } else if persist::holds_lock() {
         Role::Leader
     } else {
         Role::Follower
@@ -171,7 +169,7 @@ pub fn prepare() {
 }
 
 /// Numbers and broadcasts (once committed) every batch of effects of the leader's engine.
-/// Call it after `persist_hook::connect`, so that the batch is recorded before it is posted.
+/// Call it after `persist::connect`, so that the batch is recorded before it is posted.
 pub fn connect(service: &EngineService) {
     let shared = service.shared();
     with(|h| h.engine = Rc::downgrade(&shared));
@@ -286,7 +284,7 @@ fn send_out(out: Out) {
         Queued,
     }
     let next = with(|h| {
-        if h.outbox.is_empty() && !h.draining && persist_hook::idle() {
+        if h.outbox.is_empty() && !h.draining && persist::idle() {
             Next::Now(out)
         } else {
             h.outbox.push(out);
@@ -306,7 +304,7 @@ fn send_out(out: Out) {
 
 async fn drain() {
     loop {
-        persist_hook::flushed().await;
+        persist::flushed().await;
         // Persistence is idle: everything recorded before these messages is committed.
         let items = with(|h| {
             let items = std::mem::take(&mut h.outbox);
@@ -511,7 +509,7 @@ async fn promote() {
     let Some(engine) = with(|h| h.engine.upgrade()).flatten() else {
         return;
     };
-    persist_hook::take_over(&engine).await;
+    persist::take_over(&engine).await;
     let Some(me) = with(|h| {
         h.role = Role::Leader;
         h.seq = 0;
@@ -546,33 +544,8 @@ fn show_role() {
     dispatch(Action::TabsChanged);
 }
 
-/// Properties of [`TabBadge`].
-#[derive(Properties, PartialEq)]
-pub struct TabBadgeProps {
-    /// The UI language.
-    pub lang: Lang,
-    /// Changes when the role or the tabs change (re-renders the badge).
-    pub version: u64,
-}
-
-/// Shows the tab's role when another tab shares its workspace: "Owner tab · other tabs
-/// connected: 1", or "Connected to the owner tab".
-#[component]
-pub fn TabBadge(props: &TabBadgeProps) -> Html {
-    let t = props.lang.tabs();
-    let (role, synced, followers) =
-        with(|h| (h.role, h.follow.synced(), h.followers.len())).unwrap_or((Role::Alone, false, 0));
-    match role {
-        Role::Leader if followers > 0 => html! {
-            <div class="tab-role leader" role="status" title={t.leader_title}>
-                { format!("{}{followers}", t.leader) }
-            </div>
-        },
-        Role::Follower => html! {
-            <div class="tab-role follower" role="status" title={t.follower_title}>
-                { if synced { t.follower } else { t.connecting } }
-            </div>
-        },
-        _ => html! {},
-    }
+/// What the role badge shows: this tab's role, whether a follower's replica is current,
+/// and how many followers a leader has.
+pub fn badge() -> (Role, bool, usize) {
+    with(|h| (h.role, h.follow.synced(), h.followers.len())).unwrap_or((Role::Alone, false, 0))
 }
