@@ -261,7 +261,7 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
     }
     use_effect(post_height);
     let lang = state.lang;
-    let zh = lang == super::i18n::Lang::Zh;
+    let t = lang.embed();
     if let Some((id, step)) = &embed.walk {
         let route = WalkRoute {
             id: Some(id.clone()),
@@ -312,17 +312,17 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
         <div class={classes!("app", "embed", (!embed.setup.is_empty()).then_some("has-setup"))}>
             <div class="embed-bar">
                 <span class="logo" aria-hidden="true">{ "kv" }</span>
-                <span class="embed-title">{ if zh { "kvlab 控制台" } else { "kvlab console" } }</span>
+                <span class="embed-title">{ t.title }</span>
                 <button type="button" class="embed-reset" onclick={on_reset}>
-                    { if zh { "重置" } else { "Reset" } }
+                    { t.reset }
                 </button>
                 <a class="embed-open" href={open_full} target="_blank" rel="noopener">
-                    { if zh { "在 kvlab 中打开" } else { "Open in kvlab" } }
+                    { t.open_full }
                 </a>
             </div>
             if !embed.setup.is_empty() {
                 <details class="embed-setup">
-                    <summary>{ if zh { "预置命令（只读）" } else { "Setup commands (read-only)" } }</summary>
+                    <summary>{ t.setup }</summary>
                     <pre>{ embed.setup.join("\n") }</pre>
                 </details>
             }
