@@ -723,3 +723,26 @@ fn an_import_runs_on_a_client_of_its_own_and_reports_errors() {
     assert_eq!(s.ws.index.borrow().len(), 2);
     assert_eq!(s.ws.panes.len(), 1, "no pane for the import");
 }
+
+#[test]
+fn help_speaks_both_languages() {
+    use kvlab::app::console::help;
+    assert!(help(&[], Lang::En, None).starts_with("redis-cli 7.0.15 (kvlab)\nTo get help about"));
+    assert!(help(&[], Lang::Zh, None).contains("获取 Redis 命令的帮助"));
+    assert_eq!(
+        help(&[b"NOPE".to_vec()], Lang::En, None),
+        "No help for 'nope'. Try \"help @<group>\", e.g. help @list"
+    );
+    assert_eq!(
+        help(&[b"nope".to_vec()], Lang::Zh, None),
+        "没有 'nope' 的帮助。试试 \"help @<分组>\"，例如 help @list"
+    );
+    let en = help(&[b"get".to_vec()], Lang::En, None);
+    assert!(en.starts_with("\n  GET key\n  summary: "), "{en}");
+    assert!(en.contains("\n  group: string\n"), "{en}");
+    let zh = help(&[b"get".to_vec()], Lang::Zh, None);
+    assert!(
+        zh.contains("\n  概要： ") && zh.contains("\n  分组： string\n"),
+        "{zh}"
+    );
+}

@@ -184,14 +184,6 @@ pub struct HelpZh {
 /// Where the Chinese help texts are, relative to the page.
 pub const HELP_ZH_URL: &str = "i18n/help.zh-CN.json";
 
-/// The labels of a help block, per language.
-fn labels(lang: Lang) -> [&'static str; 4] {
-    match lang {
-        Lang::En => ["summary:", "complexity:", "since:", "group:"],
-        Lang::Zh => ["概要：", "复杂度：", "起始版本：", "分组："],
-    }
-}
-
 /// Texts in Chinese when `zh` has them, else the table's English.
 fn help_block(
     cmd: &Command,
@@ -201,7 +193,7 @@ fn help_block(
     zh: Option<&HelpZh>,
     out: &mut String,
 ) {
-    let [summary, complexity, since, group_label] = labels(lang);
+    let [summary, complexity, since, group_label] = lang.help().labels;
     let zh = zh.filter(|_| lang == Lang::Zh);
     let text = |map: fn(&HelpZh) -> &BTreeMap<String, String>, key: &str, en: &'static str| {
         zh.and_then(|z| map(z).get(key))
@@ -229,10 +221,7 @@ fn help_block(
 /// from the command table's English otherwise.
 pub fn help(args: &[Vec<u8>], lang: Lang, zh: Option<&HelpZh>) -> String {
     let Some(topic) = args.first() else {
-        return match lang {
-            Lang::En => "redis-cli 7.0.15 (kvlab)\nTo get help about Redis commands type:\n      \"help @<group>\" to get a list of commands in <group>\n      \"help <command>\" for help on <command>\n      \"help <tab>\" to get a list of possible help topics\n      \"clear\" or Ctrl+L to clear the screen".to_string(),
-            Lang::Zh => "redis-cli 7.0.15 (kvlab)\n获取 Redis 命令的帮助：\n      \"help @<分组>\" 列出 <分组> 中的命令\n      \"help <命令>\" 查看 <命令> 的帮助\n      \"help <Tab>\" 补全可用的帮助主题\n      \"clear\" 或 Ctrl+L 清屏".to_string(),
-        };
+        return lang.help().intro.to_string();
     };
     let topic = String::from_utf8_lossy(topic).to_ascii_lowercase();
     let mut out = String::new();
@@ -257,10 +246,7 @@ pub fn help(args: &[Vec<u8>], lang: Lang, zh: Option<&HelpZh>) -> String {
         }
     }
     if out.is_empty() {
-        return match lang {
-            Lang::En => format!("No help for '{topic}'. Try \"help @<group>\", e.g. help @list"),
-            Lang::Zh => format!("没有 '{topic}' 的帮助。试试 \"help @<分组>\"，例如 help @list"),
-        };
+        return lang.help().no_help.replacen("{}", &topic, 1);
     }
     out
 }

@@ -17,7 +17,7 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
 
 use crate::engine::export;
-use crate::ui::i18n::Lang;
+use crate::ui::i18n::WorkspaceStrings;
 use crate::ui::services::location;
 use crate::ui::services::persist;
 use crate::ui::state::{Action, State};
@@ -25,7 +25,7 @@ use crate::ui::state::{Action, State};
 /// Longest workspace name.
 pub const MAX_NAME: usize = 64;
 
-/// Why a workspace name is refused, if it is (the message key, see [`Texts`]).
+/// Why a workspace name is refused, if it is (the message key, see [`WorkspaceStrings`]).
 pub fn name_problem(name: &str) -> Option<&'static str> {
     if name.is_empty() || name.chars().count() > MAX_NAME {
         return Some("length");
@@ -42,134 +42,11 @@ pub fn name_problem(name: &str) -> Option<&'static str> {
     None
 }
 
-/// The manager's texts in one language.
-struct Texts {
-    open: &'static str,
-    title: &'static str,
-    close: &'static str,
-    current: &'static str,
-    embeds: &'static str,
-    keys: &'static str,
-    create: &'static str,
-    new_name: &'static str,
-    switch: &'static str,
-    rename: &'static str,
-    rename_to: &'static str,
-    reset: &'static str,
-    delete: &'static str,
-    confirm_reset: &'static str,
-    confirm_delete: &'static str,
-    yes: &'static str,
-    cancel: &'static str,
-    export: &'static str,
-    import: &'static str,
-    import_hint: &'static str,
-    bad_length: &'static str,
-    bad_chars: &'static str,
-    bad_embed: &'static str,
-    exists: &'static str,
-    busy: &'static str,
-    failed: &'static str,
-    created: &'static str,
-    reset_done: &'static str,
-    deleted: &'static str,
-    imported: &'static str,
-    skipped_expired: &'static str,
-    skipped_existing: &'static str,
-    import_failed: &'static str,
-    import_follower: &'static str,
-    working: &'static str,
-}
-
-const EN: Texts = Texts {
-    open: "Workspaces",
-    title: "Workspaces",
-    close: "Close",
-    current: "current",
-    embeds: "Tutorial embeds",
-    keys: "Keys",
-    create: "Create",
-    new_name: "New workspace name",
-    switch: "Open",
-    rename: "Rename",
-    rename_to: "New name",
-    reset: "Reset",
-    delete: "Delete",
-    confirm_reset: "Empty workspace “{}”? Its keys are deleted.",
-    confirm_delete: "Delete workspace “{}” and everything in it?",
-    yes: "Yes",
-    cancel: "Cancel",
-    export: "Export",
-    import: "Import a file…",
-    import_hint: "JSON export, redis-cli command file or RESP. Existing keys are kept.",
-    bad_length: "A name has 1 to 64 characters.",
-    bad_chars: "Use letters, digits, “-”, “_” and “.” only.",
-    bad_embed: "Names starting with “embed-” belong to tutorial embeds.",
-    exists: "A workspace of that name exists.",
-    busy: "That workspace is open in another tab; close it there first.",
-    failed: "It did not work",
-    created: "Created “{}”.",
-    reset_done: "Emptied “{}”.",
-    deleted: "Deleted “{}”.",
-    imported: "Imported {} keys.",
-    skipped_expired: "{} already expired, skipped.",
-    skipped_existing: "{} already here, kept as they were.",
-    import_failed: "Nothing imported",
-    import_follower:
-        "Nothing imported: this workspace runs in another tab. Import there, or close that tab.",
-    working: "Working…",
-};
-
-const ZH: Texts = Texts {
-    open: "工作区",
-    title: "工作区",
-    close: "关闭",
-    current: "当前",
-    embeds: "教程嵌入",
-    keys: "键",
-    create: "新建",
-    new_name: "新工作区名称",
-    switch: "打开",
-    rename: "重命名",
-    rename_to: "新名称",
-    reset: "重置",
-    delete: "删除",
-    confirm_reset: "清空工作区“{}”？其中的键将被删除。",
-    confirm_delete: "删除工作区“{}”及其全部数据？",
-    yes: "确定",
-    cancel: "取消",
-    export: "导出",
-    import: "导入文件…",
-    import_hint: "JSON 导出、redis-cli 命令文件或 RESP。已有的键保持不变。",
-    bad_length: "名称长度为 1 到 64 个字符。",
-    bad_chars: "只能使用字母、数字、“-”、“_”和“.”。",
-    bad_embed: "以“embed-”开头的名称留给教程嵌入使用。",
-    exists: "已存在同名工作区。",
-    busy: "该工作区已在另一个标签页中打开，请先在那里关闭。",
-    failed: "操作失败",
-    created: "已创建“{}”。",
-    reset_done: "已清空“{}”。",
-    deleted: "已删除“{}”。",
-    imported: "已导入 {} 个键。",
-    skipped_expired: "{} 个已过期，已跳过。",
-    skipped_existing: "{} 个已存在，保持原样。",
-    import_failed: "未导入任何数据",
-    import_follower: "未导入：这个工作区由另一个标签页运行。请在那个标签页导入，或先关闭它。",
-    working: "处理中…",
-};
-
-fn texts(lang: Lang) -> &'static Texts {
-    match lang {
-        Lang::En => &EN,
-        Lang::Zh => &ZH,
-    }
-}
-
 fn fill(t: &str, x: impl std::fmt::Display) -> String {
     t.replacen("{}", &x.to_string(), 1)
 }
 
-fn error_text(t: &Texts, e: &str) -> String {
+fn error_text(t: &WorkspaceStrings, e: &str) -> String {
     match e {
         "WorkspaceExists" => t.exists.to_string(),
         "WorkspaceBusy" => t.busy.to_string(),
@@ -220,7 +97,7 @@ pub struct WorkspacesProps {
 #[component]
 pub fn Workspaces(props: &WorkspacesProps) -> Html {
     let state = props.state.clone();
-    let t = texts(state.lang);
+    let t = state.lang.workspaces();
     let open = use_state(|| false);
     let rows = use_state(Vec::<Row>::new);
     let message = use_state(|| None::<(String, bool)>);

@@ -65,16 +65,17 @@ fn banner_lang() -> Lang {
 
 /// The banner's lines for `s` in `lang`: why writes are not saved, then each damage found.
 pub fn status_lines(s: &Status, lang: Lang) -> Vec<String> {
-    let mut lines: Vec<String> = match lang {
-        Lang::En => s.mode.message(),
-        Lang::Zh => s.mode.message_zh(),
-    }
-    .into_iter()
-    .collect();
-    lines.extend(s.problems.iter().map(|p| match lang {
-        Lang::En => format!("Damaged data found: {p}. Everything saved before it was recovered."),
-        Lang::Zh => format!("发现损坏的数据：{p}。在它之前保存的所有数据都已恢复。"),
-    }));
+    let t = lang.persist();
+    let fill = |template: &str, x: &str| template.replacen("{}", x, 1);
+    let mode = match &s.mode {
+        persist::Mode::Saved => None,
+        persist::Mode::Memory { reason } => Some(fill(t.memory, reason)),
+        persist::Mode::Refused { reason } => Some(fill(t.refused, reason)),
+        persist::Mode::OtherTab => Some(t.other_tab.to_string()),
+        persist::Mode::WriteFailed { reason } => Some(fill(t.write_failed, reason)),
+    };
+    let mut lines: Vec<String> = mode.into_iter().collect();
+    lines.extend(s.problems.iter().map(|p| fill(t.damaged, &p.to_string())));
     lines
 }
 
