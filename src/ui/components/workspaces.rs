@@ -143,33 +143,27 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
         let dialog = dialog.clone();
         use_effect_with((*open, (*ask).is_some()), move |(is_open, asking)| {
             let asking = *asking;
-            let listener = is_open.then(|| {
-                wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
-                    move |e: web_sys::KeyboardEvent| {
-                        if e.key() != "Escape" {
-                            return;
-                        }
-                        if asking {
-                            if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
-                                let _ = el.focus();
-                            }
-                            ask.set(None);
-                        } else {
-                            open.set(false);
-                        }
-                    },
-                )
-            });
             let doc = web_sys::window().and_then(|w| w.document());
-            if let (Some(doc), Some(l)) = (&doc, &listener) {
-                let _ = doc.add_event_listener_with_callback("keydown", l.as_ref().unchecked_ref());
-            }
-            move || {
-                if let (Some(doc), Some(l)) = (doc, listener) {
-                    let _ = doc
-                        .remove_event_listener_with_callback("keydown", l.as_ref().unchecked_ref());
-                }
-            }
+            // Removed when dropped: when the dialog closes or the question changes.
+            let listener = doc.filter(|_| *is_open).map(|doc| {
+                gloo_events::EventListener::new(&doc, "keydown", move |e| {
+                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    if e.key() != "Escape" {
+                        return;
+                    }
+                    if asking {
+                        if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                            let _ = el.focus();
+                        }
+                        ask.set(None);
+                    } else {
+                        open.set(false);
+                    }
+                })
+            });
+            move || drop(listener)
         });
     }
     // Focus the dialog when it opens, and give the focus back to the header button when it
