@@ -8,18 +8,24 @@
 //!   for the host and for `wasm32-unknown-unknown`.
 //! - [`server`] (native only): the RESP server that `redis-cli`, `redis-benchmark` and client
 //!   libraries talk to.
-//! - [`share`]: share links and the app's URL routes (embed mode, walkthrough deep links).
+//! - [`share`]: the paths `share::{Route, Shared, …}` walkthroughs use; share links are
+//!   in [`app::share`], the URL routes (embed mode, walkthrough deep links) in [`app::route`].
 //! - [`walk`]: walkthroughs as data — the same problem in SQL and in KV; parsing and
 //!   validation shared by the host check, the SQL worker and the app.
 //! - [`sorting`]: stable sorting through one shared copy of the standard sort (a smaller
 //!   wasm binary than a sort compiled per call site).
 //! - [`tabs`]: several browser tabs on one workspace — the messages between the tab that runs
 //!   it and the others, and their sequence rule.
+//! - [`app`]: the web app as plain data — its state and reducer (which returns the browser
+//!   work it needs as data), the console's hints, completion and `HELP`, the engine
+//!   service, the URL routes and share links. Host code, tested by `cargo test`.
 //! - `persist` (wasm only): the effect log and snapshots in IndexedDB, workspaces, fallbacks.
-//! - `ui` (wasm only): the Yew web app: a redis-cli style console over an in-page engine.
+//! - [`ui`]: the Yew web app (wasm only, but for its strings, [`ui::i18n`], which the app
+//!   layer renders): components and the services that carry out what [`app`] asks for.
 //! - `src/bin/`: thin binaries (`kvlab-server`, `kvlab-web`, and `kvlab-sql`, the SQLite
 //!   worker of walkthroughs).
 
+pub mod app;
 pub mod engine;
 #[cfg(target_arch = "wasm32")]
 pub mod persist;
@@ -28,6 +34,5 @@ pub mod server;
 pub mod share;
 pub mod sorting;
 pub mod tabs;
-#[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod walk;

@@ -1,6 +1,6 @@
 //! Several browser tabs on one workspace: the messages they exchange and the follower's
 //! sequence rule. No I/O here — the web app sends these messages over a
-//! `BroadcastChannel` (`src/ui/tabs_hook.rs`); this module only frames them, so that the
+//! `BroadcastChannel` (`src/ui/services/tabs.rs`); this module only frames them, so that the
 //! protocol is tested on the host.
 //!
 //! # The protocol (see also `docs/persistence.md`)
@@ -35,6 +35,29 @@
 
 /// Identifies a tab (random, chosen when the page starts).
 pub type TabId = u64;
+
+/// This tab's part in its workspace.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Role {
+    /// No `BroadcastChannel`: the tab works on its own (as `persist` says).
+    #[default]
+    Alone,
+    /// Runs the engine and saves it.
+    Leader,
+    /// Forwards its commands to the leader and shows a replica.
+    Follower,
+}
+
+impl Role {
+    /// The `data-tab-role` value.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Role::Alone => "alone",
+            Role::Leader => "leader",
+            Role::Follower => "follower",
+        }
+    }
+}
 
 /// Version of the framing this build writes and reads.
 pub const VERSION: u8 = 1;

@@ -1,4 +1,4 @@
-//! A follower tab's replica (`src/tabs.rs`, `src/ui/tabs_hook.rs`) on the host: the leader's
+//! A follower tab's replica (`src/tabs.rs`, `src/ui/services/tabs.rs`) on the host: the leader's
 //! effect batches, framed as tab messages, applied in order with `snapshot::apply_effects`,
 //! rebuild the leader's dataset — including after a lost batch, resynced from a snapshot.
 #![cfg(not(target_arch = "wasm32"))]

@@ -25,7 +25,7 @@
 //! * Another tab holds the workspace: [`Mode::OtherTab`] — that tab runs the workspace and
 //!   saves it; this one does not write to IndexedDB. The web app then forwards this tab's
 //!   commands to that tab and keeps a replica of its data ([`crate::tabs`],
-//!   `src/ui/tabs_hook.rs`), and takes the workspace over when that tab goes
+//!   `src/ui/services/tabs.rs`), and takes the workspace over when that tab goes
 //!   ([`wait_for_lock`], then [`open`] again).
 //! * Quota exceeded or another write failure: [`Mode::WriteFailed`] — the command has
 //!   already answered as Redis would; the write (and later ones) stay in memory, a warning
@@ -118,29 +118,6 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// A sentence for the user; `None` while everything is saved.
-    pub fn message(&self) -> Option<String> {
-        match self {
-            Mode::Saved => None,
-            Mode::Memory { reason } => Some(format!(
-                "Browser storage is unavailable ({reason}): kvlab works in memory and nothing \
-                 will be saved when you close this page."
-            )),
-            Mode::Refused { reason } => Some(format!(
-                "This workspace was not loaded: {reason}. Working in memory; nothing will be saved."
-            )),
-            Mode::OtherTab => Some(
-                "This workspace is open in another tab, which runs and saves it: commands typed \
-                 here run there and are saved. If that tab closes, this one takes over."
-                    .to_string(),
-            ),
-            Mode::WriteFailed { reason } => Some(format!(
-                "Saving failed ({reason}): your latest changes are kept in memory only. Free \
-                 some space or export the workspace; what was saved before is intact."
-            )),
-        }
-    }
-
     /// A short tag for scripts and tests (`data-persist` on `<html>`).
     pub fn tag(&self) -> &'static str {
         match self {
@@ -149,30 +126,6 @@ impl Mode {
             Mode::Refused { .. } => "refused",
             Mode::OtherTab => "other-tab",
             Mode::WriteFailed { .. } => "write-failed",
-        }
-    }
-}
-
-impl Mode {
-    /// [`Mode::message`] in Simplified Chinese (the browser's reason stays as the browser
-    /// gave it).
-    pub fn message_zh(&self) -> Option<String> {
-        match self {
-            Mode::Saved => None,
-            Mode::Memory { reason } => Some(format!(
-                "浏览器存储不可用（{reason}）：kvlab 仅在内存中运行，关闭此页面后不会保留任何数据。"
-            )),
-            Mode::Refused { reason } => Some(format!(
-                "未加载此工作区：{reason}。当前仅在内存中运行，不会保存任何数据。"
-            )),
-            Mode::OtherTab => Some(
-                "此工作区已在另一个标签页中打开，由那个标签页运行并保存：在这里输入的命令会在那里运行并保存。那个标签页关闭后，由这个标签页接管。"
-                    .to_string(),
-            ),
-            Mode::WriteFailed { reason } => Some(format!(
-                "保存失败（{reason}）：最近的更改只保留在内存中。请释放存储空间或导出工作区；\
-                 之前已保存的数据完好无损。"
-            )),
         }
     }
 }

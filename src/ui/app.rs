@@ -14,6 +14,7 @@ use super::components::status_bar::{Memory, StatusBar};
 use super::components::value_view::ValueView;
 use super::components::workspaces::Workspaces;
 use super::services::engine::EngineService;
+use super::services::location;
 use super::share_view::{ShareBox, SharePage};
 use super::state::{Action, Pane, State, Tab};
 use super::walkthrough::{use_walk_route, WalkRoute, WalkthroughPage};
@@ -30,18 +31,13 @@ pub fn App() -> Html {
     // Walkthroughs: `#/walk…` shows them instead of the workbench.
     let walk_route = use_walk_route();
     // Embed mode (`#/embed?…`, inside a tutorial's iframe) is fixed for the page's life.
-    let embed = use_memo((), |_| embed_route());
+    let embed = use_memo((), |_| location::embed());
     // A share link (`#/share?s=…`) or a Try-it link (`#/try?commands=…`) shows what it
     // would run until run or cancelled: (the link, is it a Try-it link, autorun).
-    let share_route = use_state(|| {
-        let hash = web_sys::window()
-            .and_then(|w| w.location().hash().ok())
-            .unwrap_or_default();
-        match Route::parse(&hash) {
-            Route::Share(r) => Some((r, false, false)),
-            Route::Try { link, autorun } => Some((link, true, autorun)),
-            _ => None,
-        }
+    let share_route = use_state(|| match location::route() {
+        Route::Share(r) => Some((r, false, false)),
+        Route::Try { link, autorun } => Some((link, true, autorun)),
+        _ => None,
     });
 
     // The engine's clock keeps running: expire keys actively, time out blocked clients.
@@ -56,11 +52,11 @@ pub fn App() -> Html {
     // Once the workbench is on screen, the rest of a split build's wasm loads behind it.
     use_effect_with((), |_| super::split::load_in_background());
 
-    // Messages from the workspace's other tabs reach the state (see `tabs_hook`).
+    // Messages from the workspace's other tabs reach the state (see `ui::services::tabs`).
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
-            super::tabs_hook::set_dispatch(std::rc::Rc::new(move |a| dispatcher.dispatch(a)));
+            super::services::tabs::set_dispatch(std::rc::Rc::new(move |a| dispatcher.dispatch(a)));
         });
     }
 
@@ -73,7 +69,7 @@ pub fn App() -> Html {
             }
             doc.set_title(lang.strings().title);
         }
-        super::persist_hook::set_lang(*lang);
+        super::services::persist::set_lang(*lang);
     });
 
     // Chinese HELP texts: fetched (once, outside the wasm) when Chinese mode first needs them.
@@ -198,19 +194,10 @@ pub fn App() -> Html {
                 on_theme={on_action.reform(Action::SetTheme)}
                 on_tab={on_action.reform(Action::SetTab)}
                 extra={html! { <Workspaces state={state.clone()} /> }} />
-            <super::tabs_hook::TabBadge lang={state.lang} version={state.tabs_version} />
+            <super::components::tab_badge::TabBadge lang={state.lang} version={state.tabs_version} />
             { content }
             <StatusBar lang={state.lang} {db} {keys} {memory} />
         </div>
-    }
-}
-
-/// The embed options when the page was opened as `#/embed?…`.
-pub fn embed_route() -> Option<Embed> {
-    let hash = web_sys::window()?.location().hash().ok()?;
-    match Route::parse(&hash) {
-        Route::Embed(e) => Some(e),
-        _ => None,
     }
 }
 
@@ -219,7 +206,7 @@ pub fn embed_route() -> Option<Embed> {
 pub struct EmbedProps {
     /// What the tutorial page asked for.
     pub embed: Embed,
-    /// The app state (one workspace of its own, see `persist_hook`).
+    /// The app state (one workspace of its own, see `ui::services::persist`).
     pub state: UseReducerHandle<State>,
 }
 
@@ -257,8 +244,8 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
             if *decided.borrow() {
                 return;
             }
-            let ran = match (embed.then, super::tabs_hook::is_follower()) {
-                (true, true) if !super::tabs_hook::connected() => return,
+            let ran = match (embed.then, super::services::tabs::is_follower()) {
+                (true, true) if !super::services::tabs::connected() => return,
                 (true, _) => true,
                 (false, true) => false,
                 (false, false) => engine.read(|e| e.server().dbs.iter().all(|d| d.is_empty())),
@@ -274,7 +261,7 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
     }
     use_effect(post_height);
     let lang = state.lang;
-    let zh = lang == super::i18n::Lang::Zh;
+    let t = lang.embed();
     if let Some((id, step)) = &embed.walk {
         let route = WalkRoute {
             id: Some(id.clone()),
@@ -325,17 +312,17 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
         <div class={classes!("app", "embed", (!embed.setup.is_empty()).then_some("has-setup"))}>
             <div class="embed-bar">
                 <span class="logo" aria-hidden="true">{ "kv" }</span>
-                <span class="embed-title">{ if zh { "kvlab 控制台" } else { "kvlab console" } }</span>
+                <span class="embed-title">{ t.title }</span>
                 <button type="button" class="embed-reset" onclick={on_reset}>
-                    { if zh { "重置" } else { "Reset" } }
+                    { t.reset }
                 </button>
                 <a class="embed-open" href={open_full} target="_blank" rel="noopener">
-                    { if zh { "在 kvlab 中打开" } else { "Open in kvlab" } }
+                    { t.open_full }
                 </a>
             </div>
             if !embed.setup.is_empty() {
                 <details class="embed-setup">
-                    <summary>{ if zh { "预置命令（只读）" } else { "Setup commands (read-only)" } }</summary>
+                    <summary>{ t.setup }</summary>
                     <pre>{ embed.setup.join("\n") }</pre>
                 </details>
             }

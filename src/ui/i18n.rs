@@ -25,6 +25,7 @@ impl Lang {
     }
 
     /// The language the browser asks for (`navigator.language`), English if unknown.
+    #[cfg(target_arch = "wasm32")]
     pub fn detect() -> Lang {
         web_sys::window()
             .and_then(|w| w.navigator().language())
@@ -762,6 +763,491 @@ impl Lang {
         match self {
             Lang::En => &CONSOLE_EN,
             Lang::Zh => &CONSOLE_ZH,
+        }
+    }
+}
+
+// moved from ui/tabs_hook.rs
+
+/// The texts of several tabs on one workspace: a follower's panes, the role badge.
+#[derive(Debug)]
+pub struct TabStrings {
+    /// A forwarded command had no reply when the leader went.
+    pub lost: &'static str,
+    /// A pane's session on the old leader is gone; this tab runs the workspace now.
+    pub promoted: &'static str,
+    /// A pane's session on the old leader is gone; another tab runs the workspace now.
+    pub moved: &'static str,
+    /// A command typed before the leader answered.
+    pub not_connected: &'static str,
+    /// The badge of a follower.
+    pub follower: &'static str,
+    /// The badge of a follower not synced yet.
+    pub connecting: &'static str,
+    /// The badge of a leader, before the count of other tabs.
+    pub leader: &'static str,
+    /// Its tooltip.
+    pub leader_title: &'static str,
+    /// The follower badge's tooltip.
+    pub follower_title: &'static str,
+}
+
+impl Lang {
+    /// The texts of several tabs on one workspace in this language.
+    pub fn tabs(self) -> &'static TabStrings {
+        match self {
+            Lang::En => &TabStrings {
+                lost:
+                    "Error: the tab that ran this workspace closed before replying. This command \
+                   may or may not have run: check before running it again.",
+                promoted:
+                    "The tab that ran this workspace closed; this tab runs it now. This client \
+                       was reconnected: its subscriptions, blocked command, transaction and \
+                       selected database are gone.",
+                moved:
+                    "The tab that ran this workspace closed; another tab runs it now. This client \
+                    was reconnected: its subscriptions, blocked command, transaction and \
+                    selected database are gone.",
+                not_connected: "Error: not connected yet to the tab that runs this workspace. Try \
+                            again in a moment.",
+                follower: "Connected to the owner tab",
+                connecting: "Connecting to the owner tab…",
+                leader: "Owner tab · other tabs connected: ",
+                leader_title: "This tab runs the workspace and saves it; other tabs of it send \
+                           their commands here.",
+                follower_title:
+                    "Another tab runs this workspace and saves it: commands typed here \
+                             run there. If it closes, this tab takes over.",
+            },
+            Lang::Zh => &TabStrings {
+                lost: "错误：运行此工作区的标签页在回复前关闭了。此命令可能已执行，也可能没有：\
+                   再次执行前请先检查。",
+                promoted: "运行此工作区的标签页已关闭，现在由本标签页运行。此客户端已重新连接：\
+                       它的订阅、阻塞中的命令、事务和所选数据库都已失效。",
+                moved: "运行此工作区的标签页已关闭，现在由另一个标签页运行。此客户端已重新连接：\
+                    它的订阅、阻塞中的命令、事务和所选数据库都已失效。",
+                not_connected: "错误：尚未连接到运行此工作区的标签页，请稍后再试。",
+                follower: "已连接到主标签页",
+                connecting: "正在连接主标签页…",
+                leader: "主标签页 · 已连接的其他标签页：",
+                leader_title: "本标签页运行并保存此工作区；它的其他标签页把命令发送到这里。",
+                follower_title: "另一个标签页运行并保存此工作区：在这里输入的命令在那里执行。\
+                             它关闭时，本标签页接管。",
+            },
+        }
+    }
+}
+
+// moved from ui/share_view.rs
+
+/// The share box and the page of a share or Try-it link.
+#[derive(Debug)]
+pub struct ShareStrings {
+    /// The share box: before the number of commands.
+    pub link_before: &'static str,
+    /// The share box: between the counts.
+    pub link_commands: &'static str,
+    /// The share box: after the number of characters.
+    pub link_chars: &'static str,
+    /// The Copy button.
+    pub copy: &'static str,
+    /// After a copy.
+    pub copied: &'static str,
+    /// When the copy failed.
+    pub copy_failed: &'static str,
+    /// Warning under a long link.
+    pub long_link: &'static str,
+    /// The Share button.
+    pub share: &'static str,
+    /// Heading: a Try-it link that cannot be read.
+    pub try_unreadable: &'static str,
+    /// Heading: a share link that cannot be read.
+    pub share_unreadable: &'static str,
+    /// Back to the workbench.
+    pub back: &'static str,
+    /// Heading: the commands of a Try-it link.
+    pub try_heading: &'static str,
+    /// Heading: a shared session.
+    pub share_heading: &'static str,
+    /// Before the list of commands.
+    pub nothing_ran: &'static str,
+    /// After the number of commands that rebuild the dataset.
+    pub dataset_first: &'static str,
+    /// After a cut list.
+    pub and_more: &'static str,
+    /// Run, into an empty workspace.
+    pub run: &'static str,
+    /// Run again, in the link's own workspace.
+    pub run_again: &'static str,
+    /// Open in a fresh workspace.
+    pub open_fresh: &'static str,
+    /// Cancel.
+    pub cancel: &'static str,
+    /// Why an autorun link waits.
+    pub waits: &'static str,
+    /// Why the link opens in a workspace of its own.
+    pub other_workspace: &'static str,
+}
+
+const SHARE_EN: ShareStrings = ShareStrings {
+    link_before: "Link to this session (",
+    link_commands: " commands, ",
+    link_chars: " characters)",
+    copy: "Copy",
+    copied: "Copied.",
+    copy_failed: "Could not copy: select the link and press Ctrl+C.",
+    long_link: "This link is long: some chat and mail apps cut links of more than a few thousand characters.",
+    share: "Share",
+    try_unreadable: "This Try-it link cannot be opened",
+    share_unreadable: "This share link cannot be opened",
+    back: "Back to the workbench",
+    try_heading: "Commands from a Try-it link",
+    share_heading: "A shared kvlab session",
+    nothing_ran: "Nothing has run yet. These commands will run, in order, as if typed:",
+    dataset_first: " commands rebuild a dataset first.",
+    and_more: "… and more.",
+    run: "Run them",
+    run_again: "Run them again here",
+    open_fresh: "Open in a fresh workspace",
+    cancel: "Cancel",
+    waits: "This link has run in this workspace before, so it waits for you this time.",
+    other_workspace: "This workspace already holds data, so the link opens in a workspace of its own.",
+};
+
+const SHARE_ZH: ShareStrings = ShareStrings {
+    link_before: "本次会话的链接（",
+    link_commands: " 条命令，",
+    link_chars: " 个字符）",
+    copy: "复制",
+    copied: "已复制。",
+    copy_failed: "无法复制：请选中链接后按 Ctrl+C。",
+    long_link: "链接较长：有些聊天和邮件应用会截断超过几千个字符的链接。",
+    share: "分享",
+    try_unreadable: "无法打开这个“试一试”链接",
+    share_unreadable: "无法打开这个分享链接",
+    back: "返回工作台",
+    try_heading: "来自“试一试”链接的命令",
+    share_heading: "分享的 kvlab 会话",
+    nothing_ran: "尚未执行任何命令。以下命令将按顺序执行，如同手动输入：",
+    dataset_first: " 条命令先重建数据集。",
+    and_more: "……以及更多。",
+    run: "执行",
+    run_again: "在此再次执行",
+    open_fresh: "在新工作区中打开",
+    cancel: "取消",
+    waits: "这个链接之前已在本工作区执行过，因此这次等你确认后再执行。",
+    other_workspace: "当前工作区已有数据，因此链接会在单独的工作区中打开。",
+};
+
+impl Lang {
+    /// The share box's and share pages' texts in this language.
+    pub fn share(self) -> &'static ShareStrings {
+        match self {
+            Lang::En => &SHARE_EN,
+            Lang::Zh => &SHARE_ZH,
+        }
+    }
+}
+
+/// Why a share link cannot be opened, in the UI language.
+pub fn share_error_text(e: &crate::share::ShareError, lang: Lang) -> String {
+    match (lang, e) {
+        (Lang::En, e) => e.to_string(),
+        (Lang::Zh, crate::share::ShareError::Encoding) => {
+            "链接已损坏（不是 base64url 编码）".to_string()
+        }
+        (Lang::Zh, crate::share::ShareError::Version(v)) => {
+            format!("该链接由更新版本的 kvlab 生成（格式 {v}）；请刷新页面以更新")
+        }
+        (Lang::Zh, crate::share::ShareError::Damaged) => {
+            "链接已损坏：有一部分缺失或被改动".to_string()
+        }
+        (Lang::Zh, crate::share::ShareError::Compression) => "链接已损坏或过大".to_string(),
+        (Lang::Zh, crate::share::ShareError::Format) => "该链接中没有 kvlab 会话".to_string(),
+        (Lang::Zh, crate::share::ShareError::Commands) => "该链接中没有命令列表".to_string(),
+    }
+}
+
+// moved from ui/app.rs
+
+/// Embed mode's bar.
+#[derive(Debug)]
+pub struct EmbedStrings {
+    /// The bar's title.
+    pub title: &'static str,
+    /// The Reset button.
+    pub reset: &'static str,
+    /// The link to the full app.
+    pub open_full: &'static str,
+    /// The setup commands' disclosure.
+    pub setup: &'static str,
+}
+
+const EMBED_EN: EmbedStrings = EmbedStrings {
+    title: "kvlab console",
+    reset: "Reset",
+    open_full: "Open in kvlab",
+    setup: "Setup commands (read-only)",
+};
+
+const EMBED_ZH: EmbedStrings = EmbedStrings {
+    title: "kvlab 控制台",
+    reset: "重置",
+    open_full: "在 kvlab 中打开",
+    setup: "预置命令（只读）",
+};
+
+impl Lang {
+    /// Embed mode's texts in this language.
+    pub fn embed(self) -> &'static EmbedStrings {
+        match self {
+            Lang::En => &EMBED_EN,
+            Lang::Zh => &EMBED_ZH,
+        }
+    }
+}
+
+// moved from ui/components/workspaces.rs
+
+/// The manager's texts in one language.
+pub struct WorkspaceStrings {
+    /// In English: “Workspaces”.
+    pub open: &'static str,
+    /// In English: “Workspaces”.
+    pub title: &'static str,
+    /// In English: “Close”.
+    pub close: &'static str,
+    /// In English: “current”.
+    pub current: &'static str,
+    /// In English: “Tutorial embeds”.
+    pub embeds: &'static str,
+    /// In English: “Keys”.
+    pub keys: &'static str,
+    /// In English: “Create”.
+    pub create: &'static str,
+    /// In English: “New workspace name”.
+    pub new_name: &'static str,
+    /// In English: “Open”.
+    pub switch: &'static str,
+    /// In English: “Rename”.
+    pub rename: &'static str,
+    /// In English: “New name”.
+    pub rename_to: &'static str,
+    /// In English: “Reset”.
+    pub reset: &'static str,
+    /// In English: “Delete”.
+    pub delete: &'static str,
+    /// In English: “Empty workspace “{}”? Its keys are deleted.”.
+    pub confirm_reset: &'static str,
+    /// In English: “Delete workspace “{}” and everything in it?”.
+    pub confirm_delete: &'static str,
+    /// In English: “Yes”.
+    pub yes: &'static str,
+    /// In English: “Cancel”.
+    pub cancel: &'static str,
+    /// In English: “Export”.
+    pub export: &'static str,
+    /// In English: “Import a file…”.
+    pub import: &'static str,
+    /// In English: “JSON export, redis-cli command file or RESP. Existing key…”.
+    pub import_hint: &'static str,
+    /// In English: “A name has 1 to 64 characters.”.
+    pub bad_length: &'static str,
+    /// In English: “Use letters, digits, “-”, “_” and “.” only.”.
+    pub bad_chars: &'static str,
+    /// In English: “Names starting with “embed-” belong to tutorial embeds.”.
+    pub bad_embed: &'static str,
+    /// In English: “A workspace of that name exists.”.
+    pub exists: &'static str,
+    /// In English: “That workspace is open in another tab; close it there first.”.
+    pub busy: &'static str,
+    /// In English: “It did not work”.
+    pub failed: &'static str,
+    /// In English: “Created “{}”.”.
+    pub created: &'static str,
+    /// In English: “Emptied “{}”.”.
+    pub reset_done: &'static str,
+    /// In English: “Deleted “{}”.”.
+    pub deleted: &'static str,
+    /// In English: “Imported {} keys.”.
+    pub imported: &'static str,
+    /// In English: “{} already expired, skipped.”.
+    pub skipped_expired: &'static str,
+    /// In English: “{} already here, kept as they were.”.
+    pub skipped_existing: &'static str,
+    /// In English: “Nothing imported”.
+    pub import_failed: &'static str,
+    /// In English: “”.
+    pub import_follower: &'static str,
+    /// In English: “Working…”.
+    pub working: &'static str,
+}
+
+const WORKSPACES_EN: WorkspaceStrings = WorkspaceStrings {
+    open: "Workspaces",
+    title: "Workspaces",
+    close: "Close",
+    current: "current",
+    embeds: "Tutorial embeds",
+    keys: "Keys",
+    create: "Create",
+    new_name: "New workspace name",
+    switch: "Open",
+    rename: "Rename",
+    rename_to: "New name",
+    reset: "Reset",
+    delete: "Delete",
+    confirm_reset: "Empty workspace “{}”? Its keys are deleted.",
+    confirm_delete: "Delete workspace “{}” and everything in it?",
+    yes: "Yes",
+    cancel: "Cancel",
+    export: "Export",
+    import: "Import a file…",
+    import_hint: "JSON export, redis-cli command file or RESP. Existing keys are kept.",
+    bad_length: "A name has 1 to 64 characters.",
+    bad_chars: "Use letters, digits, “-”, “_” and “.” only.",
+    bad_embed: "Names starting with “embed-” belong to tutorial embeds.",
+    exists: "A workspace of that name exists.",
+    busy: "That workspace is open in another tab; close it there first.",
+    failed: "It did not work",
+    created: "Created “{}”.",
+    reset_done: "Emptied “{}”.",
+    deleted: "Deleted “{}”.",
+    imported: "Imported {} keys.",
+    skipped_expired: "{} already expired, skipped.",
+    skipped_existing: "{} already here, kept as they were.",
+    import_failed: "Nothing imported",
+    import_follower:
+        "Nothing imported: this workspace runs in another tab. Import there, or close that tab.",
+    working: "Working…",
+};
+
+const WORKSPACES_ZH: WorkspaceStrings = WorkspaceStrings {
+    open: "工作区",
+    title: "工作区",
+    close: "关闭",
+    current: "当前",
+    embeds: "教程嵌入",
+    keys: "键",
+    create: "新建",
+    new_name: "新工作区名称",
+    switch: "打开",
+    rename: "重命名",
+    rename_to: "新名称",
+    reset: "重置",
+    delete: "删除",
+    confirm_reset: "清空工作区“{}”？其中的键将被删除。",
+    confirm_delete: "删除工作区“{}”及其全部数据？",
+    yes: "确定",
+    cancel: "取消",
+    export: "导出",
+    import: "导入文件…",
+    import_hint: "JSON 导出、redis-cli 命令文件或 RESP。已有的键保持不变。",
+    bad_length: "名称长度为 1 到 64 个字符。",
+    bad_chars: "只能使用字母、数字、“-”、“_”和“.”。",
+    bad_embed: "以“embed-”开头的名称留给教程嵌入使用。",
+    exists: "已存在同名工作区。",
+    busy: "该工作区已在另一个标签页中打开，请先在那里关闭。",
+    failed: "操作失败",
+    created: "已创建“{}”。",
+    reset_done: "已清空“{}”。",
+    deleted: "已删除“{}”。",
+    imported: "已导入 {} 个键。",
+    skipped_expired: "{} 个已过期，已跳过。",
+    skipped_existing: "{} 个已存在，保持原样。",
+    import_failed: "未导入任何数据",
+    import_follower: "未导入：这个工作区由另一个标签页运行。请在那个标签页导入，或先关闭它。",
+    working: "处理中…",
+};
+
+impl Lang {
+    /// The workspace manager's texts in this language.
+    pub fn workspaces(self) -> &'static WorkspaceStrings {
+        match self {
+            Lang::En => &WORKSPACES_EN,
+            Lang::Zh => &WORKSPACES_ZH,
+        }
+    }
+}
+
+// moved from persist/mod.rs and ui/services/persist.rs
+
+/// The persistence banner: why writes are not saved, and damage found.
+#[derive(Debug)]
+pub struct PersistStrings {
+    /// Browser storage unavailable: kvlab works in memory (`{}` is the browser's reason).
+    pub memory: &'static str,
+    /// The workspace was not loaded (`{}`: why).
+    pub refused: &'static str,
+    /// Another tab runs and saves the workspace.
+    pub other_tab: &'static str,
+    /// Saving failed (`{}`: the browser's reason).
+    pub write_failed: &'static str,
+    /// Damaged data found (`{}`: what), everything before it recovered.
+    pub damaged: &'static str,
+}
+
+const PERSIST_EN: PersistStrings = PersistStrings {
+    memory: "Browser storage is unavailable ({}): kvlab works in memory and nothing \
+                 will be saved when you close this page.",
+    refused: "This workspace was not loaded: {}. Working in memory; nothing will be saved.",
+    other_tab: "This workspace is open in another tab, which runs and saves it: commands typed \
+                 here run there and are saved. If that tab closes, this one takes over.",
+    write_failed: "Saving failed ({}): your latest changes are kept in memory only. Free \
+                 some space or export the workspace; what was saved before is intact.",
+    damaged: "Damaged data found: {}. Everything saved before it was recovered.",
+};
+
+const PERSIST_ZH: PersistStrings = PersistStrings {
+    memory: "浏览器存储不可用（{}）：kvlab 仅在内存中运行，关闭此页面后不会保留任何数据。",
+    refused: "未加载此工作区：{}。当前仅在内存中运行，不会保存任何数据。",
+    other_tab: "此工作区已在另一个标签页中打开，由那个标签页运行并保存：在这里输入的命令会在那里运行并保存。那个标签页关闭后，由这个标签页接管。",
+    write_failed: "保存失败（{}）：最近的更改只保留在内存中。请释放存储空间或导出工作区；\
+                 之前已保存的数据完好无损。",
+    damaged: "发现损坏的数据：{}。在它之前保存的所有数据都已恢复。",
+};
+
+impl Lang {
+    /// The persistence banner's texts in this language.
+    pub fn persist(self) -> &'static PersistStrings {
+        match self {
+            Lang::En => &PERSIST_EN,
+            Lang::Zh => &PERSIST_ZH,
+        }
+    }
+}
+
+// moved from app/console.rs
+
+/// The console's `HELP` built-in (redis-cli's own texts, and their Chinese).
+#[derive(Debug)]
+pub struct HelpStrings {
+    /// A help block's labels: summary, complexity, since, group.
+    pub labels: [&'static str; 4],
+    /// `HELP` with no topic.
+    pub intro: &'static str,
+    /// `HELP` of an unknown topic (`{}`: the topic).
+    pub no_help: &'static str,
+}
+
+const HELP_EN: HelpStrings = HelpStrings {
+    labels: ["summary:", "complexity:", "since:", "group:"],
+    intro: "redis-cli 7.0.15 (kvlab)\nTo get help about Redis commands type:\n      \"help @<group>\" to get a list of commands in <group>\n      \"help <command>\" for help on <command>\n      \"help <tab>\" to get a list of possible help topics\n      \"clear\" or Ctrl+L to clear the screen",
+    no_help: "No help for '{}'. Try \"help @<group>\", e.g. help @list",
+};
+
+const HELP_ZH: HelpStrings = HelpStrings {
+    labels: ["概要：", "复杂度：", "起始版本：", "分组："],
+    intro: "redis-cli 7.0.15 (kvlab)\n获取 Redis 命令的帮助：\n      \"help @<分组>\" 列出 <分组> 中的命令\n      \"help <命令>\" 查看 <命令> 的帮助\n      \"help <Tab>\" 补全可用的帮助主题\n      \"clear\" 或 Ctrl+L 清屏",
+    no_help: "没有 '{}' 的帮助。试试 \"help @<分组>\"，例如 help @list",
+};
+
+impl Lang {
+    /// The `HELP` built-in's texts in this language.
+    pub fn help(self) -> &'static HelpStrings {
+        match self {
+            Lang::En => &HELP_EN,
+            Lang::Zh => &HELP_ZH,
         }
     }
 }

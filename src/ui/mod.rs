@@ -1,4 +1,5 @@
-//! The web app (Yew, client-side rendered), compiled for `wasm32` only.
+//! The web app (Yew, client-side rendered), compiled for `wasm32` only — all but
+//! [`i18n`], its strings, which the host-compiled app layer ([`crate::app`]) renders too.
 //!
 //! The whole engine runs in the page: [`state::State`] holds a workspace with an
 //! [`Engine`](crate::engine::Engine) on the browser's clock, reached only through
@@ -8,39 +9,48 @@
 //!
 //! # Layout
 //! - [`app`]: the root component; owns the state and wires views to it.
-//! - [`state`]: [`State`](state::State) (a Yew `Reducible`) and its [`Action`](state::Action)s.
+//! - [`state`]: [`State`](state::State) as a Yew `Reducible`: the reducer is host code
+//!   ([`crate::app::state`]); its `reduce` has the services carry out what it returns.
 //! - [`components`]: views that take data and callbacks.
-//! - [`console`]: redis-cli's hints, Tab completion and `HELP`, from the command table.
-//! - [`services`]: the engine service (all commands and their effects go through it) and
-//!   browser storage.
+//! - [`console`]: fetching the Chinese `HELP` texts (hints, completion and `HELP` are
+//!   [`crate::app::console`]).
+//! - [`services`]: everything outside the views — the engine service, `localStorage`, the
+//!   page's address, persistence (IndexedDB) and the other tabs of the workspace; they
+//!   carry out the reducer's [`Command`](crate::app::state::Command)s.
 //! - [`i18n`]: every UI string, in English and Chinese.
-//! - [`tabs_hook`]: several tabs on one workspace — one runs it, the others forward their
-//!   commands to it and show a replica.
 //! - [`walkthrough`]: SQL and KV side by side (`#/walk…`), with the SQL worker's client.
 //! - [`split`]: loads the second half of a release build's wasm after start-up.
 
+#[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
 pub mod components;
+#[cfg(target_arch = "wasm32")]
 pub mod console;
 pub mod i18n;
-pub mod persist_hook;
+#[cfg(target_arch = "wasm32")]
 pub mod services;
+#[cfg(target_arch = "wasm32")]
 pub mod share_view;
+#[cfg(target_arch = "wasm32")]
 pub mod split;
+#[cfg(target_arch = "wasm32")]
 pub mod state;
-pub mod tabs_hook;
+#[cfg(target_arch = "wasm32")]
 pub mod walkthrough;
 
-/// Opens the saved workspace (see [`persist_hook`]), then mounts the app into
+/// Opens the saved workspace (see [`services::persist`]), then mounts the app into
 /// `<div id="app">` (or `<body>` if there is none).
+#[cfg(target_arch = "wasm32")]
 pub fn start() {
     wasm_bindgen_futures::spawn_local(async {
-        persist_hook::prepare().await;
-        tabs_hook::prepare();
+        services::persist::prepare().await;
+        services::tabs::prepare();
         mount();
     });
 }
 
+#[cfg(target_arch = "wasm32")]
 fn mount() {
     let root = web_sys::window()
         .and_then(|w| w.document())

@@ -14,16 +14,10 @@
 
 use yew::prelude::*;
 
-use super::i18n::Lang;
+use super::i18n::share_error_text;
+use super::services::location;
 use super::state::{Action, Entry, State};
 use crate::share::{self, Route, ShareError, Shared};
-
-fn t(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
-}
 
 /// The lines typed in the active pane, oldest first (what a share link carries).
 pub fn session_commands(state: &State) -> Vec<String> {
@@ -41,15 +35,6 @@ pub fn session_commands(state: &State) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The page's address without its fragment.
-fn base_url() -> String {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else {
-        return String::new();
-    };
-    let href = loc.href().unwrap_or_default();
-    href.split('#').next().unwrap_or("").to_string()
-}
-
 /// Properties of [`ShareBox`].
 #[derive(Properties, PartialEq)]
 pub struct ShareBoxProps {
@@ -62,6 +47,7 @@ pub struct ShareBoxProps {
 #[component]
 pub fn ShareBox(props: &ShareBoxProps) -> Html {
     let lang = props.state.lang;
+    let t = lang.share();
     let open = use_state(|| false);
     // What the Copy button last did: None, Some(true) copied, Some(false) refused.
     let copied = use_state(|| None::<bool>);
@@ -78,7 +64,7 @@ pub fn ShareBox(props: &ShareBoxProps) -> Html {
             dataset: Vec::new(),
             commands: session_commands(&props.state),
         };
-        let link = format!("{}#{}", base_url(), Route::Share(Ok(shared.clone())).fragment());
+        let link = format!("{}#{}", location::base_url(), Route::Share(Ok(shared.clone())).fragment());
         let long = link.len() > share::LONG_LINK;
         let select = Callback::from(|e: FocusEvent| {
             if let Some(input) = e
@@ -91,25 +77,23 @@ pub fn ShareBox(props: &ShareBoxProps) -> Html {
         html! {
             <div class="share-box">
                 <label>
-                    { t(lang, "Link to this session (", "本次会话的链接（") }
+                    { t.link_before }
                     { shared.commands.len() }
-                    { t(lang, " commands, ", " 条命令，") }
+                    { t.link_commands }
                     { link.len() }
-                    { t(lang, " characters)", " 个字符）") }
+                    { t.link_chars }
                     <input type="text" readonly=true value={link.clone()} onfocus={select} />
                 </label>
                 <button type="button" class="share-copy" onclick={copy_link(link.clone(), copied.clone())}>
-                    { t(lang, "Copy", "复制") }
+                    { t.copy }
                 </button>
                 <span class="share-copied" role="status">{ match *copied {
-                    Some(true) => t(lang, "Copied.", "已复制。"),
-                    Some(false) => t(lang, "Could not copy: select the link and press Ctrl+C.", "无法复制：请选中链接后按 Ctrl+C。"),
+                    Some(true) => t.copied,
+                    Some(false) => t.copy_failed,
                     None => "",
                 } }</span>
                 if long {
-                    <p class="warn">{ t(lang,
-                        "This link is long: some chat and mail apps cut links of more than a few thousand characters.",
-                        "链接较长：有些聊天和邮件应用会截断超过几千个字符的链接。") }</p>
+                    <p class="warn">{ t.long_link }</p>
                 }
             </div>
         }
@@ -142,7 +126,7 @@ pub fn ShareBox(props: &ShareBoxProps) -> Html {
     html! {
         <div class="share" {onkeydown}>
             <button type="button" class="share-toggle" ref={button} aria-expanded={(*open).to_string()} onclick={toggle}>
-                { t(lang, "Share", "分享") }
+                { t.share }
             </button>
             { for body }
         </div>
@@ -185,11 +169,12 @@ pub struct SharePageProps {
 #[component]
 pub fn SharePage(props: &SharePageProps) -> Html {
     let lang = props.state.lang;
+    let t = lang.share();
     let done = props.on_done.clone();
     let cancel = {
         let done = done.clone();
         Callback::from(move |_: MouseEvent| {
-            set_hash("/");
+            location::go(&Route::Console);
             done.emit(());
         })
     };
@@ -198,10 +183,10 @@ pub fn SharePage(props: &SharePageProps) -> Html {
         Err(e) => {
             return html! {
                 <main class="share-page">
-                    <h2>{ if props.try_link { t(lang, "This Try-it link cannot be opened", "无法打开这个“试一试”链接") }
-                          else { t(lang, "This share link cannot be opened", "无法打开这个分享链接") } }</h2>
-                    <p class="error">{ error_text(e, lang) }</p>
-                    <button type="button" onclick={cancel}>{ t(lang, "Back to the workbench", "返回工作台") }</button>
+                    <h2>{ if props.try_link { t.try_unreadable }
+                          else { t.share_unreadable } }</h2>
+                    <p class="error">{ share_error_text(e, lang) }</p>
+                    <button type="button" onclick={cancel}>{ t.back }</button>
                 </main>
             };
         }
@@ -212,18 +197,8 @@ pub fn SharePage(props: &SharePageProps) -> Html {
         .read(|e| e.server().dbs.iter().all(|d| d.is_empty()));
     // The link's own workspace: named after the fragment, without `autorun` so that a
     // link with and without it share one.
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default();
-    let fresh = format!(
-        "shared-{}",
-        share::crc_name(
-            hash.replace("&autorun=true", "")
-                .replace("&autorun=1", "")
-                .as_str()
-        )
-    );
-    let in_fresh = super::persist_hook::workspace_from_url() == fresh;
+    let fresh = Route::link_workspace(&location::hash());
+    let in_fresh = super::services::persist::workspace_from_url() == fresh;
     let run = {
         let dispatcher = props.state.dispatcher();
         let shared = shared.clone();
@@ -235,12 +210,11 @@ pub fn SharePage(props: &SharePageProps) -> Html {
                 for line in shared.dataset.iter().chain(&shared.commands) {
                     dispatcher.dispatch(Action::Run(line.clone()));
                 }
-                set_hash("/");
+                location::go(&Route::Console);
                 done.emit(());
-            } else if let Some(loc) = web_sys::window().map(|w| w.location()) {
+            } else {
                 // A fresh workspace named after the link, with the same fragment.
-                let hash = loc.hash().unwrap_or_default();
-                let _ = loc.set_href(&format!("?ws={fresh}{hash}"));
+                location::load(&format!("?ws={fresh}{}", location::hash()));
             }
         })
     };
@@ -259,55 +233,31 @@ pub fn SharePage(props: &SharePageProps) -> Html {
     let lines = shared.dataset.len() + shared.commands.len();
     html! {
         <main class="share-page">
-            <h2>{ if props.try_link { t(lang, "Commands from a Try-it link", "来自“试一试”链接的命令") }
-                  else { t(lang, "A shared kvlab session", "分享的 kvlab 会话") } }</h2>
-            <p>{ t(lang, "Nothing has run yet. These commands will run, in order, as if typed:",
-                   "尚未执行任何命令。以下命令将按顺序执行，如同手动输入：") }</p>
+            <h2>{ if props.try_link { t.try_heading }
+                  else { t.share_heading } }</h2>
+            <p>{ t.nothing_ran }</p>
             if !shared.dataset.is_empty() {
-                <p>{ shared.dataset.len() }{ t(lang, " commands rebuild a dataset first.", " 条命令先重建数据集。") }</p>
+                <p>{ shared.dataset.len() }{ t.dataset_first }</p>
             }
             <ol class="share-lines">
                 { for shared.dataset.iter().chain(&shared.commands).take(500).map(|l| html! { <li><code>{ l.clone() }</code></li> }) }
             </ol>
             if lines > 500 {
-                <p>{ t(lang, "… and more.", "……以及更多。") }</p>
+                <p>{ t.and_more }</p>
             }
             <div class="share-actions">
                 <button type="button" class="primary" onclick={run}>
-                    { if empty { t(lang, "Run them", "执行") }
-                      else if in_fresh { t(lang, "Run them again here", "在此再次执行") }
-                      else { t(lang, "Open in a fresh workspace", "在新工作区中打开") } }
+                    { if empty { t.run }
+                      else if in_fresh { t.run_again }
+                      else { t.open_fresh } }
                 </button>
-                <button type="button" onclick={cancel}>{ t(lang, "Cancel", "取消") }</button>
+                <button type="button" onclick={cancel}>{ t.cancel }</button>
             </div>
             if waits {
-                <p class="note">{ t(lang, "This link has run in this workspace before, so it waits for you this time.",
-                                    "这个链接之前已在本工作区执行过，因此这次等你确认后再执行。") }</p>
+                <p class="note">{ t.waits }</p>
             } else if !empty && !in_fresh {
-                <p class="note">{ t(lang, "This workspace already holds data, so the link opens in a workspace of its own.",
-                                    "当前工作区已有数据，因此链接会在单独的工作区中打开。") }</p>
+                <p class="note">{ t.other_workspace }</p>
             }
         </main>
-    }
-}
-
-/// Why a share link cannot be opened, in the UI language.
-fn error_text(e: &ShareError, lang: Lang) -> String {
-    match (lang, e) {
-        (Lang::En, e) => e.to_string(),
-        (Lang::Zh, ShareError::Encoding) => "链接已损坏（不是 base64url 编码）".to_string(),
-        (Lang::Zh, ShareError::Version(v)) => {
-            format!("该链接由更新版本的 kvlab 生成（格式 {v}）；请刷新页面以更新")
-        }
-        (Lang::Zh, ShareError::Damaged) => "链接已损坏：有一部分缺失或被改动".to_string(),
-        (Lang::Zh, ShareError::Compression) => "链接已损坏或过大".to_string(),
-        (Lang::Zh, ShareError::Format) => "该链接中没有 kvlab 会话".to_string(),
-        (Lang::Zh, ShareError::Commands) => "该链接中没有命令列表".to_string(),
-    }
-}
-
-fn set_hash(h: &str) {
-    if let Some(loc) = web_sys::window().map(|w| w.location()) {
-        let _ = loc.set_hash(h);
     }
 }

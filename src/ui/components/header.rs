@@ -2,7 +2,9 @@
 
 use yew::prelude::*;
 
+use crate::app::route::Route;
 use crate::ui::i18n::{Lang, Strings};
+use crate::ui::services::location;
 use crate::ui::state::{Tab, Theme};
 
 /// Properties of [`Header`].
@@ -95,10 +97,7 @@ pub fn Header(props: &HeaderProps) -> Html {
 
 /// Leaves a walkthrough page (`#/walk…`) for the tabs: the fragment goes back to `#/`.
 fn leave_walkthroughs() {
-    let Some(location) = web_sys::window().map(|w| w.location()) else {
-        return;
-    };
-    if location.hash().is_ok_and(|h| h.starts_with("#/walk")) {
-        let _ = location.set_hash("/");
+    if location::route().is_walk() {
+        location::go(&Route::Console);
     }
 }

@@ -6,5 +6,6 @@ pub mod header;
 pub mod log;
 pub mod pane;
 pub mod status_bar;
+pub mod tab_badge;
 pub mod value_view;
 pub mod workspaces;

@@ -17,15 +17,15 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
 
 use crate::engine::export;
-use crate::persist;
-use crate::ui::i18n::Lang;
-use crate::ui::persist_hook;
+use crate::ui::i18n::WorkspaceStrings;
+use crate::ui::services::location;
+use crate::ui::services::persist;
 use crate::ui::state::{Action, State};
 
 /// Longest workspace name.
 pub const MAX_NAME: usize = 64;
 
-/// Why a workspace name is refused, if it is (the message key, see [`Texts`]).
+/// Why a workspace name is refused, if it is (the message key, see [`WorkspaceStrings`]).
 pub fn name_problem(name: &str) -> Option<&'static str> {
     if name.is_empty() || name.chars().count() > MAX_NAME {
         return Some("length");
@@ -42,134 +42,11 @@ pub fn name_problem(name: &str) -> Option<&'static str> {
     None
 }
 
-/// The manager's texts in one language.
-struct Texts {
-    open: &'static str,
-    title: &'static str,
-    close: &'static str,
-    current: &'static str,
-    embeds: &'static str,
-    keys: &'static str,
-    create: &'static str,
-    new_name: &'static str,
-    switch: &'static str,
-    rename: &'static str,
-    rename_to: &'static str,
-    reset: &'static str,
-    delete: &'static str,
-    confirm_reset: &'static str,
-    confirm_delete: &'static str,
-    yes: &'static str,
-    cancel: &'static str,
-    export: &'static str,
-    import: &'static str,
-    import_hint: &'static str,
-    bad_length: &'static str,
-    bad_chars: &'static str,
-    bad_embed: &'static str,
-    exists: &'static str,
-    busy: &'static str,
-    failed: &'static str,
-    created: &'static str,
-    reset_done: &'static str,
-    deleted: &'static str,
-    imported: &'static str,
-    skipped_expired: &'static str,
-    skipped_existing: &'static str,
-    import_failed: &'static str,
-    import_follower: &'static str,
-    working: &'static str,
-}
-
-const EN: Texts = Texts {
-    open: "Workspaces",
-    title: "Workspaces",
-    close: "Close",
-    current: "current",
-    embeds: "Tutorial embeds",
-    keys: "Keys",
-    create: "Create",
-    new_name: "New workspace name",
-    switch: "Open",
-    rename: "Rename",
-    rename_to: "New name",
-    reset: "Reset",
-    delete: "Delete",
-    confirm_reset: "Empty workspace “{}”? Its keys are deleted.",
-    confirm_delete: "Delete workspace “{}” and everything in it?",
-    yes: "Yes",
-    cancel: "Cancel",
-    export: "Export",
-    import: "Import a file…",
-    import_hint: "JSON export, redis-cli command file or RESP. Existing keys are kept.",
-    bad_length: "A name has 1 to 64 characters.",
-    bad_chars: "Use letters, digits, “-”, “_” and “.” only.",
-    bad_embed: "Names starting with “embed-” belong to tutorial embeds.",
-    exists: "A workspace of that name exists.",
-    busy: "That workspace is open in another tab; close it there first.",
-    failed: "It did not work",
-    created: "Created “{}”.",
-    reset_done: "Emptied “{}”.",
-    deleted: "Deleted “{}”.",
-    imported: "Imported {} keys.",
-    skipped_expired: "{} already expired, skipped.",
-    skipped_existing: "{} already here, kept as they were.",
-    import_failed: "Nothing imported",
-    import_follower:
-        "Nothing imported: this workspace runs in another tab. Import there, or close that tab.",
-    working: "Working…",
-};
-
-const ZH: Texts = Texts {
-    open: "工作区",
-    title: "工作区",
-    close: "关闭",
-    current: "当前",
-    embeds: "教程嵌入",
-    keys: "键",
-    create: "新建",
-    new_name: "新工作区名称",
-    switch: "打开",
-    rename: "重命名",
-    rename_to: "新名称",
-    reset: "重置",
-    delete: "删除",
-    confirm_reset: "清空工作区“{}”？其中的键将被删除。",
-    confirm_delete: "删除工作区“{}”及其全部数据？",
-    yes: "确定",
-    cancel: "取消",
-    export: "导出",
-    import: "导入文件…",
-    import_hint: "JSON 导出、redis-cli 命令文件或 RESP。已有的键保持不变。",
-    bad_length: "名称长度为 1 到 64 个字符。",
-    bad_chars: "只能使用字母、数字、“-”、“_”和“.”。",
-    bad_embed: "以“embed-”开头的名称留给教程嵌入使用。",
-    exists: "已存在同名工作区。",
-    busy: "该工作区已在另一个标签页中打开，请先在那里关闭。",
-    failed: "操作失败",
-    created: "已创建“{}”。",
-    reset_done: "已清空“{}”。",
-    deleted: "已删除“{}”。",
-    imported: "已导入 {} 个键。",
-    skipped_expired: "{} 个已过期，已跳过。",
-    skipped_existing: "{} 个已存在，保持原样。",
-    import_failed: "未导入任何数据",
-    import_follower: "未导入：这个工作区由另一个标签页运行。请在那个标签页导入，或先关闭它。",
-    working: "处理中…",
-};
-
-fn texts(lang: Lang) -> &'static Texts {
-    match lang {
-        Lang::En => &EN,
-        Lang::Zh => &ZH,
-    }
-}
-
 fn fill(t: &str, x: impl std::fmt::Display) -> String {
     t.replacen("{}", &x.to_string(), 1)
 }
 
-fn error_text(t: &Texts, e: &str) -> String {
+fn error_text(t: &WorkspaceStrings, e: &str) -> String {
     match e {
         "WorkspaceExists" => t.exists.to_string(),
         "WorkspaceBusy" => t.busy.to_string(),
@@ -190,12 +67,8 @@ pub fn size_text(n: u64) -> String {
 
 /// Goes to workspace `name` (the page reloads into it).
 pub fn navigate_to(name: &str) {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else {
-        return;
-    };
-    let path = loc.pathname().unwrap_or_else(|_| "./".into());
     let enc: String = js_sys::encode_uri_component(name).into();
-    let _ = loc.set_href(&format!("{path}?ws={enc}"));
+    location::load(&format!("{}?ws={enc}", location::path()));
 }
 
 /// One listed workspace.
@@ -224,7 +97,7 @@ pub struct WorkspacesProps {
 #[component]
 pub fn Workspaces(props: &WorkspacesProps) -> Html {
     let state = props.state.clone();
-    let t = texts(state.lang);
+    let t = state.lang.workspaces();
     let open = use_state(|| false);
     let rows = use_state(Vec::<Row>::new);
     let message = use_state(|| None::<(String, bool)>);
@@ -234,7 +107,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
     let busy = use_state(|| false);
     let version = use_state(|| 0u32);
     let dialog = use_node_ref();
-    let current = persist_hook::current_workspace();
+    let current = persist::current_workspace();
 
     // (Re)load the list with sizes while the dialog is open.
     {
@@ -251,7 +124,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     let mut out = Vec::new();
                     for name in names {
                         let bytes = if name == current {
-                            persist_hook::current_bytes().await
+                            persist::current_bytes().await
                         } else {
                             persist::workspace_bytes(&name).await
                         };
@@ -270,33 +143,27 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
         let dialog = dialog.clone();
         use_effect_with((*open, (*ask).is_some()), move |(is_open, asking)| {
             let asking = *asking;
-            let listener = is_open.then(|| {
-                wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
-                    move |e: web_sys::KeyboardEvent| {
-                        if e.key() != "Escape" {
-                            return;
-                        }
-                        if asking {
-                            if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
-                                let _ = el.focus();
-                            }
-                            ask.set(None);
-                        } else {
-                            open.set(false);
-                        }
-                    },
-                )
-            });
             let doc = web_sys::window().and_then(|w| w.document());
-            if let (Some(doc), Some(l)) = (&doc, &listener) {
-                let _ = doc.add_event_listener_with_callback("keydown", l.as_ref().unchecked_ref());
-            }
-            move || {
-                if let (Some(doc), Some(l)) = (doc, listener) {
-                    let _ = doc
-                        .remove_event_listener_with_callback("keydown", l.as_ref().unchecked_ref());
-                }
-            }
+            // Removed when dropped: when the dialog closes or the question changes.
+            let listener = doc.filter(|_| *is_open).map(|doc| {
+                gloo_events::EventListener::new(&doc, "keydown", move |e| {
+                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    if e.key() != "Escape" {
+                        return;
+                    }
+                    if asking {
+                        if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                            let _ = el.focus();
+                        }
+                        ask.set(None);
+                    } else {
+                        open.set(false);
+                    }
+                })
+            });
+            move || drop(listener)
         });
     }
     // Focus the dialog when it opens, and give the focus back to the header button when it
@@ -466,7 +333,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     state.dispatch(Action::Run("FLUSHALL".to_string()));
                     let name2 = name.clone();
                     run(Box::pin(async move {
-                        persist_hook::flushed().await;
+                        persist::flushed().await;
                         Ok(fill(t.reset_done, &name2))
                     }));
                 }
@@ -478,7 +345,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     let here = is_current(&name);
                     run(Box::pin(async move {
                         if here {
-                            persist_hook::leave().await;
+                            persist::leave().await;
                             persist::delete_workspace(&name).await?;
                             navigate_to("default");
                         } else {
@@ -496,7 +363,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     let here = is_current(&name);
                     run(Box::pin(async move {
                         if here {
-                            persist_hook::leave().await;
+                            persist::leave().await;
                             match persist::rename_workspace(&name, &to).await {
                                 Ok(()) => navigate_to(&to),
                                 // Back into the old one (nothing changed there).
@@ -572,7 +439,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
             input.set_value("");
             // A follower tab's engine is a replica: an import must run where the workspace
             // is run and saved.
-            if crate::ui::tabs_hook::is_follower() {
+            if crate::ui::services::tabs::is_follower() {
                 message.set(Some((t.import_follower.to_string(), true)));
                 return;
             }
@@ -668,7 +535,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
             move |_: MouseEvent| {
                 let name = name.clone();
                 spawn_local(async move {
-                    persist_hook::flushed().await;
+                    persist::flushed().await;
                     navigate_to(&name);
                 });
             }

@@ -2,6 +2,10 @@
 //!
 //! Storage can be missing or refuse (private windows, quotas): every call then does nothing
 //! and reads give `None`, so the app works the same, only forgetting across reloads.
+//!
+//! Hand-written on `web_sys::Storage` rather than `gloo-storage`: its `LocalStorage::raw()`
+//! throws where the page has no `localStorage`, and its `get`/`set` go through serde_json,
+//! which the first load does not carry otherwise.
 
 /// The key prefix of every item the app stores.
 const PREFIX: &str = "kvlab.";
@@ -76,10 +80,8 @@ fn hook_pagehide() {
     if HOOKED.with(|h| h.replace(true)) {
         return;
     }
-    use wasm_bindgen::JsCast;
-    let cb = wasm_bindgen::closure::Closure::<dyn Fn()>::new(flush);
     if let Some(w) = web_sys::window() {
-        let _ = w.add_event_listener_with_callback("pagehide", cb.as_ref().unchecked_ref());
+        // For the page's life.
+        gloo_events::EventListener::new(&w, "pagehide", |_| flush()).forget();
     }
-    cb.forget();
 }

@@ -1,5 +1,6 @@
-//! The app's link to persistence ([`crate::persist`]): the only UI code that knows
-//! about it. Two calls, in this order:
+//! The persistence service: the app's link to [`crate::persist`], the only UI code that
+//! knows about it (components, the workspace manager included, go through here). Two
+//! calls, in this order:
 //!
 //! 1. [`prepare`] (async, before the app mounts): opens the workspace named by `?ws=` in
 //!    the page address (default `default`) and reads its dataset.
@@ -26,6 +27,12 @@ use crate::engine::{Effect, Engine};
 use crate::persist::{self, Persister, Status};
 use crate::ui::i18n::Lang;
 
+/// The workspace manager's operations on the stored workspaces.
+pub use crate::persist::{
+    create_workspace, delete_workspace, download, list_workspaces, remove_workspace,
+    rename_workspace, reset_workspace, workspace_bytes,
+};
+
 thread_local! {
     static PERSISTER: RefCell<Option<Persister>> = const { RefCell::new(None) };
     static RESTORED: RefCell<Option<Vec<Db>>> = const { RefCell::new(None) };
@@ -47,38 +54,38 @@ pub fn set_lang(lang: Lang) {
 }
 
 fn banner_lang() -> Lang {
-    BANNER.with(|b| b.borrow().0).unwrap_or_else(|| {
-        match crate::ui::services::storage::get("lang").as_deref() {
+    BANNER
+        .with(|b| b.borrow().0)
+        .unwrap_or_else(|| match super::storage::get("lang").as_deref() {
             Some("en") => Lang::En,
             Some("zh-CN") => Lang::Zh,
             _ => Lang::detect(),
-        }
-    })
+        })
 }
 
 /// The banner's lines for `s` in `lang`: why writes are not saved, then each damage found.
 pub fn status_lines(s: &Status, lang: Lang) -> Vec<String> {
-    let mut lines: Vec<String> = match lang {
-        Lang::En => s.mode.message(),
-        Lang::Zh => s.mode.message_zh(),
-    }
-    .into_iter()
-    .collect();
-    lines.extend(s.problems.iter().map(|p| match lang {
-        Lang::En => format!("Damaged data found: {p}. Everything saved before it was recovered."),
-        Lang::Zh => format!("发现损坏的数据：{p}。在它之前保存的所有数据都已恢复。"),
-    }));
+    let t = lang.persist();
+    let fill = |template: &str, x: &str| template.replacen("{}", x, 1);
+    let mode = match &s.mode {
+        persist::Mode::Saved => None,
+        persist::Mode::Memory { reason } => Some(fill(t.memory, reason)),
+        persist::Mode::Refused { reason } => Some(fill(t.refused, reason)),
+        persist::Mode::OtherTab => Some(t.other_tab.to_string()),
+        persist::Mode::WriteFailed { reason } => Some(fill(t.write_failed, reason)),
+    };
+    let mut lines: Vec<String> = mode.into_iter().collect();
+    lines.extend(s.problems.iter().map(|p| fill(t.damaged, &p.to_string())));
     lines
 }
 
 /// The workspace named in the page address: `embed-<ws>` in embed mode (`#/embed?ws=…`),
 /// else `?ws=name`, or `default`.
 pub fn workspace_from_url() -> String {
-    if let Some(e) = super::app::embed_route() {
+    if let Some(e) = super::location::embed() {
         return format!("embed-{}", e.workspace);
     }
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
+    Some(super::location::search())
         .and_then(|q| {
             q.trim_start_matches('?').split('&').find_map(|kv| {
                 let (k, v) = kv.split_once('=')?;
@@ -117,7 +124,7 @@ pub fn install(engine: &Rc<RefCell<Engine>>) {
 
 /// Installs the restored dataset into the service's engine and saves every later write:
 /// the service's observers see each batch of effects, in order, right after it happens.
-pub fn connect(service: &crate::ui::services::engine::EngineService) {
+pub fn connect(service: &super::engine::EngineService) {
     let shared = service.shared();
     install(&shared);
     let engine = Rc::downgrade(&shared);
@@ -157,7 +164,7 @@ pub async fn flushed() {
     }
 }
 
-/// This tab takes the workspace over (the tab that owned it is gone; see `tabs_hook`):
+/// This tab takes the workspace over (the tab that owned it is gone; see [`super::tabs`]):
 /// opens it again — the lock is this tab's now — replaces the engine's dataset with what is
 /// stored, and saves every later write.
 pub async fn take_over(engine: &Rc<RefCell<Engine>>) {
@@ -206,7 +213,7 @@ fn show_status(s: &Status) {
     let mut lines = status_lines(s, lang);
     // Embeds of one tutorial page share workspaces by design: a reader needs no word about
     // which frame runs it.
-    if s.mode == persist::Mode::OtherTab && super::app::embed_route().is_some() && !lines.is_empty()
+    if s.mode == persist::Mode::OtherTab && super::location::embed().is_some() && !lines.is_empty()
     {
         lines.remove(0);
     }

@@ -5,23 +5,23 @@
 //! **follower**: its panes forward their commands to the leader over a `BroadcastChannel`
 //! (`kvlab-ws-<workspace>`), its views show a replica kept up to date with the leader's
 //! effect batches, and it waits in the lock's queue, so that when the leader closes or
-//! crashes one follower takes over ([`persist_hook::take_over`]: it re-reads IndexedDB,
+//! crashes one follower takes over ([`persist::take_over`]: it re-reads IndexedDB,
 //! where everything acknowledged is).
 //!
-//! Calls, in this order: [`prepare`] after `persist_hook::prepare` (picks the role, opens
-//! the channel), [`connect`] after `persist_hook::connect` (numbers and broadcasts the
+//! Calls, in this order: [`prepare`] after `persist::prepare` (picks the role, opens
+//! the channel), [`connect`] after `persist::connect` (numbers and broadcasts the
 //! effect batches of the leader's engine), [`set_dispatch`] once the app is mounted
 //! (messages for the state arrive as [`Action`]s).
 //!
 //! # A reply on screen is a reply on disk
 //! The leader posts its messages in order through one outbox that is emptied only when
-//! persistence is idle ([`persist_hook::idle`]): a reply or an effect batch leaves only once
+//! persistence is idle ([`persist::idle`]): a reply or an effect batch leaves only once
 //! the writes before it are committed. A follower thus never shows a write that a crash of
 //! the leader could lose.
 //!
 //! `<html>` carries `data-tab-role` (`leader`, `follower`, `alone` without
 //! `BroadcastChannel`), `data-tab-synced` on a follower whose replica is current, and
-//! `data-tab-followers` on a leader; [`TabBadge`] shows the role.
+//! `data-tab-followers` on a leader; `components::tab_badge` shows the role ([`badge`]).
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -29,14 +29,13 @@ use std::rc::{Rc, Weak};
 
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
-use yew::prelude::*;
 
-use super::i18n::Lang;
-use super::persist_hook;
-use super::services::engine::EngineService;
-use super::state::Action;
+use super::engine::EngineService;
+use super::persist;
+use crate::app::state::{Action, TabCtx};
 use crate::engine::snapshot::{self, TimedEffect};
 use crate::engine::{Effect, Engine};
+pub use crate::tabs::Role;
 use crate::tabs::{Follow, Msg, Step, TabId};
 
 #[wasm_bindgen(module = "/src/ui/tabs.js")]
@@ -45,28 +44,6 @@ extern "C" {
     fn tabs_post(ch: &JsValue, bytes: &[u8]);
     fn tabs_on_leave(f: &Closure<dyn FnMut()>);
     fn tabs_random_id() -> f64;
-}
-
-/// This tab's part in its workspace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// No `BroadcastChannel`: the tab works on its own (as `persist` says).
-    Alone,
-    /// Runs the engine and saves it.
-    Leader,
-    /// Forwards its commands to the leader and shows a replica.
-    Follower,
-}
-
-impl Role {
-    /// The `data-tab-role` value.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Role::Alone => "alone",
-            Role::Leader => "leader",
-            Role::Follower => "follower",
-        }
-    }
 }
 
 enum Out {
@@ -109,6 +86,18 @@ pub fn is_follower() -> bool {
     role() == Role::Follower
 }
 
+/// This tab's part among the workspace's tabs, for the reducer ([`State::apply`]).
+///
+/// [`State::apply`]: crate::app::state::State::apply
+pub fn context() -> TabCtx {
+    with(|h| TabCtx {
+        role: h.role,
+        me: h.me,
+        leader: h.follow.leader,
+    })
+    .unwrap_or_default()
+}
+
 /// True on a follower whose replica is current: forwarded commands reach a leader.
 pub fn connected() -> bool {
     with(|h| h.role == Role::Follower && h.follow.synced()).unwrap_or(false)
@@ -120,9 +109,9 @@ pub fn me() -> TabId {
 }
 
 /// Picks the role (the leader holds the workspace's lock) and opens the channel. Call it
-/// after `persist_hook::prepare`.
+/// after `persist::prepare`.
 pub fn prepare() {
-    let workspace = persist_hook::workspace_from_url();
+    let workspace = persist::workspace_from_url();
     let on_message = Closure::<dyn FnMut(Uint8Array)>::new(|bytes: Uint8Array| {
         if let Ok(msg) = Msg::decode(&bytes.to_vec()) {
             receive(msg);
@@ -132,7 +121,7 @@ pub fn prepare() {
     on_message.forget();
     let role = if channel.is_null() {
         Role::Alone
-    } else if persist_hook::holds_lock() {
+    } else if persist::holds_lock() {
         Role::Leader
     } else {
         Role::Follower
@@ -180,7 +169,7 @@ pub fn prepare() {
 }
 
 /// Numbers and broadcasts (once committed) every batch of effects of the leader's engine.
-/// Call it after `persist_hook::connect`, so that the batch is recorded before it is posted.
+/// Call it after `persist::connect`, so that the batch is recorded before it is posted.
 pub fn connect(service: &EngineService) {
     let shared = service.shared();
     with(|h| h.engine = Rc::downgrade(&shared));
@@ -295,7 +284,7 @@ fn send_out(out: Out) {
         Queued,
     }
     let next = with(|h| {
-        if h.outbox.is_empty() && !h.draining && persist_hook::idle() {
+        if h.outbox.is_empty() && !h.draining && persist::idle() {
             Next::Now(out)
         } else {
             h.outbox.push(out);
@@ -315,7 +304,7 @@ fn send_out(out: Out) {
 
 async fn drain() {
     loop {
-        persist_hook::flushed().await;
+        persist::flushed().await;
         // Persistence is idle: everything recorded before these messages is committed.
         let items = with(|h| {
             let items = std::mem::take(&mut h.outbox);
@@ -359,7 +348,8 @@ fn post_out(out: Out) {
     }
 }
 
-fn post(msg: Msg) {
+/// Posts `msg` to the workspace's other tabs now.
+pub fn post(msg: Msg) {
     let ch = with(|h| h.channel.clone());
     if let Some(ch) = ch.filter(|c| !c.is_null()) {
         tabs_post(&ch, &msg.encode());
@@ -488,6 +478,8 @@ fn receive(msg: Msg) {
     }
 }
 
+/// Waits `ms` milliseconds. Hand-written: `gloo_timers::future` (its `futures` feature)
+/// made the release build's first load 307 bytes (gzip) bigger, measured 2026-12-02.
 async fn sleep(ms: i32) {
     let p = js_sys::Promise::new(&mut |resolve, _| {
         if let Some(w) = web_sys::window() {
@@ -519,7 +511,7 @@ async fn promote() {
     let Some(engine) = with(|h| h.engine.upgrade()).flatten() else {
         return;
     };
-    persist_hook::take_over(&engine).await;
+    persist::take_over(&engine).await;
     let Some(me) = with(|h| {
         h.role = Role::Leader;
         h.seq = 0;
@@ -554,95 +546,8 @@ fn show_role() {
     dispatch(Action::TabsChanged);
 }
 
-/// Texts of this feature, in the UI language.
-pub struct TabTexts {
-    /// A forwarded command had no reply when the leader went.
-    pub lost: &'static str,
-    /// A pane's session on the old leader is gone; this tab runs the workspace now.
-    pub promoted: &'static str,
-    /// A pane's session on the old leader is gone; another tab runs the workspace now.
-    pub moved: &'static str,
-    /// A command typed before the leader answered.
-    pub not_connected: &'static str,
-    /// The badge of a follower.
-    pub follower: &'static str,
-    /// The badge of a follower not synced yet.
-    pub connecting: &'static str,
-    /// The badge of a leader, before the count of other tabs.
-    pub leader: &'static str,
-    /// Its tooltip.
-    pub leader_title: &'static str,
-    /// The follower badge's tooltip.
-    pub follower_title: &'static str,
-}
-
-/// The texts in `lang`.
-pub fn texts(lang: Lang) -> &'static TabTexts {
-    match lang {
-        Lang::En => &TabTexts {
-            lost: "Error: the tab that ran this workspace closed before replying. This command \
-                   may or may not have run: check before running it again.",
-            promoted: "The tab that ran this workspace closed; this tab runs it now. This client \
-                       was reconnected: its subscriptions, blocked command, transaction and \
-                       selected database are gone.",
-            moved: "The tab that ran this workspace closed; another tab runs it now. This client \
-                    was reconnected: its subscriptions, blocked command, transaction and \
-                    selected database are gone.",
-            not_connected: "Error: not connected yet to the tab that runs this workspace. Try \
-                            again in a moment.",
-            follower: "Connected to the owner tab",
-            connecting: "Connecting to the owner tab…",
-            leader: "Owner tab · other tabs connected: ",
-            leader_title: "This tab runs the workspace and saves it; other tabs of it send \
-                           their commands here.",
-            follower_title: "Another tab runs this workspace and saves it: commands typed here \
-                             run there. If it closes, this tab takes over.",
-        },
-        Lang::Zh => &TabTexts {
-            lost: "错误：运行此工作区的标签页在回复前关闭了。此命令可能已执行，也可能没有：\
-                   再次执行前请先检查。",
-            promoted: "运行此工作区的标签页已关闭，现在由本标签页运行。此客户端已重新连接：\
-                       它的订阅、阻塞中的命令、事务和所选数据库都已失效。",
-            moved: "运行此工作区的标签页已关闭，现在由另一个标签页运行。此客户端已重新连接：\
-                    它的订阅、阻塞中的命令、事务和所选数据库都已失效。",
-            not_connected: "错误：尚未连接到运行此工作区的标签页，请稍后再试。",
-            follower: "已连接到主标签页",
-            connecting: "正在连接主标签页…",
-            leader: "主标签页 · 已连接的其他标签页：",
-            leader_title: "本标签页运行并保存此工作区；它的其他标签页把命令发送到这里。",
-            follower_title: "另一个标签页运行并保存此工作区：在这里输入的命令在那里执行。\
-                             它关闭时，本标签页接管。",
-        },
-    }
-}
-
-/// Properties of [`TabBadge`].
-#[derive(Properties, PartialEq)]
-pub struct TabBadgeProps {
-    /// The UI language.
-    pub lang: Lang,
-    /// Changes when the role or the tabs change (re-renders the badge).
-    pub version: u64,
-}
-
-/// Shows the tab's role when another tab shares its workspace: "Owner tab · other tabs
-/// connected: 1", or "Connected to the owner tab".
-#[component]
-pub fn TabBadge(props: &TabBadgeProps) -> Html {
-    let t = texts(props.lang);
-    let (role, synced, followers) =
-        with(|h| (h.role, h.follow.synced(), h.followers.len())).unwrap_or((Role::Alone, false, 0));
-    match role {
-        Role::Leader if followers > 0 => html! {
-            <div class="tab-role leader" role="status" title={t.leader_title}>
-                { format!("{}{followers}", t.leader) }
-            </div>
-        },
-        Role::Follower => html! {
-            <div class="tab-role follower" role="status" title={t.follower_title}>
-                { if synced { t.follower } else { t.connecting } }
-            </div>
-        },
-        _ => html! {},
-    }
+/// What the role badge shows: this tab's role, whether a follower's replica is current,
+/// and how many followers a leader has.
+pub fn badge() -> (Role, bool, usize) {
+    with(|h| (h.role, h.follow.synced(), h.followers.len())).unwrap_or((Role::Alone, false, 0))
 }

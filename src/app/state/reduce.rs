@@ -1,0 +1,306 @@
+//! The reducer: [`State::apply`] takes an [`Action`] and returns the next state with the
+//! [`Command`]s the browser must carry out.
+
+use std::rc::Rc;
+
+use super::model::{Action, Command, State, TabCtx, ViewData};
+use super::pane::{Entry, Pane, PaneId};
+use crate::app::console;
+use crate::app::engine::Outcome;
+use crate::engine::Reply;
+use crate::tabs::Msg;
+use crate::ui::i18n::Lang;
+
+impl State {
+    /// Reduces `action`: the next state, and what the browser must do for it, in order.
+    /// `tabs` is this tab's part among the workspace's tabs at this moment.
+    ///
+    /// When nothing visible changed (a tick within the same second, with nothing expired)
+    /// the very `Rc` given comes back, which tells Yew to skip rendering.
+    pub fn apply(self: Rc<Self>, action: Action, tabs: &TabCtx) -> (Rc<Self>, Vec<Command>) {
+        if action == Action::Tick && tabs.follower() {
+            // Only the leader's clock expires keys and times blocked clients out; the
+            // replica receives the effects.
+            let now = self.ws.engine.read(|e| e.server().clock.now_ms());
+            if now / 1000 == self.now_ms / 1000 {
+                return (self, Vec::new());
+            }
+            let mut next = Rc::unwrap_or_clone(self);
+            next.now_ms = now;
+            return (Rc::new(next), Vec::new());
+        }
+        if action == Action::Tick {
+            let outcome = self.ws.engine.tick();
+            let now = self.ws.engine.read(|e| e.server().clock.now_ms());
+            if outcome.is_empty() && now / 1000 == self.now_ms / 1000 {
+                // Nothing visible changed: the same Rc tells Yew to skip rendering.
+                return (self, Vec::new());
+            }
+            let mut next = Rc::unwrap_or_clone(self);
+            next.tabs = *tabs;
+            next.now_ms = now;
+            next.absorb(outcome, None);
+            let out = std::mem::take(&mut next.out);
+            return (Rc::new(next), out);
+        }
+        let mut next = Rc::unwrap_or_clone(self);
+        next.tabs = *tabs;
+        match action {
+            Action::Line(id, a) => next.line_action(id, a),
+            Action::Run(line) => {
+                let id = next.ws.active;
+                next.run(id, line);
+            }
+            Action::AddPane => next.add_pane(),
+            Action::ClosePane(id) => {
+                if next.ws.panes.len() > 1 {
+                    if let Some(client) = next.pane(id).map(|p| p.client) {
+                        next.ws.engine.disconnect(client);
+                        next.pane_closed(id);
+                    }
+                    next.ws.panes.retain(|p| p.id != id);
+                    if next.ws.active == id {
+                        next.ws.active = next.first_pane().id;
+                        next.sync_db();
+                    }
+                }
+            }
+            Action::ResetPane(id) => next.reset_pane(id),
+            Action::SetRaw(id, raw) => {
+                if let Some(p) = next.pane_mut(id) {
+                    p.raw = raw;
+                    p.escaped_text &= !raw;
+                }
+            }
+            Action::RenamePane(id, name) => {
+                if let Some(p) = next.pane_mut(id) {
+                    p.name = Some(name).filter(|n| !n.trim().is_empty());
+                }
+            }
+            Action::Focus(id) => {
+                if next.ws.active != id && next.pane(id).is_some() {
+                    next.ws.active = id;
+                    next.sync_db();
+                }
+            }
+            Action::SetLang(lang) => {
+                next.lang = lang;
+                next.store("lang", lang.tag());
+            }
+            Action::SetTheme(theme) => {
+                next.theme = theme;
+                next.store("theme", theme.name());
+            }
+            Action::SetCluster(on) => {
+                // A follower's change is the leader's to make.
+                if let Some(to) = next.tabs.leader {
+                    next.out.push(Command::Post(Msg::Config {
+                        to,
+                        name: "cluster-enabled".to_string(),
+                        value: if on { "yes" } else { "no" }.to_string(),
+                    }));
+                }
+                let _ = next
+                    .ws
+                    .engine
+                    .configure("cluster-enabled", if on { "yes" } else { "no" });
+                next.store("cluster", if on { "1" } else { "0" });
+            }
+            Action::SetTab(tab) => next.tab = tab,
+            Action::SetFilter(f) => {
+                next.ws.index.borrow_mut().set_filter(f.as_bytes());
+                next.filter = f;
+                next.refresh_rows();
+            }
+            Action::SetDelim(d) => {
+                next.delim = d;
+                next.refresh_rows();
+            }
+            Action::SetFlat(flat) => {
+                next.flat = flat;
+                next.refresh_rows();
+            }
+            Action::ToggleFolder(prefix) => {
+                next.ws.index.borrow_mut().toggle(&prefix);
+                next.refresh_rows();
+            }
+            Action::Select(key) => {
+                next.view = Some(Rc::new(ViewData {
+                    key,
+                    meta: None,
+                    value: None,
+                    prev: None,
+                    changed_by: None,
+                }));
+                next.refresh_view(None);
+                // A fresh selection shows no change marks.
+                if let Some(v) = next.view.take() {
+                    let mut v = (*v).clone();
+                    v.prev = None;
+                    v.changed_by = None;
+                    next.view = Some(Rc::new(v));
+                }
+            }
+            Action::CloseVenn => next.venn = None,
+            Action::HelpZh(help) => next.help_zh_loaded(help),
+            Action::Import(commands) => {
+                let client = next.ws.engine.connect();
+                let mut report = crate::engine::export::ImportReport::default();
+                for (n, argv) in commands.iter().enumerate() {
+                    let outcome = next.ws.engine.submit(client, argv.clone());
+                    report.commands += 1;
+                    if let Some(Reply::Error(e)) = outcome.output_of(client).next() {
+                        report.errors.push((n + 1, e.clone()));
+                    }
+                    next.absorb(outcome, Some(client));
+                }
+                next.ws.engine.disconnect(client);
+                next.import_report = Some(Rc::new(report));
+                next.sync_db();
+                next.rebuild_index();
+                next.refresh_view(None);
+            }
+            Action::Tick => {}
+            Action::Remote(msg) => next.remote(msg),
+            Action::Replicated(Some(effects)) => next.absorb(
+                Outcome {
+                    effects,
+                    dropped: Vec::new(),
+                    output: Vec::new(),
+                },
+                None,
+            ),
+            Action::Replicated(None) => {
+                next.rebuild_index();
+                next.refresh_view(None);
+            }
+            Action::Reconnected(promoted) => {
+                next.reconnected(promoted);
+                next.tabs_version += 1;
+            }
+            Action::TabsChanged => next.tabs_version += 1,
+        }
+        let out = std::mem::take(&mut next.out);
+        (Rc::new(next), out)
+    }
+
+    /// Stores a setting in `localStorage` (see [`Command::Store`]).
+    fn store(&mut self, name: &'static str, value: &str) {
+        self.out.push(Command::Store {
+            name,
+            value: value.to_string(),
+        });
+    }
+
+    /// Follower: tells the leader that pane `id` closed (or was reset), so that it drops
+    /// the pane's client there.
+    pub(super) fn pane_closed(&mut self, id: PaneId) {
+        if self.tabs.follower() {
+            self.out.push(Command::Post(Msg::Close {
+                from: self.tabs.me,
+                pane: Some(id),
+            }));
+        }
+    }
+
+    /// Follower: sends a pane's command to the leader; `false` while no leader is known.
+    pub(super) fn forward(&mut self, pane: PaneId, req: u64, argv: Vec<Vec<u8>>) -> bool {
+        let Some(to) = self.tabs.leader else {
+            return false;
+        };
+        self.out.push(Command::Post(Msg::Command {
+            from: self.tabs.me,
+            to,
+            pane,
+            req,
+            argv,
+        }));
+        true
+    }
+
+    /// The Chinese HELP texts arrived: keep them and rewrite the HELP blocks printed in
+    /// English meanwhile (if the page is still in Chinese).
+    pub(super) fn help_zh_loaded(&mut self, help: Rc<console::HelpZh>) {
+        self.help_zh = Some(help);
+        let lang = self.lang;
+        for (id, at, args) in std::mem::take(&mut self.help_waiting) {
+            if lang != Lang::Zh {
+                continue;
+            }
+            let zh = self.help_zh.clone();
+            let Some(p) = self.pane_mut(id) else {
+                continue;
+            };
+            let Some(slot) = at
+                .checked_sub(p.log_base)
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| p.log.get_mut(i))
+            else {
+                continue;
+            };
+            if let Entry::Command {
+                prompt,
+                line,
+                error,
+                ..
+            } = &**slot
+            {
+                *slot = Rc::new(Entry::Command {
+                    prompt: prompt.clone(),
+                    line: line.clone(),
+                    output: Some(console::help(&args, lang, zh.as_deref())),
+                    error: *error,
+                });
+            }
+        }
+    }
+
+    pub(super) fn add_pane(&mut self) {
+        let client = self.ws.engine.connect();
+        let id = self.ws.next_pane;
+        self.ws.next_pane += 1;
+        self.ws.panes.push(Pane {
+            id,
+            client,
+            name: None,
+            log: Vec::new(),
+            log_base: 0,
+            draft: String::new(),
+            history_pos: None,
+            stash: String::new(),
+            completion: None,
+            raw: false,
+            escaped_text: false,
+            session: None,
+            waiting: Vec::new(),
+        });
+        self.ws.active = id;
+    }
+
+    /// See [`Action::ResetPane`].
+    pub(super) fn reset_pane(&mut self, id: PaneId) {
+        let Some(old) = self.pane(id).map(|p| p.client) else {
+            return;
+        };
+        if self.pane(id).is_some_and(|p| p.session.is_some()) || self.tabs.follower() {
+            self.pane_closed(id);
+        } else {
+            self.ws.engine.disconnect(old);
+        }
+        let client = self.ws.engine.connect();
+        if let Some(p) = self.pane_mut(id) {
+            p.client = client;
+            p.clear();
+            p.push(Entry::Welcome);
+            p.draft.clear();
+            p.completion = None;
+            p.history_pos = None;
+            p.session = None;
+            p.waiting.clear();
+            p.escaped_text = false;
+        }
+        if self.ws.active == id {
+            self.sync_db();
+        }
+    }
+}
