@@ -1,7 +1,7 @@
 //! OBJECT and its subcommands: ENCODING, IDLETIME, FREQ, REFCOUNT and HELP.
 
-use super::super::connection::help_reply;
 use crate::engine::args::{parse_i64, Args};
+use crate::engine::cmd::connection::help_reply;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::types::Value;
 use crate::engine::{Ctx, Reply};

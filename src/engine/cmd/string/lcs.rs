@@ -1,9 +1,9 @@
 //! LCS: the longest common subsequence of two strings, with its LEN, IDX, MINMATCHLEN and
 //! WITHMATCHLEN options.
 
-use super::super::hash::map_reply;
 use super::{is_opt, max_bulk_len};
 use crate::engine::args::Args;
+use crate::engine::cmd::hash::map_reply;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::types::Value;
 use crate::engine::{Ctx, Reply};

@@ -1,8 +1,8 @@
 //! Read-only views the multi-key commands take as input: [`ZInput`] (a sorted set or a plain
 //! set with score 1) for ZUNION/ZINTER/ZDIFF, and [`SortSource`] for SORT.
 
-use super::super::{ListValue, SetValue};
 use super::ZSet;
+use crate::engine::types::{ListValue, SetValue};
 
 /// A source of `(member, score)` pairs for `ZUNION`/`ZINTER`/`ZDIFF` and their `STORE`
 /// forms, which accept sorted sets and plain sets (every member scoring 1).

@@ -1,7 +1,7 @@
 //! Iteration over a sorted set's `(member, score)` pairs in either direction.
 
-use super::super::ostree::{self};
-use super::super::small::SmallBytes;
+use crate::engine::types::ostree::{self};
+use crate::engine::types::small::SmallBytes;
 
 /// Iterator over `(member, score)` in ascending or descending order.
 pub struct Iter<'a> {
