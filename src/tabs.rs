@@ -31,7 +31,10 @@
 //! `"KT" version:u8 tag:u8 field*`, fields in the order of the variant's declaration;
 //! integers are LEB128 varints (`i64` zigzag), byte strings and texts are a varint length
 //! then the bytes, a list is a varint count then its items, an option a `0`/`1` byte then
-//! the value. Decoding never panics: lengths are checked against what remains.
+//! the value (the codec shared with snapshots, [`crate::engine::snapshot::codec`]). Decoding
+//! never panics: lengths are checked against what remains.
+
+use crate::engine::snapshot::codec::{self, CodecError};
 
 /// Identifies a tab (random, chosen when the page starts).
 pub type TabId = u64;
@@ -217,36 +220,26 @@ pub enum Msg {
     },
 }
 
+/// The writer: fields appended with the shared codec ([`codec`]).
 struct W(Vec<u8>);
 
 impl W {
-    fn uint(&mut self, mut v: u64) {
-        loop {
-            let b = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                self.0.push(b);
-                return;
-            }
-            self.0.push(b | 0x80);
-        }
+    fn uint(&mut self, v: u64) {
+        codec::put_varint(&mut self.0, v);
     }
     fn int(&mut self, v: i64) {
-        self.uint(((v << 1) ^ (v >> 63)) as u64);
+        codec::put_zigzag(&mut self.0, v);
     }
     fn bytes(&mut self, b: &[u8]) {
-        self.uint(b.len() as u64);
-        self.0.extend_from_slice(b);
+        codec::put_bytes(&mut self.0, b);
     }
     fn flag(&mut self, b: bool) {
         self.0.push(u8::from(b));
     }
 }
 
-struct R<'a> {
-    buf: &'a [u8],
-    pos: usize,
-}
+/// The reader: the shared codec's, with this protocol's errors.
+struct R<'a>(codec::Reader<'a>);
 
 /// Why a message could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -258,42 +251,32 @@ impl std::fmt::Display for BadMessage {
     }
 }
 
+impl From<CodecError> for BadMessage {
+    fn from(e: CodecError) -> BadMessage {
+        match e {
+            CodecError::Truncated => BadMessage("truncated"),
+            CodecError::VarintTooLong => BadMessage("varint too long"),
+        }
+    }
+}
+
 type Res<T> = Result<T, BadMessage>;
 
 impl R<'_> {
     fn u8(&mut self) -> Res<u8> {
-        let b = *self.buf.get(self.pos).ok_or(BadMessage("truncated"))?;
-        self.pos += 1;
-        Ok(b)
+        Ok(self.0.u8()?)
     }
     fn uint(&mut self) -> Res<u64> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.u8()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        Err(BadMessage("varint too long"))
+        Ok(self.0.varint()?)
     }
     fn int(&mut self) -> Res<i64> {
-        let u = self.uint()?;
-        Ok(((u >> 1) as i64) ^ -((u & 1) as i64))
+        Ok(self.0.zigzag()?)
     }
     fn u32(&mut self) -> Res<u32> {
         u32::try_from(self.uint()?).map_err(|_| BadMessage("number too large"))
     }
     fn bytes(&mut self) -> Res<Vec<u8>> {
-        let n = self.uint()?;
-        let rest = self.buf.len() - self.pos;
-        if n > rest as u64 {
-            return Err(BadMessage("truncated"));
-        }
-        let n = n as usize;
-        let b = self.buf[self.pos..self.pos + n].to_vec();
-        self.pos += n;
-        Ok(b)
+        Ok(self.0.bytes()?)
     }
     fn text(&mut self) -> Res<String> {
         String::from_utf8(self.bytes()?).map_err(|_| BadMessage("text is not UTF-8"))
@@ -307,12 +290,7 @@ impl R<'_> {
     }
     /// A count of items each at least `min` bytes long, checked against what remains.
     fn count(&mut self, min: usize) -> Res<usize> {
-        let n = self.uint()?;
-        let rest = (self.buf.len() - self.pos) / min.max(1);
-        if n > rest as u64 {
-            return Err(BadMessage("truncated"));
-        }
-        Ok(n as usize)
+        Ok(self.0.count(min)?)
     }
 }
 
@@ -443,7 +421,7 @@ impl Msg {
         if buf.get(..2) != Some(MAGIC.as_slice()) {
             return Err(BadMessage("bad magic"));
         }
-        let mut r = R { buf, pos: 2 };
+        let mut r = R(codec::Reader::at(buf, 2));
         if r.u8()? != VERSION {
             return Err(BadMessage("unknown version"));
         }
@@ -542,7 +520,7 @@ impl Msg {
             },
             _ => return Err(BadMessage("unknown message")),
         };
-        if r.pos != buf.len() {
+        if r.0.remaining() != 0 {
             return Err(BadMessage("trailing bytes"));
         }
         Ok(msg)

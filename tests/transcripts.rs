@@ -43,8 +43,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use kvlab::engine::cli::{format_reply_for, split_args};
-use kvlab::engine::{Engine, ManualClock, Reply};
+use kvlab::engine::cli::{render_sent, split_args};
+use kvlab::engine::{Engine, ManualClock};
 
 /// The clock's starting point: 2024-01-01T00:00:00Z.
 const START_MS: i64 = 1_704_067_200_000;
@@ -93,7 +93,7 @@ fn run_file(path: &Path) -> Vec<String> {
                     let directive_line = i;
                     let expected = expected_lines(&lines, &mut i);
                     let id = clients[&current];
-                    let got = render(&mut engine, id);
+                    let got = render_sent(&mut engine, id);
                     if got != expected {
                         failures.push(format!(
                             "{}:{directive_line}: @pushes (client {current})\n--- expected\n{expected}\n--- got\n{got}\n",
@@ -122,7 +122,7 @@ fn run_file(path: &Path) -> Vec<String> {
             Some(argv) => {
                 let id = clients[&current];
                 engine.submit(id, argv);
-                render(&mut engine, id)
+                render_sent(&mut engine, id)
             }
             None => "Invalid argument(s)".to_string(),
         };
@@ -149,22 +149,6 @@ fn expected_lines(lines: &[&str], i: &mut usize) -> String {
         *i += 1;
     }
     expected.join("\n")
-}
-
-/// What `id` was sent, as redis-cli prints each reply, one after the other, in the protocol the client speaks
-/// now (HELLO switches before it replies), trailing spaces trimmed.
-fn render(engine: &mut Engine, id: u64) -> String {
-    let replies: Vec<Reply> = engine.take_pushes(id);
-    let proto = engine.client(id).map_or(2, |c| c.proto);
-    replies
-        .iter()
-        .map(|r| format_reply_for(r, proto))
-        .collect::<Vec<_>>()
-        .join("\n")
-        .lines()
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[test]

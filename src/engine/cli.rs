@@ -12,6 +12,7 @@
 //! ```
 
 use super::reply::{format_double, format_double_resp3, Reply};
+use super::{ClientId, Engine};
 
 /// The message redis-cli prints when a line can't be split (unbalanced quotes).
 pub const INVALID_ARGUMENTS: &str = "Invalid argument(s)";
@@ -150,6 +151,29 @@ pub fn format_reply_for(reply: &Reply, proto: u8) -> String {
     } else {
         format_reply(&to_resp2(reply))
     }
+}
+
+/// Renders replies one after the other as `redis-cli` prints them to a client speaking
+/// protocol `proto`, joined by newlines, trailing spaces trimmed from every line.
+pub fn format_replies(replies: &[Reply], proto: u8) -> String {
+    replies
+        .iter()
+        .map(|r| format_reply_for(r, proto))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// What client `id` was sent since this was last asked (its pushes, taken), as `redis-cli`
+/// prints it ([`format_replies`]) in the protocol the client speaks now (HELLO switches
+/// before it replies). The one rendering the walkthroughs and the transcript tests share.
+pub fn render_sent(engine: &mut Engine, id: ClientId) -> String {
+    let replies = engine.take_pushes(id);
+    let proto = engine.client(id).map_or(2, |c| c.proto);
+    format_replies(&replies, proto)
 }
 
 /// Renders `reply` as `redis-cli --raw` prints it (`cliFormatReplyRaw`), without the

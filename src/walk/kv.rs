@@ -2,8 +2,8 @@
 //! it with its reply rendered as `redis-cli` prints it. Shared by the host check and the app,
 //! so both show exactly the same text.
 
-use crate::engine::cli::{format_reply_for, split_args, INVALID_ARGUMENTS};
-use crate::engine::{ClientId, Engine, ManualClock, Reply};
+use crate::engine::cli::{render_sent, split_args, INVALID_ARGUMENTS};
+use crate::engine::{ClientId, Engine, ManualClock};
 
 /// The engine's clock in every walkthrough, which never moves: 2024-01-01T00:00:00Z.
 pub const START_MS: i64 = 1_704_067_200_000;
@@ -27,17 +27,7 @@ pub fn run_kv(engine: &mut Engine, id: ClientId, line: &str) -> String {
         return String::new();
     }
     engine.submit(id, argv);
-    let replies: Vec<Reply> = engine.take_pushes(id);
-    let proto = engine.client(id).map_or(2, |c| c.proto);
-    replies
-        .iter()
-        .map(|r| format_reply_for(r, proto))
-        .collect::<Vec<_>>()
-        .join("\n")
-        .lines()
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n")
+    render_sent(engine, id)
 }
 
 #[cfg(test)]

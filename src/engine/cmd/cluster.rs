@@ -9,7 +9,7 @@
 
 use crate::engine::args::Args;
 use crate::engine::cluster;
-use crate::engine::cmd::keys::help_reply;
+use crate::engine::cmd::connection::help_reply;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::reply::Reply;
 use crate::engine::table::{Command, Flags, Group};

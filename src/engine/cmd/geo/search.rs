@@ -1,340 +1,14 @@
-//! The geo group: `GEOADD`, `GEOPOS`, `GEODIST`, `GEOHASH`, `GEOSEARCH`, `GEOSEARCHSTORE` and
-//! the older `GEORADIUS*` commands.
-//!
-//! A geo set is a sorted set whose scores are 52-bit geohashes; the arithmetic (encoding,
-//! decoding, distances, the nine cells a search scans) is in
-//! [`crate::engine::types::geohash`]. This file parses arguments in the order Redis's
-//! `geo.c` does, so the same error wins when several are wrong, and shapes the replies:
-//!
-//! * coordinates are bulk strings in Redis's "human long double" format (`%.17Lf` with
-//!   trailing zeros removed), e.g. `13.36138933897018433`; RESP3 doubles carry the same value;
-//! * distances are bulk strings with four decimals (`%.4f`), in every protocol;
-//! * `WITHHASH` gives the stored 52-bit score as an integer.
-//!
-//! # Effects
-//! `GEOADD` is carried out by `ZADD` and recorded as the `ZADD` it became, as Redis
-//! propagates it. The storing searches replay as themselves (their result only depends on
-//! the data).
+//! Searches: GEOSEARCH, GEOSEARCHSTORE, GEORADIUS and GEORADIUSBYMEMBER, with their `_RO` forms.
 
+use super::{box_args, coord_reply, dist_reply, lon_lat, radius_args};
 use crate::engine::args::{parse_i64, Args};
-use crate::engine::cmd::zset::{parse_score, read_zset};
+use crate::engine::cmd::zset::read_zset;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
-use crate::engine::table::{lookup, Command, Flags, Group, KeySpec};
 use crate::engine::types::geohash::{self, Shape};
 use crate::engine::types::zset::ScoreRange;
 use crate::engine::types::{Value, ZSet};
 use crate::engine::{Ctx, Reply};
-
-const R: Flags = Flags::READONLY;
-const WDM: Flags = Flags::WRITE.union(Flags::DENYOOM);
-
-/// The geo commands.
-pub const COMMANDS: &[Command] = &[
-    Command::new("geoadd", -5, Group::Geo, geoadd)
-        .key_specs(&[KeySpec::index(1, "RW update")])
-        .flags(WDM)
-        .doc(
-            "key [NX | XX] [CH] longitude latitude member [longitude latitude member ...]",
-            "Adds members with their coordinates to a geospatial index (a sorted set).",
-            "O(log N) for each member added",
-            "3.2.0",
-        ),
-    Command::new("geodist", -4, Group::Geo, geodist)
-        .key_specs(&[KeySpec::index(1, "RO access")])
-        .flags(R)
-        .doc(
-            "key member1 member2 [M | KM | FT | MI]",
-            "Returns the distance between two members of a geospatial index.",
-            "O(log N)",
-            "3.2.0",
-        ),
-    Command::new("geohash", -2, Group::Geo, geohash_cmd)
-        .key_specs(&[KeySpec::index(1, "RO access")])
-        .flags(R)
-        .doc(
-            "key [member [member ...]]",
-            "Returns members' positions as standard 11-character geohash strings.",
-            "O(log N) for each member requested",
-            "3.2.0",
-        ),
-    Command::new("geopos", -2, Group::Geo, geopos)
-        .key_specs(&[KeySpec::index(1, "RO access")])
-        .flags(R)
-        .doc(
-            "key [member [member ...]]",
-            "Returns the longitude and latitude of members of a geospatial index.",
-            "O(log N) for each member requested",
-            "3.2.0",
-        ),
-    Command::new("georadius", -6, Group::Geo, georadius)
-        .key_specs(&[
-            KeySpec::index(1, "RO access"),
-            KeySpec::keyword("STORE", 6, "OW update"),
-            KeySpec::keyword("STOREDIST", 6, "OW update"),
-        ])
-        .flags(WDM)
-        .doc(
-            "key longitude latitude radius M | KM | FT | MI [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC] [STORE key | STOREDIST key]",
-            "Returns members within a radius of a point, optionally storing them (deprecated: use GEOSEARCH).",
-            "O(N+log(M)): N elements in the bounding box of the area, M the size of the set",
-            "3.2.0",
-        ),
-    Command::new("georadius_ro", -6, Group::Geo, georadius_ro)
-        .key_specs(&[KeySpec::index(1, "RO access")])
-        .flags(R)
-        .doc(
-            "key longitude latitude radius M | KM | FT | MI [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC]",
-            "Returns members within a radius of a point (deprecated: use GEOSEARCH).",
-            "O(N+log(M)): N elements in the bounding box of the area, M the size of the set",
-            "3.2.10",
-        ),
-    Command::new("georadiusbymember", -5, Group::Geo, georadiusbymember)
-        .key_specs(&[
-            KeySpec::index(1, "RO access"),
-            KeySpec::keyword("STORE", 5, "OW update"),
-            KeySpec::keyword("STOREDIST", 5, "OW update"),
-        ])
-        .flags(WDM)
-        .doc(
-            "key member radius M | KM | FT | MI [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC] [STORE key | STOREDIST key]",
-            "Returns members within a radius of a member, optionally storing them (deprecated: use GEOSEARCH).",
-            "O(N+log(M)): N elements in the bounding box of the area, M the size of the set",
-            "3.2.0",
-        ),
-    Command::new("georadiusbymember_ro", -5, Group::Geo, georadiusbymember_ro)
-        .key_specs(&[KeySpec::index(1, "RO access")])
-        .flags(R)
-        .doc(
-            "key member radius M | KM | FT | MI [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC]",
-            "Returns members within a radius of a member (deprecated: use GEOSEARCH).",
-            "O(N+log(M)): N elements in the bounding box of the area, M the size of the set",
-            "3.2.10",
-        ),
-    Command::new("geosearch", -7, Group::Geo, geosearch)
-        .key_specs(&[KeySpec::index(1, "RO access")])
-        .flags(R)
-        .doc(
-            "key FROMMEMBER member | FROMLONLAT longitude latitude BYRADIUS radius M | KM | FT | MI | BYBOX width height M | KM | FT | MI [ASC | DESC] [COUNT count [ANY]] [WITHCOORD] [WITHDIST] [WITHHASH]",
-            "Returns members inside a circle or a box around a member or a point.",
-            "O(N+log(M)): N elements in the grid-aligned bounding box of the area, M the size of the set",
-            "6.2.0",
-        ),
-    Command::new("geosearchstore", -8, Group::Geo, geosearchstore)
-        .key_specs(&[KeySpec::index(1, "OW update"), KeySpec::index(2, "RO access")])
-        .flags(WDM)
-        .doc(
-            "destination source FROMMEMBER member | FROMLONLAT longitude latitude BYRADIUS radius M | KM | FT | MI | BYBOX width height M | KM | FT | MI [ASC | DESC] [COUNT count [ANY]] [STOREDIST]",
-            "Stores the members inside a circle or a box in a sorted set, with their hashes or distances as scores.",
-            "O(N+log(M)): N elements in the grid-aligned bounding box of the area, M the size of the set",
-            "6.2.0",
-        ),
-];
-
-// ---------------------------------------------------------------------------------------
-// Shared parsing and replies
-// ---------------------------------------------------------------------------------------
-
-/// A double as `getDoubleFromObjectOrReply` reads it; `msg` replaces the default text.
-fn double_arg(arg: &[u8], msg: Option<&str>) -> CmdResult<f64> {
-    parse_score(arg).ok_or_else(|| match msg {
-        Some(m) => Error::Err(m.to_string()),
-        None => Error::NotFloat,
-    })
-}
-
-/// `longitude latitude`, checked against the limits (`extractLongLatOrReply`).
-fn lon_lat(lon: &[u8], lat: &[u8]) -> CmdResult<(f64, f64)> {
-    let x = double_arg(lon, None)?;
-    let y = double_arg(lat, None)?;
-    if !(geohash::LONG_MIN..=geohash::LONG_MAX).contains(&x)
-        || !(geohash::LAT_MIN..=geohash::LAT_MAX).contains(&y)
-    {
-        return Err(Error::Err(format!(
-            "invalid longitude,latitude pair {x:.6},{y:.6}"
-        )));
-    }
-    Ok((x, y))
-}
-
-/// Metres per unit (`extractUnitOrReply`).
-fn unit(arg: &[u8]) -> CmdResult<f64> {
-    let u = arg.to_ascii_lowercase();
-    match u.as_slice() {
-        b"m" => Ok(1.0),
-        b"km" => Ok(1000.0),
-        b"ft" => Ok(0.3048),
-        b"mi" => Ok(1609.34),
-        _ => Err(Error::Err(
-            "unsupported unit provided. please use M, KM, FT, MI".to_string(),
-        )),
-    }
-}
-
-/// `radius unit` → (radius in units, metres per unit).
-fn radius_args(r: &[u8], u: &[u8]) -> CmdResult<(f64, f64)> {
-    let radius = double_arg(r, Some("need numeric radius"))?;
-    if radius < 0.0 {
-        return Err(Error::Err("radius cannot be negative".to_string()));
-    }
-    Ok((radius, unit(u)?))
-}
-
-/// `width height unit` → (width, height, metres per unit).
-fn box_args(w: &[u8], h: &[u8], u: &[u8]) -> CmdResult<(f64, f64, f64)> {
-    let width = double_arg(w, Some("need numeric width"))?;
-    let height = double_arg(h, Some("need numeric height"))?;
-    if height < 0.0 || width < 0.0 {
-        return Err(Error::Err("height or width cannot be negative".to_string()));
-    }
-    Ok((width, height, unit(u)?))
-}
-
-/// A coordinate as `addReplyHumanLongDouble` sends it: `%.17Lf` of the value, trailing
-/// zeros (and a bare point) trimmed, `-0` as `0`; a bulk string in RESP2, a double with
-/// that same text in RESP3 (so `13.36138933897018433`, not `%.17g`'s `13.361389338970184`).
-/// Rust's `{:.17}` rounds the exact binary value as glibc does.
-fn coord_reply(proto: u8, d: f64) -> Reply {
-    let mut s = format!("{d:.17}");
-    if s.contains('.') {
-        while s.ends_with('0') {
-            s.pop();
-        }
-        if s.ends_with('.') {
-            s.pop();
-        }
-    }
-    if s == "-0" {
-        s = "0".to_string();
-    }
-    if proto >= 3 {
-        Reply::DoubleText(s)
-    } else {
-        Reply::Bulk(s.into_bytes())
-    }
-}
-
-/// A distance as `addReplyDoubleDistance` sends it: `%.4f`, a bulk string.
-fn dist_reply(d: f64) -> Reply {
-    Reply::Bulk(format!("{d:.4}").into_bytes())
-}
-
-// ---------------------------------------------------------------------------------------
-// GEOADD, GEOPOS, GEOHASH, GEODIST
-// ---------------------------------------------------------------------------------------
-
-/// `GEOADD key [NX | XX] [CH] longitude latitude member [longitude latitude member ...]`
-///
-/// Adds each member with the 52-bit geohash of its position as score, by rewriting itself
-/// into `ZADD key [options] score member …` (so `NX`, `XX` and `CH` mean what they mean
-/// there). Every pair is checked first: a non-number is `ERR value is not a valid float`,
-/// a point outside ±180 / ±85.05112878 is `ERR invalid longitude,latitude pair x,y`. A
-/// triple count that does not divide, or `NX` with `XX`, is a syntax error.
-fn geoadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    let argv = args.argv().to_vec();
-    let mut first = 2;
-    let (mut nx, mut xx) = (false, false);
-    while let Some(opt) = argv.get(first) {
-        if opt.eq_ignore_ascii_case(b"nx") {
-            nx = true;
-        } else if opt.eq_ignore_ascii_case(b"xx") {
-            xx = true;
-        } else if !opt.eq_ignore_ascii_case(b"ch") {
-            break;
-        }
-        first += 1;
-    }
-    let triples = argv.get(first..).unwrap_or_default();
-    if triples.len() % 3 != 0 || (nx && xx) {
-        return Err(Error::Syntax);
-    }
-    let mut zargv: Vec<Vec<u8>> = Vec::with_capacity(first + triples.len() / 3 * 2);
-    zargv.push(b"ZADD".to_vec());
-    zargv.extend(argv.iter().take(first).skip(1).cloned());
-    for t in triples.chunks_exact(3) {
-        let (lon, lat) = lon_lat(&t[0], &t[1])?;
-        let score = geohash::score_of(lon, lat).unwrap_or(0);
-        zargv.push(score.to_string().into_bytes());
-        zargv.push(t[2].clone());
-    }
-    let zadd = lookup(b"zadd")
-        .and_then(|c| c.handler)
-        .ok_or_else(|| Error::Err("ZADD is not available".to_string()))?;
-    let before = ctx.dirty;
-    let reply = zadd(ctx, &mut Args::new(zargv.clone(), 1))?;
-    if ctx.dirty > before {
-        ctx.propagate(zargv);
-    }
-    Ok(reply)
-}
-
-/// `GEOPOS key [member ...]`: for each member, `[longitude, latitude]` (the centre of its
-/// 52-bit cell, not the exact input), or a nil array when it is missing. A missing key
-/// answers nil for every member.
-fn geopos(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    let key = args.next_owned()?;
-    let members = args.rest();
-    let proto = ctx.client.proto;
-    let z = read_zset(ctx, &key)?;
-    Ok(Reply::Array(
-        members
-            .iter()
-            .map(|m| match z.and_then(|z| z.score(m)) {
-                None => Reply::NilArray,
-                Some(s) => {
-                    let (lon, lat) = geohash::decode_score(s);
-                    Reply::Array(vec![coord_reply(proto, lon), coord_reply(proto, lat)])
-                }
-            })
-            .collect(),
-    ))
-}
-
-/// `GEOHASH key [member ...]`: for each member its position as an 11-character standard
-/// geohash (latitudes −90…90, last character always `0`), or nil when it is missing.
-fn geohash_cmd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    let key = args.next_owned()?;
-    let members = args.rest();
-    let z = read_zset(ctx, &key)?;
-    Ok(Reply::Array(
-        members
-            .iter()
-            .map(
-                |m| match z.and_then(|z| z.score(m)).and_then(geohash::geohash_string) {
-                    None => Reply::Nil,
-                    Some(h) => Reply::Bulk(h.into_bytes()),
-                },
-            )
-            .collect(),
-    ))
-}
-
-/// `GEODIST key member1 member2 [M | KM | FT | MI]`: the haversine distance between two
-/// members in the unit (metres by default), with four decimals; nil if the key or either
-/// member is missing. The unit is checked before the key.
-fn geodist(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    let key = args.next_owned()?;
-    let m1 = args.next_owned()?;
-    let m2 = args.next_owned()?;
-    let to_meter = match args.remaining() {
-        0 => 1.0,
-        1 => unit(args.next_bytes()?)?,
-        _ => return Err(Error::Syntax),
-    };
-    let Some(z) = read_zset(ctx, &key)? else {
-        return Ok(Reply::Nil);
-    };
-    let (Some(s1), Some(s2)) = (z.score(&m1), z.score(&m2)) else {
-        return Ok(Reply::Nil);
-    };
-    let (x1, y1) = geohash::decode_score(s1);
-    let (x2, y2) = geohash::decode_score(s2);
-    Ok(dist_reply(geohash::distance(x1, y1, x2, y2) / to_meter))
-}
-
-// ---------------------------------------------------------------------------------------
-// Searches
-// ---------------------------------------------------------------------------------------
 
 /// Which command is searching.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -369,23 +43,23 @@ struct Hit {
 /// `GEORADIUS key longitude latitude radius unit [options]`: members within `radius` of the
 /// point. Options: `WITHCOORD`, `WITHDIST`, `WITHHASH`, `COUNT n [ANY]`, `ASC`/`DESC`,
 /// `STORE key` (scores are hashes) or `STOREDIST key` (scores are distances in the unit).
-fn georadius(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+pub(super) fn georadius(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     search(ctx, args, Kind::RadiusCoords { ro: false })
 }
 
 /// `GEORADIUS_RO`: `GEORADIUS` without `STORE`/`STOREDIST`.
-fn georadius_ro(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+pub(super) fn georadius_ro(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     search(ctx, args, Kind::RadiusCoords { ro: true })
 }
 
 /// `GEORADIUSBYMEMBER key member radius unit [options]`: as `GEORADIUS` around a member
 /// (`ERR could not decode requested zset member` if it is missing).
-fn georadiusbymember(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+pub(super) fn georadiusbymember(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     search(ctx, args, Kind::RadiusMember { ro: false })
 }
 
 /// `GEORADIUSBYMEMBER_RO`: `GEORADIUSBYMEMBER` without `STORE`/`STOREDIST`.
-fn georadiusbymember_ro(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+pub(super) fn georadiusbymember_ro(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     search(ctx, args, Kind::RadiusMember { ro: true })
 }
 
@@ -393,14 +67,14 @@ fn georadiusbymember_ro(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 /// [ASC | DESC] [COUNT n [ANY]] [WITHCOORD] [WITHDIST] [WITHHASH]`: members inside a circle
 /// or an axis-aligned box centred on a member or a point. `COUNT` without an order sorts
 /// ascending (unless `ANY`, which stops at the first `n` found).
-fn geosearch(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+pub(super) fn geosearch(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     search(ctx, args, Kind::Search)
 }
 
 /// `GEOSEARCHSTORE destination source … [STOREDIST]`: stores what `GEOSEARCH` would find as
 /// a sorted set (scores are hashes, or distances with `STOREDIST`) and replies with its size;
 /// an empty result deletes the destination.
-fn geosearchstore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+pub(super) fn geosearchstore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     search(ctx, args, Kind::SearchStore)
 }
 
@@ -841,91 +515,4 @@ fn merge_sort(hits: &mut Vec<Hit>, desc: bool) {
     }
     let v = std::mem::take(hits);
     *hits = sort(v, desc);
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::engine::cli::{format_reply, split_args};
-    use crate::engine::{ClientId, Engine, ManualClock};
-
-    fn engine() -> (Engine, ClientId) {
-        let mut e = Engine::new(Box::new(ManualClock::at_ms(1_704_067_200_000)), 7);
-        let c = e.connect();
-        (e, c)
-    }
-
-    fn run(e: &mut Engine, c: ClientId, line: &str) -> String {
-        let argv = split_args(line).expect("valid line");
-        format_reply(&e.execute(c, argv))
-    }
-
-    #[test]
-    fn geoadd_is_recorded_as_the_zadd_it_became() {
-        let (mut e, c) = engine();
-        e.take_effects();
-        run(&mut e, c, "GEOADD g CH 13.361389 38.115556 Palermo");
-        let effects = e.take_effects();
-        assert_eq!(effects.len(), 1);
-        let argv: Vec<&[u8]> = effects[0].argv.iter().map(Vec::as_slice).collect();
-        assert_eq!(
-            argv,
-            vec![&b"ZADD"[..], b"g", b"CH", b"3479099956230698", b"Palermo"]
-        );
-        // Nothing changed: nothing recorded.
-        run(&mut e, c, "GEOADD g 13.361389 38.115556 Palermo");
-        assert!(e.take_effects().is_empty());
-    }
-
-    #[test]
-    fn stores_count_one_change_per_member_and_replay_as_themselves() {
-        let (mut e, c) = engine();
-        run(&mut e, c, "GEOADD g 1 1 a 1.001 1 b 1.002 1 c");
-        e.take_effects();
-        let before = e.server().dirty;
-        assert_eq!(
-            run(
-                &mut e,
-                c,
-                "GEOSEARCHSTORE d g FROMLONLAT 1 1 BYRADIUS 1 km STOREDIST"
-            ),
-            "(integer) 3"
-        );
-        assert_eq!(e.server().dirty - before, 3);
-        let effects = e.take_effects();
-        assert_eq!(effects.len(), 1);
-        assert_eq!(effects[0].argv[0], b"GEOSEARCHSTORE");
-        let before = e.server().dirty;
-        run(&mut e, c, "GEORADIUS g 50 50 1 km STORE d");
-        assert_eq!(e.server().dirty - before, 1);
-        assert_eq!(run(&mut e, c, "EXISTS d"), "(integer) 0");
-    }
-
-    #[test]
-    fn odd_arguments_give_errors_not_panics() {
-        let (mut e, c) = engine();
-        run(&mut e, c, "ZADD g -inf a inf b 1e300 d -0 e");
-        for line in [
-            "GEOPOS g a b d e",
-            "GEOHASH g a b d e",
-            "GEODIST g a b",
-            "GEOSEARCH g FROMMEMBER a BYBOX inf inf m WITHDIST WITHCOORD WITHHASH",
-            "GEOSEARCH g FROMMEMBER b BYRADIUS 1e308 km COUNT 9223372036854775807 DESC",
-            "GEOSEARCH g FROMLONLAT -180 -85.05112878 BYBOX 0 0 m",
-            "GEORADIUS g 180 85.05112878 0 m COUNT 1 ANY",
-            "GEOSEARCH g FROMLONLAT 1 1 BYRADIUS",
-            "GEOSEARCH g FROMLONLAT 1 1 BYBOX 1 1",
-            "GEOADD g 1",
-            "GEOADD g NX XX CH",
-        ] {
-            let _ = run(&mut e, c, line);
-        }
-        assert_eq!(
-            run(
-                &mut e,
-                c,
-                "GEOSEARCH g FROMLONLAT 0 0 BYRADIUS 1 km COUNT 0"
-            ),
-            "(error) ERR COUNT must be > 0"
-        );
-    }
 }
