@@ -8,6 +8,8 @@
 //!   for the host and for `wasm32-unknown-unknown`.
 //! - [`server`] (native only): the RESP server that `redis-cli`, `redis-benchmark` and client
 //!   libraries talk to.
+//! - [`i18n`]: every text the app shows, in English and Chinese, as data rendered per
+//!   language (host-compiled, so its rendering is tested by `cargo test`).
 //! - [`share`]: share links and the app's URL routes (embed mode, walkthrough deep links).
 //! - [`walk`]: walkthroughs as data — the same problem in SQL and in KV; parsing and
 //!   validation shared by the host check, the SQL worker and the app.
@@ -21,6 +23,7 @@
 //!   worker of walkthroughs).
 
 pub mod engine;
+pub mod i18n;
 #[cfg(target_arch = "wasm32")]
 pub mod persist;
 #[cfg(not(target_arch = "wasm32"))]

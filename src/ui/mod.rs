@@ -13,7 +13,8 @@
 //! - [`console`]: redis-cli's hints, Tab completion and `HELP`, from the command table.
 //! - [`services`]: the engine service (all commands and their effects go through it) and
 //!   browser storage.
-//! - [`i18n`]: every UI string, in English and Chinese.
+//! - [`i18n`]: every UI string, in English and Chinese (the crate's [`crate::i18n`],
+//!   re-exported here).
 //! - [`tabs_hook`]: several tabs on one workspace — one runs it, the others forward their
 //!   commands to it and show a replica.
 //! - [`walkthrough`]: SQL and KV side by side (`#/walk…`), with the SQL worker's client.
@@ -22,7 +23,7 @@
 pub mod app;
 pub mod components;
 pub mod console;
-pub mod i18n;
+pub use crate::i18n;
 pub mod persist_hook;
 pub mod services;
 pub mod share_view;

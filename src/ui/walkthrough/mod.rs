@@ -26,7 +26,7 @@ use crate::engine::cli::split_args;
 use crate::engine::{ClientId, Engine};
 use crate::share::Route;
 use crate::ui::console;
-use crate::ui::i18n::Lang;
+use crate::ui::i18n::{Lang, WalkText};
 use crate::walk::cost::{kv_cost, KvCost};
 use crate::walk::kv::{new_engine, run_kv};
 use crate::walk::recap::Recap;
@@ -105,14 +105,6 @@ pub fn use_walk_route() -> Option<WalkRoute> {
         });
     }
     (*route).clone()
-}
-
-/// English or Chinese, for the few strings of this page.
-pub(crate) fn t(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
 }
 
 /// A walkthrough text as shown in `lang` (see [`display_zh`]).
@@ -216,63 +208,11 @@ impl LoadError {
     }
 
     fn text(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (LoadError::Fetch { url, detail }, Lang::En) => format!("{url}: {detail}"),
-            (LoadError::Fetch { url, detail }, Lang::Zh) => format!("无法获取 {url}：{detail}"),
-            (LoadError::Walk(e), Lang::En) => e.to_string(),
-            (LoadError::Walk(e), Lang::Zh) => {
-                let mut at = e.file.clone();
-                if e.line > 0 {
-                    at.push_str(&format!(" 第 {} 行", e.line));
-                }
-                if let Some(step) = e.step {
-                    at.push_str(&format!("（第 {step} 步）"));
-                }
-                format!("演练文件有误：{at}：{}", walk_message_zh(&e.message))
-            }
+        match self {
+            LoadError::Fetch { url, detail } => WalkText::FetchFailed { url, detail }.text(lang),
+            LoadError::Walk(e) => e.text(lang),
         }
     }
-}
-
-/// The Chinese for a [`WalkError`] message (`src/walk` writes them in English); the parts
-/// quoted from the file stay as they are. An unknown message is shown as is.
-fn walk_message_zh(m: &str) -> String {
-    let fixed = match m {
-        "id: must be lowercase letters, digits and '-'" => Some("id: 只能包含小写字母、数字和 '-'"),
-        "needs title.en and title.zh" => Some("缺少 title.en 和 title.zh"),
-        "has no [step]" => Some("没有任何 [step]"),
-        "needs title.en: and title.zh:" => Some("缺少 title.en: 和 title.zh:"),
-        "needs narration in en: and zh:" => Some("缺少 en: 和 zh: 的讲解文字"),
-        "runs nothing: add sql> or kv> lines" => Some("没有要执行的内容：请添加 sql> 或 kv> 行"),
-        "sql> has no expected result below it" => Some("sql> 下面缺少预期结果"),
-        "kv> has no expected reply below it" => Some("kv> 下面缺少预期回复"),
-        "SQL statement does not end with ';'" => Some("SQL 语句没有以 ';' 结尾"),
-        "SQL statement does not end with ';' before the next line that starts something else" => {
-            Some("SQL 语句在下一段内容开始之前没有以 ';' 结尾")
-        }
-        _ => None,
-    };
-    if let Some(zh) = fixed {
-        return zh.to_string();
-    }
-    if let Some(rest) = m.strip_prefix("unknown section ") {
-        let name = rest.split(" (expected").next().unwrap_or(rest);
-        return format!("未知的段 {name}（应为 [schema]、[seed] 或 [step]）");
-    }
-    if let Some(rest) = m.strip_prefix("unknown header field ") {
-        let name = rest.split(" (expected").next().unwrap_or(rest);
-        return format!(
-            "未知的文件头字段 {name}（应为 id、title.en、title.zh、intro.en、intro.zh 或 tags）"
-        );
-    }
-    if let Some(got) = m.strip_prefix("expected 'field: value' in the header, got ") {
-        return format!("文件头中应为 'field: value'，实际为 {got}");
-    }
-    if let Some(got) = m.strip_prefix("expected title.en:, title.zh:, en:, zh:, sql> or kv>, got ")
-    {
-        return format!("应为 title.en:、title.zh:、en:、zh:、sql> 或 kv>，实际为 {got}");
-    }
-    m.to_string()
 }
 
 async fn fetch_text(url: &str) -> Result<String, LoadError> {
@@ -621,13 +561,13 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
     };
     let Some(o) = s.open.as_ref().filter(|o| o.walk.id == id) else {
         let msg = if s.loaded && !s.catalog.iter().any(|w| w.id == id) {
-            t(lang, "No walkthrough with this id.", "没有这个 id 的演练。")
+            lang.walk().not_found
         } else {
-            t(lang, "Loading…", "加载中…")
+            lang.walk().loading
         };
         return html! {
             <div class="walk">
-                <nav class="walk-top"><a href="#/walk">{ t(lang, "← All walkthroughs", "← 全部演练") }</a>{ lang_switch }</nav>
+                <nav class="walk-top"><a href="#/walk">{ lang.walk().all_walkthroughs }</a>{ lang_switch }</nav>
                 <p class="walk-msg">{ msg }</p>
             </div>
         };
@@ -637,6 +577,7 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
     let cur = props.route.step.min(total.max(1));
     let step = w.steps.get(cur - 1);
     let l = tag(lang);
+    let ws = lang.walk();
 
     let nav = |n: usize| {
         let id = id.clone();
@@ -846,7 +787,7 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
                 <summary>
                     { format!("{n}. {}", show(lang, st.title.get(l))) }
                     <span class={classes!("walk-badge", ran.then_some("ok"))}>
-                        { if ran { lang.walk().ran } else { lang.walk().not_run_short } }
+                        { if ran { ws.ran } else { ws.not_run_short } }
                     </span>
                 </summary>
                 { narration(n) }
@@ -870,7 +811,6 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
     let free_html = if *free {
         let sql_text = s.free_sql.clone().unwrap_or(step_sql.clone());
         let kv_text = s.free_kv.clone().unwrap_or(step_kv.clone());
-        let ws = lang.walk();
         let free_runs = o.runs.iter().filter(|r| r.step == 0).map(|r| {
             let sql: Vec<(String, Option<&SqlRun>)> =
                 r.sql.iter().map(|q| (q.sql.clone(), Some(q))).collect();
@@ -879,7 +819,7 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
             view::pair(0, &sql, &kv, true, lang)
         });
         html! {
-            <section class="walk-free" aria-label={t(lang, "Free play", "自由练习")}>
+            <section class="walk-free" aria-label={ws.free_play}>
                 <div class="walk-pair">
                     <label>{ ws.sql_box }<textarea ref={sql_ref} class="walk-edit-sql" rows="5" spellcheck="false"
                         value={sql_text} oninput={on_free_input(true)} onkeydown={on_free_key.clone()}
@@ -890,7 +830,7 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
                 </div>
                 <p class="walk-hint" id="walk-edit-hint">{ ws.edit_hint }</p>
                 <div class="walk-free-actions">
-                    <button type="button" class="walk-run-free" onclick={run_free}>{ t(lang, "Run both sides", "两边都运行") }</button>
+                    <button type="button" class="walk-run-free" onclick={run_free}>{ ws.run_free }</button>
                     <button type="button" class="walk-use-step" onclick={use_step_code}>{ ws.use_step_code }</button>
                 </div>
                 { for free_runs.rev() }
@@ -908,20 +848,20 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
     html! {
         <div class="walk" data-done={o.done.to_string()} data-busy={busy.to_string()}>
             <nav class="walk-top">
-                <a href="#/walk">{ t(lang, "← All walkthroughs", "← 全部演练") }</a>
+                <a href="#/walk">{ ws.all_walkthroughs }</a>
                 <h1>{ show(lang, w.title.get(l)) }</h1>
                 { lang_switch }
             </nav>
             if cur == 1 { <p class="walk-intro">{ show(lang, w.intro.get(l)) }</p> }
             <div class="walk-bar">
-                <div class="walk-steps" role="group" aria-label={t(lang, "Steps", "步骤")}>{ for step_dots }</div>
+                <div class="walk-steps" role="group" aria-label={ws.steps_nav}>{ for step_dots }</div>
                 <div class="walk-controls">
-                    <button type="button" disabled={cur <= 1} onclick={nav(cur.saturating_sub(1).max(1))}>{ t(lang, "← Previous", "← 上一步") }</button>
-                    <button type="button" class="walk-run-step" disabled={busy || o.done >= cur} onclick={run_step}>{ t(lang, "Run step", "运行本步") }</button>
-                    <button type="button" disabled={cur >= total} class="walk-next" onclick={nav((cur + 1).min(total))}>{ t(lang, "Next →", "下一步 →") }</button>
-                    <button type="button" class="walk-run-all" disabled={busy} onclick={run_all}>{ t(lang, "Run all", "全部运行") }</button>
-                    <button type="button" class="walk-reset" onclick={reset}>{ t(lang, "Reset", "重置") }</button>
-                    <button type="button" class="walk-free-toggle" aria-pressed={free.to_string()} onclick={toggle_free}>{ t(lang, "Free play", "自由练习") }</button>
+                    <button type="button" disabled={cur <= 1} onclick={nav(cur.saturating_sub(1).max(1))}>{ ws.previous }</button>
+                    <button type="button" class="walk-run-step" disabled={busy || o.done >= cur} onclick={run_step}>{ ws.run_step }</button>
+                    <button type="button" disabled={cur >= total} class="walk-next" onclick={nav((cur + 1).min(total))}>{ ws.next }</button>
+                    <button type="button" class="walk-run-all" disabled={busy} onclick={run_all}>{ ws.run_all }</button>
+                    <button type="button" class="walk-reset" onclick={reset}>{ ws.reset }</button>
+                    <button type="button" class="walk-free-toggle" aria-pressed={free.to_string()} onclick={toggle_free}>{ ws.free_play }</button>
                 </div>
             </div>
             if let Some(e) = error { <p class="walk-error" role="alert">{ e }</p> }
@@ -1033,6 +973,7 @@ fn keyspace_tree(engine: &Engine, lang: Lang) -> Html {
         })
         .unwrap_or_default();
     crate::sorting::sort(&mut keys);
+    let ws = lang.walk();
     fn node(keys: &[(String, &'static str)], depth: usize) -> Html {
         // Group by the segment at `depth`.
         let mut out = Vec::new();
@@ -1062,8 +1003,8 @@ fn keyspace_tree(engine: &Engine, lang: Lang) -> Html {
         out.into_iter().collect::<Html>()
     }
     html! {
-        <section class="walk-tree" aria-label={t(lang, "Keyspace", "键空间")}>
-            <h4>{ t(lang, "Keyspace (grouped by ':')", "键空间（按 ':' 分组）") }</h4>
+        <section class="walk-tree" aria-label={ws.keyspace}>
+            <h4>{ ws.keyspace_grouped }</h4>
             <ul>{ node(&keys, 0) }</ul>
         </section>
     }
@@ -1078,6 +1019,7 @@ fn list_view(
     redraw: Callback<()>,
 ) -> Html {
     let l = tag(lang);
+    let ws = lang.walk();
     let on_search = {
         let query = query.clone();
         Callback::from(move |e: InputEvent| {
@@ -1158,7 +1100,7 @@ fn list_view(
             <li class="walk-card">
                 <a href={format!("#/walk/{}/1", w.id)}>
                     <strong>{ show(lang, w.title.get(l)) }</strong>
-                    <span class="walk-count">{ format!(" · {} {}", w.steps.len(), t(lang, "steps", "步")) }</span>
+                    <span class="walk-count">{ format!(" · {} {}", w.steps.len(), ws.steps_unit) }</span>
                 </a>
                 <p>{ show(lang, w.intro.get(l)).split("\n\n").next().unwrap_or("").to_string() }</p>
             </li>
@@ -1167,22 +1109,22 @@ fn list_view(
     html! {
         <div class="walk walk-list">
             <nav class="walk-top">
-                <a href="#/">{ t(lang, "← Workbench", "← 工作台") }</a>
-                <h1>{ t(lang, "Walkthroughs: SQL and KV side by side", "演练：SQL 与键值并排对照") }</h1>
+                <a href="#/">{ ws.workbench }</a>
+                <h1>{ ws.list_title }</h1>
                 { lang_switch }
             </nav>
-            <input class="walk-search" type="search" placeholder={t(lang, "Search walkthroughs", "搜索演练")}
-                aria-label={t(lang, "Search walkthroughs", "搜索演练")} value={(**query).clone()} oninput={on_search} />
-            if !s.loaded { <p class="walk-msg">{ t(lang, "Loading…", "加载中…") }</p> }
+            <input class="walk-search" type="search" placeholder={ws.search}
+                aria-label={ws.search} value={(**query).clone()} oninput={on_search} />
+            if !s.loaded { <p class="walk-msg">{ ws.loading }</p> }
             <ul class="walk-cards">{ for items }</ul>
             <details class="walk-load">
-                <summary>{ t(lang, "Load a walkthrough file", "加载演练文件") }</summary>
+                <summary>{ ws.load_file }</summary>
                 <p><input type="file" accept=".walk,.txt" onchange={on_file} /></p>
                 <p>
                     <input ref={url_ref} type="url" placeholder="https://…/my.walk" aria-label="URL" />
-                    <button type="button" onclick={on_url}>{ t(lang, "Load from URL", "从 URL 加载") }</button>
+                    <button type="button" onclick={on_url}>{ ws.load_url }</button>
                 </p>
-                <p class="walk-hint">{ t(lang, "Format: docs/walkthroughs.md", "格式说明：docs/walkthroughs.md") }</p>
+                <p class="walk-hint">{ ws.format_hint }</p>
             </details>
             { for s.load_errors.iter().map(|e| html! { <p class="walk-error" role="alert">{ e.text(lang) }</p> }) }
         </div>

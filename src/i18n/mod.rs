@@ -1,0 +1,111 @@
+//! Every text the app shows, in English and Simplified Chinese: the one place they live.
+//!
+//! Texts are data, grouped by where they show, and rendered per [`Lang`]:
+//! - fixed texts are fields of a table struct with one `const` per language, so the two
+//!   stay in step (a missing one is a compile error): [`Strings`] for the workbench
+//!   ([`strings`]), [`WalkStrings`] for the walkthrough page ([`walk`]), [`ConsoleStrings`]
+//!   for the console ([`console`]);
+//! - texts that take a value are enum variants with their parameters, whose `text(lang)`
+//!   has one arm per language: [`WalkMsg`] (what is wrong with a walkthrough file, made by
+//!   [`crate::walk`]) and [`WalkText`] (the walkthrough page's counts and labels).
+//!
+//! Redis's own replies (`(error) ERR …`, `Invalid argument(s)`) are never translated — they
+//! are what a real `redis-cli` prints. The Chinese `HELP` texts of the commands are data of
+//! their own (`www/i18n/help.zh-CN.json`, fetched when the console first needs them).
+//!
+//! This module has no web dependencies (only [`Lang::detect`] reads the browser), so its
+//! rendering is tested by plain `cargo test`; the web app reaches it as `crate::ui::i18n`.
+
+pub mod console;
+pub mod strings;
+pub mod walk;
+
+pub use console::ConsoleStrings;
+pub use strings::Strings;
+pub use walk::{WalkMsg, WalkStrings, WalkText};
+
+/// A UI language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    En,
+    /// Simplified Chinese (zh-CN).
+    Zh,
+}
+
+impl Lang {
+    /// Picks the language from a BCP 47 tag such as `navigator.language`: any `zh…` tag
+    /// gives Chinese, everything else English.
+    pub fn from_tag(tag: &str) -> Lang {
+        if tag.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("zh")) {
+            Lang::Zh
+        } else {
+            Lang::En
+        }
+    }
+
+    /// The language the browser asks for (`navigator.language`), English if unknown.
+    #[cfg(target_arch = "wasm32")]
+    pub fn detect() -> Lang {
+        web_sys::window()
+            .and_then(|w| w.navigator().language())
+            .map(|tag| Lang::from_tag(&tag))
+            .unwrap_or(Lang::En)
+    }
+
+    /// The other language, for the switch button.
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::En => Lang::Zh,
+            Lang::Zh => Lang::En,
+        }
+    }
+
+    /// The tag for `<html lang>`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+
+    /// The strings of this language.
+    pub fn strings(self) -> &'static Strings {
+        match self {
+            Lang::En => &strings::EN,
+            Lang::Zh => &strings::ZH,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No text of a table is empty, in either language (`Debug` lists every field).
+    #[test]
+    fn every_fixed_text_is_written_in_both_languages() {
+        for lang in [Lang::En, Lang::Zh] {
+            for table in [
+                format!("{:?}", lang.strings()),
+                format!("{:?}", lang.walk()),
+                format!("{:?}", lang.console()),
+            ] {
+                assert!(
+                    !table.contains(": \"\""),
+                    "{lang:?}: an empty text in {table}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn tags_pick_the_language() {
+        assert_eq!(Lang::from_tag("zh-TW"), Lang::Zh);
+        assert_eq!(Lang::from_tag("ZH"), Lang::Zh);
+        assert_eq!(Lang::from_tag("en-GB"), Lang::En);
+        assert_eq!(Lang::from_tag(""), Lang::En);
+        assert_eq!(Lang::Zh.tag(), "zh-CN");
+        assert_eq!(Lang::En.other(), Lang::Zh);
+    }
+}
