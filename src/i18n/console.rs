@@ -1,7 +1,7 @@
 //! The console's texts for Ctrl+C, reset, completion and `--raw` ([`ConsoleStrings`]),
 //! reached through [`Lang::console`](super::Lang::console).
 
-use super::Lang;
+use super::lang::Lang;
 
 /// The console's texts for Ctrl+C, reset, completion and `--raw`.
 #[derive(Debug)]

@@ -1,5 +1,5 @@
 //! The workbench's fixed texts: one [`Strings`] table per language ([`EN`], [`ZH`]), reached
-//! through [`Lang::strings`](super::Lang::strings).
+//! through [`Lang::strings`](super::lang::Lang::strings).
 //!
 //! To add a text: a field in [`Strings`] with a `///` line saying where it shows, then its
 //! value in both tables (a missing one is a compile error). A text that takes a value is

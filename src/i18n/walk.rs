@@ -7,7 +7,7 @@
 //! The parts of a message quoted from the file (a section's or field's name, a line) are
 //! shown as written, in both languages.
 
-use super::Lang;
+use super::lang::Lang;
 
 /// The texts of the walkthrough page (`src/ui/walkthrough`) added for issue 23: the step
 /// screen, the table browser, free play's editing hint and the recap.
