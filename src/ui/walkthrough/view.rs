@@ -1,17 +1,34 @@
 //! How a walkthrough step is drawn: its SQL and its KV commands side by side in one grid
 //! row (so the two blocks of a step start level), each statement or command shown before it
-//! runs and its result under it once it has; and the recap at the end.
+//! runs and its result under it once it has; the recap at the end; and the walkthrough
+//! engine's keys as a tree.
 
 use yew::prelude::*;
 
-use super::{KvRun, SqlRun};
+use super::run::{KvRun, SqlRun};
 use crate::engine::cli::split_args;
+use crate::engine::Engine;
 use crate::share::{Route, Shared};
 use crate::ui::console;
 use crate::ui::i18n::{Lang, WalkText};
 use crate::walk::cost::kv_cost;
 use crate::walk::recap::{CostLine, Recap};
-use crate::walk::{parse_sql_text, SqlOutcome, Walkthrough};
+use crate::walk::{display_zh, parse_sql_text, SqlOutcome, Walkthrough};
+
+/// A walkthrough text as shown in `lang` (see [`display_zh`]).
+pub fn show(lang: Lang, text: &str) -> String {
+    match lang {
+        Lang::En => text.to_string(),
+        Lang::Zh => display_zh(text),
+    }
+}
+
+pub fn tag(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "en",
+        Lang::Zh => "zh",
+    }
+}
 
 /// A result grid. Each cell carries its column's name (`data-col`), so that on a phone a
 /// table of more than two columns is shown as one card per row instead of scrolling
@@ -274,6 +291,57 @@ pub fn recap(w: &Walkthrough, r: &Recap, lang: Lang, show: impl Fn(&str) -> Stri
                 <a class="walk-try-link" href={link} target="_blank" rel="noopener">{ s.try_it }</a>
                 <span class="walk-muted">{ format!(" {} {}", r.kv_writes.len(), s.try_note) }</span>
             </p>
+        </section>
+    }
+}
+
+/// The walkthrough engine's keys grouped by `:` into a tree.
+pub fn keyspace_tree(engine: &Engine, lang: Lang) -> Html {
+    let mut keys: Vec<(String, &'static str)> = engine
+        .server()
+        .dbs
+        .first()
+        .map(|db| {
+            db.iter()
+                .take(500)
+                .map(|(k, e)| (String::from_utf8_lossy(k).into_owned(), e.value.type_name()))
+                .collect()
+        })
+        .unwrap_or_default();
+    crate::sorting::sort(&mut keys);
+    let ws = lang.walk();
+    fn node(keys: &[(String, &'static str)], depth: usize) -> Html {
+        // Group by the segment at `depth`.
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < keys.len() {
+            let parts: Vec<&str> = keys[i].0.split(':').collect();
+            if parts.len() <= depth + 1 {
+                out.push(html! { <li class="leaf"><span class="key">{ &keys[i].0 }</span>{ " " }<span class="type">{ keys[i].1 }</span></li> });
+                i += 1;
+                continue;
+            }
+            let seg = parts[depth].to_string();
+            let mut j = i;
+            while j < keys.len() {
+                let p: Vec<&str> = keys[j].0.split(':').collect();
+                if p.len() > depth + 1 && p[depth] == seg {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            out.push(html! {
+                <li><details open={depth < 2}><summary>{ format!("{seg}: ({})", j - i) }</summary><ul>{ node(&keys[i..j], depth + 1) }</ul></details></li>
+            });
+            i = j;
+        }
+        out.into_iter().collect::<Html>()
+    }
+    html! {
+        <section class="walk-tree" aria-label={ws.keyspace}>
+            <h4>{ ws.keyspace_grouped }</h4>
+            <ul>{ node(&keys, 0) }</ul>
         </section>
     }
 }
