@@ -8,14 +8,14 @@
 //! `#/walk/<id>/<step>` (deep link: the steps before `<step>` are run first).
 //!
 //! # Layout
-//! - [`route`](self::route): the `#/walk…` links and the hook that follows them;
-//! - [`run`](self::run): what a step's run produced, SQL and KV;
-//! - [`session`](self::session): what the page keeps between renders (the catalog, the
+//! - `route`: the `#/walk…` links and the hook that follows them;
+//! - `run`: what a step's run produced, SQL and KV;
+//! - `session`: what the page keeps between renders (the catalog, the
 //!   open walkthrough, its runs) and the async work that loads files and runs steps;
-//! - [`page`](self::page): the side-by-side page of one walkthrough;
-//! - [`list`](self::list): the list of walkthroughs, with search and loading a file;
-//! - [`view`](self::view): how a step, its results, the recap and the key tree are drawn;
-//! - [`tables`](self::tables): the SQL side's table browser; [`edit`](self::edit): free
+//! - `page`: the side-by-side page of one walkthrough;
+//! - `list`: the list of walkthroughs, with search and loading a file;
+//! - `view`: how a step, its results, the recap and the key tree are drawn;
+//! - `tables`: the SQL side's table browser; `edit`: free
 //!   play's code boxes; [`sql`]: the SQL worker's client.
 
 mod edit;
