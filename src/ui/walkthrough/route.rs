@@ -1,8 +1,7 @@
 //! The `#/walk…` links: [`WalkRoute`], and [`use_walk_route`], the hook that follows the
 //! location hash.
 
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
+use gloo_events::EventListener;
 use yew::prelude::*;
 
 use crate::share::Route;
@@ -62,21 +61,13 @@ pub fn use_walk_route() -> Option<WalkRoute> {
     {
         let route = route.clone();
         use_effect_with((), move |_| {
-            let cb =
-                Closure::<dyn FnMut()>::new(move || route.set(WalkRoute::parse(&current_hash())));
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ =
-                    w.add_event_listener_with_callback("hashchange", cb.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(w) = window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "hashchange",
-                        cb.as_ref().unchecked_ref(),
-                    );
-                }
-            }
+            let listener = web_sys::window().map(|w| {
+                EventListener::new(&w, "hashchange", move |_| {
+                    route.set(WalkRoute::parse(&current_hash()))
+                })
+            });
+            // Dropping the listener removes it.
+            move || drop(listener)
         });
     }
     (*route).clone()
