@@ -1,7 +1,8 @@
 //! The `#/walk…` links: [`WalkRoute`], and [`use_walk_route`], the hook that follows the
 //! location hash.
 
-use gloo_events::EventListener;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::share::Route;
@@ -61,13 +62,21 @@ pub fn use_walk_route() -> Option<WalkRoute> {
     {
         let route = route.clone();
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
-                EventListener::new(&w, "hashchange", move |_| {
-                    route.set(WalkRoute::parse(&current_hash()))
-                })
-            });
-            // Dropping the listener removes it.
-            move || drop(listener)
+            let cb =
+                Closure::<dyn FnMut()>::new(move || route.set(WalkRoute::parse(&current_hash())));
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ =
+                    w.add_event_listener_with_callback("hashchange", cb.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "hashchange",
+                        cb.as_ref().unchecked_ref(),
+                    );
+                }
+            }
         });
     }
     (*route).clone()
