@@ -1,108 +1,137 @@
 //! Pretty-printing a string that holds a JSON object or array, for the string view's JSON
-//! mode. serde_json reads it; each scalar, and each object key, is written back as it was
-//! written in the string (serde_json's `RawValue`), so numbers keep their digits and strings
-//! their escapes, and an object keeps its keys in their order, repeated ones included.
+//! mode.
+//!
+//! Hand-written because it was measured to be needed: the same view on serde_json (its
+//! `RawValue`, writing each scalar and key back as written, commit 84c0ef0 on r22-i18n)
+//! grew the release build's first load by 4,585 bytes gzip -9 (283,645 -> 288,230, 2026-12-02):
+//! the split moves serde_json's code out of start-up but not its data, and the view does not
+//! otherwise need it. (It also showed as text what this reader takes for JSON although it is
+//! not: `[NaN]`, `[01]`, `[+1]`, bad escapes, raw tabs in strings.) Once the engine's JSON (`engine/json.rs`) is on serde_json
+//! too, measure again: most of that cost is then paid already.
 
-use std::fmt;
-
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
-
-/// How deep the view follows nested objects and arrays before it shows the text as it is.
-const MAX_DEPTH: usize = 64;
-
-/// Re-indents `src` (two spaces a level) if it is a JSON object or array; `None` if it does
-/// not parse.
+/// Re-indents `src` if it is a JSON object or array; `None` if it does not parse.
 pub fn pretty_json(src: &str) -> Option<String> {
     let t = src.trim();
     if !(t.starts_with('{') || t.starts_with('[')) {
         return None;
     }
-    let raw: &RawValue = serde_json::from_str(t).ok()?;
-    let mut out = String::new();
-    write(raw, 0, &mut out)?;
-    Some(out)
+    let mut p = Json {
+        s: t.as_bytes(),
+        i: 0,
+        out: String::new(),
+        depth: 0,
+    };
+    p.value()?;
+    p.ws();
+    (p.i == p.s.len()).then_some(p.out)
 }
 
-/// Writes `raw` at nesting `depth`: a container one item a line, a scalar as written.
-fn write(raw: &RawValue, depth: usize, out: &mut String) -> Option<()> {
-    if depth > MAX_DEPTH {
-        return None;
+/// A small JSON reader that writes what it reads, indented by two spaces.
+struct Json<'a> {
+    s: &'a [u8],
+    i: usize,
+    out: String,
+    depth: usize,
+}
+
+impl Json<'_> {
+    fn ws(&mut self) {
+        while self.s.get(self.i).is_some_and(|c| c.is_ascii_whitespace()) {
+            self.i += 1;
+        }
     }
-    let text = raw.get();
-    let (open, close, items) = match text.as_bytes().first()? {
-        b'[' => {
-            let items: Items = serde_json::from_str(text).ok()?;
-            (b'[', b']', items.0)
+
+    fn newline(&mut self) {
+        self.out.push('\n');
+        for _ in 0..self.depth {
+            self.out.push_str("  ");
         }
-        b'{' => {
-            let items: Items = serde_json::from_str(text).ok()?;
-            (b'{', b'}', items.0)
+    }
+
+    fn value(&mut self) -> Option<()> {
+        if self.depth > 64 {
+            return None;
         }
-        _ => {
-            out.push_str(text);
+        self.ws();
+        match *self.s.get(self.i)? {
+            b'{' => self.container(b'}', true),
+            b'[' => self.container(b']', false),
+            b'"' => self.string(),
+            _ => {
+                let start = self.i;
+                while self
+                    .s
+                    .get(self.i)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || b"+-.".contains(c))
+                {
+                    self.i += 1;
+                }
+                let word = std::str::from_utf8(self.s.get(start..self.i)?).ok()?;
+                let ok = matches!(word, "true" | "false" | "null") || word.parse::<f64>().is_ok();
+                ok.then(|| self.out.push_str(word))
+            }
+        }
+    }
+
+    fn string(&mut self) -> Option<()> {
+        let start = self.i;
+        self.i += 1;
+        loop {
+            match *self.s.get(self.i)? {
+                b'\\' => self.i += 2,
+                b'"' => {
+                    self.i += 1;
+                    break;
+                }
+                _ => self.i += 1,
+            }
+        }
+        self.out
+            .push_str(std::str::from_utf8(self.s.get(start..self.i)?).ok()?);
+        Some(())
+    }
+
+    fn container(&mut self, close: u8, object: bool) -> Option<()> {
+        self.out.push(self.s[self.i] as char);
+        self.i += 1;
+        self.ws();
+        if self.s.get(self.i) == Some(&close) {
+            self.i += 1;
+            self.out.push(close as char);
             return Some(());
         }
-    };
-    out.push(open as char);
-    if items.is_empty() {
-        out.push(close as char);
-        return Some(());
-    }
-    for (i, (key, value)) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+        self.depth += 1;
+        loop {
+            self.newline();
+            if object {
+                self.ws();
+                if self.s.get(self.i) != Some(&b'"') {
+                    return None;
+                }
+                self.string()?;
+                self.ws();
+                if self.s.get(self.i) != Some(&b':') {
+                    return None;
+                }
+                self.i += 1;
+                self.out.push_str(": ");
+            }
+            self.value()?;
+            self.ws();
+            match *self.s.get(self.i)? {
+                b',' => {
+                    self.i += 1;
+                    self.out.push(',');
+                }
+                c if c == close => {
+                    self.i += 1;
+                    self.depth -= 1;
+                    self.newline();
+                    self.out.push(close as char);
+                    return Some(());
+                }
+                _ => return None,
+            }
         }
-        newline(out, depth + 1);
-        if let Some(key) = key {
-            out.push_str(key.get());
-            out.push_str(": ");
-        }
-        write(value, depth + 1, out)?;
-    }
-    newline(out, depth);
-    out.push(close as char);
-    Some(())
-}
-
-fn newline(out: &mut String, depth: usize) {
-    out.push('\n');
-    for _ in 0..depth {
-        out.push_str("  ");
-    }
-}
-
-/// The items of one array (no keys) or object (each with its key), in order, as written.
-struct Items<'a>(Vec<(Option<&'a RawValue>, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Items<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(ItemsVisitor)
-    }
-}
-
-struct ItemsVisitor;
-
-impl<'de> Visitor<'de> for ItemsVisitor {
-    type Value = Items<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON array or object")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Items<'de>, A::Error> {
-        let mut items = Vec::new();
-        while let Some(v) = seq.next_element::<&RawValue>()? {
-            items.push((None, v));
-        }
-        Ok(Items(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Items<'de>, A::Error> {
-        let mut items = Vec::new();
-        while let Some((k, v)) = map.next_entry::<&RawValue, &RawValue>()? {
-            items.push((Some(k), v));
-        }
-        Ok(Items(items))
     }
 }
