@@ -8,6 +8,8 @@
 //!   for the host and for `wasm32-unknown-unknown`.
 //! - [`server`] (native only): the RESP server that `redis-cli`, `redis-benchmark` and client
 //!   libraries talk to.
+//! - [`i18n`]: every text the app shows, in English and Chinese, as data rendered per
+//!   language (host-compiled, so its rendering is tested by `cargo test`).
 //! - [`share`]: the paths `share::{Route, Shared, …}` walkthroughs use; share links are
 //!   in [`app::share`], the URL routes (embed mode, walkthrough deep links) in [`app::route`].
 //! - [`walk`]: walkthroughs as data — the same problem in SQL and in KV; parsing and
@@ -27,6 +29,7 @@
 
 pub mod app;
 pub mod engine;
+pub mod i18n;
 #[cfg(target_arch = "wasm32")]
 pub mod persist;
 #[cfg(not(target_arch = "wasm32"))]

@@ -17,7 +17,8 @@
 //! - [`services`]: everything outside the views — the engine service, `localStorage`, the
 //!   page's address, persistence (IndexedDB) and the other tabs of the workspace; they
 //!   carry out the reducer's [`Command`](crate::app::state::Command)s.
-//! - [`i18n`]: every UI string, in English and Chinese.
+//! - [`i18n`]: every UI string, in English and Chinese (the crate's [`crate::i18n`],
+//!   re-exported here).
 //! - [`walkthrough`]: SQL and KV side by side (`#/walk…`), with the SQL worker's client.
 //! - [`split`]: loads the second half of a release build's wasm after start-up.
 
@@ -27,7 +28,7 @@ pub mod app;
 pub mod components;
 #[cfg(target_arch = "wasm32")]
 pub mod console;
-pub mod i18n;
+pub use crate::i18n;
 #[cfg(target_arch = "wasm32")]
 pub mod services;
 #[cfg(target_arch = "wasm32")]

@@ -3,9 +3,10 @@
 //! A walkthrough is a text file in `www/walkthroughs/` (the format is documented in
 //! `docs/walkthroughs.md`). This module is its model: [`parse`] turns the text into a
 //! [`Walkthrough`] and [`Walkthrough::validate`] checks that it is complete, both with errors
-//! ([`WalkError`]) that name the file, the line and the step. It does no I/O and has no
-//! dependencies, so the same code serves the host check (`tests/walkthroughs.rs`), the SQL
-//! worker and the web app.
+//! ([`WalkError`]) that name the file, the line and the step, and say what is wrong as a
+//! [`WalkMsg`] that the app renders in its language ([`crate::i18n`]). It does no I/O and
+//! has no dependencies, so the same code serves the host check (`tests/walkthroughs.rs`),
+//! the SQL worker and the web app.
 //!
 //! The expected results in a file are plain text, compared line for line:
 //! - a KV reply is what `redis-cli` prints ([`crate::engine::cli::format_reply`]);
@@ -26,6 +27,9 @@ pub mod kv;
 pub mod recap;
 
 use std::fmt;
+
+pub use crate::i18n::WalkMsg;
+use crate::i18n::{Lang, WalkText};
 
 /// A text in both of the app's languages.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -170,20 +174,28 @@ pub struct WalkError {
     pub line: usize,
     /// 1-based step number, when the error is inside a step.
     pub step: Option<usize>,
-    /// What is wrong.
-    pub message: String,
+    /// What is wrong, as a message the app renders in its language.
+    pub message: WalkMsg,
 }
 
+impl WalkError {
+    /// The error in `lang`, naming the file, line and step: `t.walk:23: step 1: …` in
+    /// English.
+    pub fn text(&self, lang: Lang) -> String {
+        WalkText::BadFile {
+            file: &self.file,
+            line: self.line,
+            step: self.step,
+            msg: &self.message,
+        }
+        .text(lang)
+    }
+}
+
+/// The English text ([`WalkError::text`]).
 impl fmt::Display for WalkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if self.line > 0 {
-            write!(f, ":{}", self.line)?;
-        }
-        if let Some(step) = self.step {
-            write!(f, ": step {step}")?;
-        }
-        write!(f, ": {}", self.message)
+        f.write_str(&self.text(Lang::En))
     }
 }
 
@@ -236,7 +248,7 @@ pub fn parse(file: &str, text: &str) -> Result<Walkthrough, WalkError> {
     let mut w = Walkthrough::default();
     let mut section = Section::Header;
     let mut i = 0;
-    let err = |line: usize, step: Option<usize>, message: String| WalkError {
+    let err = |line: usize, step: Option<usize>, message: WalkMsg| WalkError {
         file: file.to_string(),
         line,
         step,
@@ -269,7 +281,7 @@ pub fn parse(file: &str, text: &str) -> Result<Walkthrough, WalkError> {
                     return Err(err(
                         lineno,
                         step_no,
-                        format!("unknown section [{other}] (expected [schema], [seed] or [step])"),
+                        WalkMsg::UnknownSection(other.to_string()),
                     ))
                 }
             };
@@ -278,11 +290,7 @@ pub fn parse(file: &str, text: &str) -> Result<Walkthrough, WalkError> {
         match section {
             Section::Header => {
                 let Some((key, value)) = raw.split_once(':') else {
-                    return Err(err(
-                        lineno,
-                        None,
-                        format!("expected 'field: value' in the header, got {raw:?}"),
-                    ));
+                    return Err(err(lineno, None, WalkMsg::HeaderNotField(raw.to_string())));
                 };
                 let value = value.trim();
                 match key.trim() {
@@ -296,7 +304,7 @@ pub fn parse(file: &str, text: &str) -> Result<Walkthrough, WalkError> {
                         return Err(err(
                             lineno,
                             None,
-                            format!("unknown header field {other:?} (expected id, title.en, title.zh, intro.en, intro.zh or tags)"),
+                            WalkMsg::UnknownHeaderField(other.to_string()),
                         ))
                     }
                 }
@@ -322,18 +330,10 @@ pub fn parse(file: &str, text: &str) -> Result<Walkthrough, WalkError> {
                     let mut sql = rest.trim().to_string();
                     while !sql.ends_with(';') {
                         let Some(next) = lines.get(i) else {
-                            return Err(err(
-                                lineno,
-                                step_no,
-                                "SQL statement does not end with ';'".to_string(),
-                            ));
+                            return Err(err(lineno, step_no, WalkMsg::SqlUnterminated));
                         };
                         if is_directive(next.trim_end()) {
-                            return Err(err(
-                                lineno,
-                                step_no,
-                                "SQL statement does not end with ';' before the next line that starts something else".to_string(),
-                            ));
+                            return Err(err(lineno, step_no, WalkMsg::SqlUnterminatedBeforeNext));
                         }
                         sql.push('\n');
                         sql.push_str(next.trim_end());
@@ -363,13 +363,7 @@ pub fn parse(file: &str, text: &str) -> Result<Walkthrough, WalkError> {
                 } else if let Some(rest) = raw.strip_prefix("title.zh:") {
                     step.title.zh = rest.trim().to_string();
                 } else {
-                    return Err(err(
-                        lineno,
-                        step_no,
-                        format!(
-                            "expected title.en:, title.zh:, en:, zh:, sql> or kv>, got {raw:?}"
-                        ),
-                    ));
+                    return Err(err(lineno, step_no, WalkMsg::UnknownLine(raw.to_string())));
                 }
             }
         }
@@ -404,11 +398,11 @@ impl Walkthrough {
     /// # Errors
     /// The first problem found, as a [`WalkError`] naming `file`, the line and the step.
     pub fn validate(&self, file: &str) -> Result<(), WalkError> {
-        let err = |line: usize, step: Option<usize>, message: &str| WalkError {
+        let err = |line: usize, step: Option<usize>, message: WalkMsg| WalkError {
             file: file.to_string(),
             line,
             step,
-            message: message.to_string(),
+            message,
         };
         if self.id.is_empty()
             || !self
@@ -416,37 +410,33 @@ impl Walkthrough {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         {
-            return Err(err(
-                0,
-                None,
-                "id: must be lowercase letters, digits and '-'",
-            ));
+            return Err(err(0, None, WalkMsg::BadId));
         }
         if self.title.en.is_empty() || self.title.zh.is_empty() {
-            return Err(err(0, None, "needs title.en and title.zh"));
+            return Err(err(0, None, WalkMsg::NoTitles));
         }
         if self.steps.is_empty() {
-            return Err(err(0, None, "has no [step]"));
+            return Err(err(0, None, WalkMsg::NoSteps));
         }
         for (n, s) in self.steps.iter().enumerate() {
             let step = Some(n + 1);
             if s.title.en.is_empty() || s.title.zh.is_empty() {
-                return Err(err(s.line, step, "needs title.en: and title.zh:"));
+                return Err(err(s.line, step, WalkMsg::StepNoTitles));
             }
             if s.say.en.is_empty() || s.say.zh.is_empty() {
-                return Err(err(s.line, step, "needs narration in en: and zh:"));
+                return Err(err(s.line, step, WalkMsg::StepNoNarration));
             }
             if s.sql.is_empty() && s.kv.is_empty() {
-                return Err(err(s.line, step, "runs nothing: add sql> or kv> lines"));
+                return Err(err(s.line, step, WalkMsg::StepRunsNothing));
             }
             for c in &s.sql {
                 if c.expect.is_empty() {
-                    return Err(err(c.line, step, "sql> has no expected result below it"));
+                    return Err(err(c.line, step, WalkMsg::SqlNoExpected));
                 }
             }
             for c in &s.kv {
                 if c.expect.is_empty() {
-                    return Err(err(c.line, step, "kv> has no expected reply below it"));
+                    return Err(err(c.line, step, WalkMsg::KvNoExpected));
                 }
             }
         }
@@ -608,6 +598,11 @@ mod tests {
             .starts_with("t.walk:19: step 1: SQL statement"));
         let e = parse("t.walk", "id: x\n[steps]\n").unwrap_err();
         assert_eq!(e.line, 2);
+        assert_eq!(e.message, WalkMsg::UnknownSection("steps".into()));
+        assert_eq!(
+            e.text(Lang::Zh),
+            "演练文件有误：t.walk 第 2 行：未知的段 [steps]（应为 [schema]、[seed] 或 [step]）"
+        );
     }
 
     #[test]

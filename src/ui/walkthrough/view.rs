@@ -1,17 +1,34 @@
 //! How a walkthrough step is drawn: its SQL and its KV commands side by side in one grid
 //! row (so the two blocks of a step start level), each statement or command shown before it
-//! runs and its result under it once it has; and the recap at the end.
+//! runs and its result under it once it has; the recap at the end; and the walkthrough
+//! engine's keys as a tree.
 
 use yew::prelude::*;
 
-use super::{t, KvRun, SqlRun};
+use super::run::{KvRun, SqlRun};
 use crate::engine::cli::split_args;
+use crate::engine::Engine;
 use crate::share::{Route, Shared};
 use crate::ui::console;
-use crate::ui::i18n::Lang;
+use crate::ui::i18n::{Lang, WalkText};
 use crate::walk::cost::kv_cost;
 use crate::walk::recap::{CostLine, Recap};
-use crate::walk::{parse_sql_text, SqlOutcome, Walkthrough};
+use crate::walk::{display_zh, parse_sql_text, SqlOutcome, Walkthrough};
+
+/// A walkthrough text as shown in `lang` (see [`display_zh`]).
+pub fn show(lang: Lang, text: &str) -> String {
+    match lang {
+        Lang::En => text.to_string(),
+        Lang::Zh => display_zh(text),
+    }
+}
+
+pub fn tag(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "en",
+        Lang::Zh => "zh",
+    }
+}
 
 /// A result grid. Each cell carries its column's name (`data-col`), so that on a phone a
 /// table of more than two columns is shown as one card per row instead of scrolling
@@ -60,12 +77,12 @@ fn sql_item(sql: &str, run: Option<&SqlRun>, lang: Lang) -> Html {
             <pre class="walk-stmt">{ format!("sql> {}", q.sql) }</pre>
             if let Some(e) = error { <pre class="walk-reply error">{ e }</pre> }
             { grid(&o) }
-            if let Some(n) = o.changes { <p class="walk-changes">{ changes_text(n, lang) }</p> }
+            if let Some(n) = o.changes { <p class="walk-changes">{ WalkText::RowsChanged(n).text(lang) }</p> }
             { plan }
             <p class="walk-cost">
-                { format!("{}{c}{} · {}{c}{} · {}{c}{}", t(lang, "full-scan steps", "全表扫描步数"), q.reply.fullscan, t(lang, "sorts", "排序"), q.reply.sort, t(lang, "VM steps", "虚拟机步数"), q.reply.vm, c = lang.strings().colon) }
+                { format!("{}{c}{} · {}{c}{} · {}{c}{}", lang.walk().full_scan_steps, q.reply.fullscan, lang.walk().sorts, q.reply.sort, lang.walk().vm_steps, q.reply.vm, c = lang.strings().colon) }
             </p>
-            if !ok { <pre class="walk-expected">{ t(lang, "The file expected:\n", "文件中的预期：\n") }{ q.expect.clone().unwrap_or_default() }</pre> }
+            if !ok { <pre class="walk-expected">{ lang.walk().file_expected }{ q.expect.clone().unwrap_or_default() }</pre> }
         </div>
     }
 }
@@ -91,7 +108,7 @@ fn kv_item(command: &str, run: Option<&KvRun>, lang: Lang) -> Html {
             </div>
             if let Some(k) = run {
                 <pre class={classes!("walk-reply", k.reply.starts_with("(error)").then_some("error"))}>{ &k.reply }</pre>
-                if !ok { <pre class="walk-expected">{ t(lang, "The file expected:\n", "文件中的预期：\n") }{ k.expect.clone().unwrap_or_default() }</pre> }
+                if !ok { <pre class="walk-expected">{ lang.walk().file_expected }{ k.expect.clone().unwrap_or_default() }</pre> }
             }
         </div>
     }
@@ -108,11 +125,7 @@ pub fn pair(
     lang: Lang,
 ) -> Html {
     let s = lang.walk();
-    let label = if n == 0 {
-        t(lang, "free play", "自由练习").to_string()
-    } else {
-        format!("{} {n}", t(lang, "step", "步骤"))
-    };
+    let label = WalkText::RunLabel(n).text(lang);
     let mut keys: Vec<Vec<u8>> = kv
         .iter()
         .filter_map(|(_, r)| r.as_ref())
@@ -123,18 +136,18 @@ pub fn pair(
     html! {
         <div class="walk-pair" data-step={n.to_string()}>
             <section class="walk-sql walk-run" data-step={n.to_string()} aria-label={format!("SQL · {label}")}>
-                <h4>{ t(lang, "SQL (SQLite)", "SQL（SQLite）") }{ " · " }{ &label }</h4>
+                <h4>{ s.sql_heading }{ " · " }{ &label }</h4>
                 if sql.is_empty() { <p class="walk-muted">{ s.no_sql }</p> }
                 { for sql.iter().map(|(q, r)| sql_item(q, *r, lang)) }
                 if !ran && !sql.is_empty() { <p class="walk-muted walk-not-run">{ s.not_run }</p> }
             </section>
             <section class="walk-kv walk-run walk-console" data-step={n.to_string()} aria-label={format!("KV · {label}")}>
-                <h4>{ t(lang, "Key-value (kvlab)", "键值（kvlab）") }{ " · " }{ &label }</h4>
+                <h4>{ s.kv_heading }{ " · " }{ &label }</h4>
                 if kv.is_empty() { <p class="walk-muted">{ s.no_kv }</p> }
                 { for kv.iter().map(|(c, r)| kv_item(c, *r, lang)) }
                 if ran && !kv.is_empty() {
                     <p class="walk-cost walk-total">
-                        { format!("{}{c}{} · {}{c}{}", t(lang, "commands", "命令数"), kv.len(), t(lang, "keys touched", "涉及的键"), keys.len(), c = lang.strings().colon) }
+                        { format!("{}{c}{} · {}{c}{}", s.commands, kv.len(), s.keys_touched, keys.len(), c = lang.strings().colon) }
                     </p>
                 }
                 if !ran && !kv.is_empty() && sql.is_empty() { <p class="walk-muted walk-not-run">{ s.not_run }</p> }
@@ -209,16 +222,7 @@ fn cost_list(lines: &[CostLine]) -> Html {
 pub fn recap(w: &Walkthrough, r: &Recap, lang: Lang, show: impl Fn(&str) -> String) -> Html {
     let s = lang.walk();
     let l = if lang == Lang::Zh { "zh" } else { "en" };
-    let step_at = |n: usize| {
-        if n == 0 {
-            s.in_schema.to_string()
-        } else {
-            match lang {
-                Lang::En => format!("step {n}"),
-                Lang::Zh => format!("第 {n} 步"),
-            }
-        }
-    };
+    let step_at = |n: usize| WalkText::BuiltAt(n).text(lang);
     let sql_built = if r.sql_built.is_empty() {
         html! { <p class="walk-muted">{ s.sql_built_none }</p> }
     } else {
@@ -291,11 +295,53 @@ pub fn recap(w: &Walkthrough, r: &Recap, lang: Lang, show: impl Fn(&str) -> Stri
     }
 }
 
-/// "1 row changed", "3 rows changed" (SQLite's change count after a write).
-fn changes_text(n: u64, lang: Lang) -> String {
-    match (lang, n) {
-        (Lang::En, 1) => "1 row changed".to_string(),
-        (Lang::En, n) => format!("{n} rows changed"),
-        (Lang::Zh, n) => format!("已修改 {n} 行"),
+/// The walkthrough engine's keys grouped by `:` into a tree.
+pub fn keyspace_tree(engine: &Engine, lang: Lang) -> Html {
+    let mut keys: Vec<(String, &'static str)> = engine
+        .server()
+        .dbs
+        .first()
+        .map(|db| {
+            db.iter()
+                .take(500)
+                .map(|(k, e)| (String::from_utf8_lossy(k).into_owned(), e.value.type_name()))
+                .collect()
+        })
+        .unwrap_or_default();
+    crate::sorting::sort(&mut keys);
+    let ws = lang.walk();
+    fn node(keys: &[(String, &'static str)], depth: usize) -> Html {
+        // Group by the segment at `depth`.
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < keys.len() {
+            let parts: Vec<&str> = keys[i].0.split(':').collect();
+            if parts.len() <= depth + 1 {
+                out.push(html! { <li class="leaf"><span class="key">{ &keys[i].0 }</span>{ " " }<span class="type">{ keys[i].1 }</span></li> });
+                i += 1;
+                continue;
+            }
+            let seg = parts[depth].to_string();
+            let mut j = i;
+            while j < keys.len() {
+                let p: Vec<&str> = keys[j].0.split(':').collect();
+                if p.len() > depth + 1 && p[depth] == seg {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            out.push(html! {
+                <li><details open={depth < 2}><summary>{ format!("{seg}: ({})", j - i) }</summary><ul>{ node(&keys[i..j], depth + 1) }</ul></details></li>
+            });
+            i = j;
+        }
+        out.into_iter().collect::<Html>()
+    }
+    html! {
+        <section class="walk-tree" aria-label={ws.keyspace}>
+            <h4>{ ws.keyspace_grouped }</h4>
+            <ul>{ node(&keys, 0) }</ul>
+        </section>
     }
 }

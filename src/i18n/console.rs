@@ -1,0 +1,83 @@
+//! The console's texts for Ctrl+C, reset, completion and `--raw` ([`ConsoleStrings`]),
+//! reached through [`Lang::console`](super::Lang::console).
+
+use super::lang::Lang;
+
+/// The console's texts for Ctrl+C, reset, completion and `--raw`.
+#[derive(Debug)]
+pub struct ConsoleStrings {
+    /// The note after Ctrl+C stopped a blocked command.
+    pub interrupted_block: &'static str,
+    /// The note after Ctrl+C ended the subscriptions.
+    pub interrupted_subscribe: &'static str,
+    /// The note after Ctrl+C stopped `MONITOR`.
+    pub interrupted_monitor: &'static str,
+    /// The status line of a pane running `MONITOR`.
+    pub monitoring: &'static str,
+    /// The button that stops waiting.
+    pub stop: &'static str,
+    /// Its tooltip.
+    pub stop_title: &'static str,
+    /// The pane's reconnect button (accessible name and tooltip).
+    pub reset: &'static str,
+    /// The `--raw` switch's tooltip.
+    pub raw_title: &'static str,
+    /// Under the line when a reply's text was shown as `\xHH` escapes.
+    pub raw_hint: &'static str,
+    /// The button in that hint.
+    pub raw_on: &'static str,
+    /// The completion list's accessible name.
+    pub completions: &'static str,
+    /// After the shown candidates: how many more (`{n}`).
+    pub more: &'static str,
+    /// Welcome banner: what Tab does.
+    pub key_complete: &'static str,
+    /// Welcome banner: what Ctrl+C does.
+    pub key_stop: &'static str,
+}
+
+/// English console texts.
+pub const CONSOLE_EN: ConsoleStrings = ConsoleStrings {
+    interrupted_block: "(interrupted: the command no longer waits)",
+    interrupted_subscribe: "(interrupted: unsubscribed from everything)",
+    interrupted_monitor: "(interrupted: MONITOR stopped)",
+    monitoring: "monitoring: every command the server runs appears here",
+    stop: "Stop",
+    stop_title: "Stop waiting (Ctrl+C)",
+    reset: "Reconnect as a new client, output cleared",
+    raw_title: "Show replies as text, like redis-cli --raw",
+    raw_hint: "Text shown as \\x bytes. To read it as text:",
+    raw_on: "turn on --raw",
+    completions: "Completions",
+    more: "… {n} more: type more letters",
+    key_complete: "complete",
+    key_stop: "stop waiting",
+};
+
+/// Chinese console texts.
+pub const CONSOLE_ZH: ConsoleStrings = ConsoleStrings {
+    interrupted_block: "（已中断：命令不再等待）",
+    interrupted_subscribe: "（已中断：已退订全部频道）",
+    interrupted_monitor: "（已中断：MONITOR 已停止）",
+    monitoring: "监视中：服务器执行的每条命令都会显示在这里",
+    stop: "停止",
+    stop_title: "停止等待（Ctrl+C）",
+    reset: "作为新客户端重新连接并清屏",
+    raw_title: "按原文显示回复，同 redis-cli --raw",
+    raw_hint: "文本显示为 \\x 字节。显示为原文：",
+    raw_on: "打开 --raw",
+    completions: "补全候选",
+    more: "……另有 {n} 项，请继续输入",
+    key_complete: "补全",
+    key_stop: "停止等待",
+};
+
+impl Lang {
+    /// The console's texts (issue 23) in this language.
+    pub fn console(self) -> &'static ConsoleStrings {
+        match self {
+            Lang::En => &CONSOLE_EN,
+            Lang::Zh => &CONSOLE_ZH,
+        }
+    }
+}
