@@ -34,6 +34,11 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// The command table this engine dispatches through.
+    pub fn table(&self) -> &'static Table {
+        self.table
+    }
+
     /// A fresh engine with 16 empty databases, reading time from `clock`, drawing random
     /// numbers from a generator seeded with `seed`, dispatching through `table` and serving
     /// blocked clients through `waiters`. [`Engine::new`] passes the engine's own table.

@@ -18,9 +18,10 @@
 //! Redis lists commands in its hash table's order; we list them in table order.
 
 use crate::engine::args::Args;
+use crate::engine::core::ctx::Table;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::glob;
-use crate::engine::table::{self, BeginSearch, Command, FindKeys, Flags, Group, KeySpec};
+use crate::engine::table::{BeginSearch, Command, FindKeys, Flags, Group, KeySpec};
 use crate::engine::{Ctx, Reply};
 
 use super::connection::help_reply;
@@ -117,11 +118,11 @@ const COMMAND_SUBCOMMANDS: &[Command] = &[
 ];
 
 /// Finds a command by name, or a subcommand by `container|sub`, ignoring case.
-fn lookup_full(name: &[u8]) -> Option<(String, &'static Command)> {
+fn lookup_full(table: &'static Table, name: &[u8]) -> Option<(String, &'static Command)> {
     match name.iter().position(|&c| c == b'|') {
-        None => table::lookup(name).map(|c| (c.name.to_string(), c)),
+        None => table.lookup(name).map(|c| (c.name.to_string(), c)),
         Some(i) => {
-            let parent = table::lookup(&name[..i])?;
+            let parent = table.lookup(&name[..i])?;
             let sub = parent.subcommand(&name[i + 1..])?;
             Some((format!("{}|{}", parent.name, sub.name), sub))
         }
@@ -273,15 +274,15 @@ fn docs_reply(fullname: &str, cmd: &Command) -> Reply {
 }
 
 /// COMMAND: `COMMAND INFO` for every command. **O(N)** in the number of commands.
-fn command_all(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+fn command_all(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(Reply::Array(
-        table::all().map(|c| info_reply(c.name, c)).collect(),
+        ctx.table.all().map(|c| info_reply(c.name, c)).collect(),
     ))
 }
 
 /// COMMAND COUNT: the number of top-level commands.
-fn command_count(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
-    Ok(Reply::Integer(table::all().count() as i64))
+fn command_count(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    Ok(Reply::Integer(ctx.table.all().count() as i64))
 }
 
 /// COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]
@@ -290,7 +291,7 @@ fn command_count(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 /// nothing (there are no modules), `ACLCAT` an unknown category matches nothing, and
 /// `PATTERN` is a case-insensitive glob over the full names. Anything else, or a
 /// `FILTERBY` without exactly its two arguments, is a syntax error.
-fn command_list(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+fn command_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     enum Filter {
         None,
         Module,
@@ -319,7 +320,7 @@ fn command_list(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         Filter::Pattern(p) => glob::matches(p, name.as_bytes(), true),
     };
     let mut out = Vec::new();
-    for c in table::all() {
+    for c in ctx.table.all() {
         if keep(c.name, c) {
             out.push(Reply::bulk(c.name.as_bytes()));
         }
@@ -342,7 +343,7 @@ fn command_info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     Ok(Reply::Array(
         args.rest()
             .iter()
-            .map(|n| match lookup_full(n) {
+            .map(|n| match lookup_full(ctx.table, n) {
                 Some((full, c)) => info_reply(&full, c),
                 None => Reply::NilArray,
             })
@@ -352,11 +353,15 @@ fn command_info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 
 /// COMMAND DOCS [command-name ...]: a map from each known named command to its docs
 /// (unknown names are left out); every command when none is named.
-fn command_docs(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+fn command_docs(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    let table = ctx.table;
     let entries: Vec<(String, &Command)> = if args.is_empty() {
-        table::all().map(|c| (c.name.to_string(), c)).collect()
+        table.all().map(|c| (c.name.to_string(), c)).collect()
     } else {
-        args.rest().iter().filter_map(|n| lookup_full(n)).collect()
+        args.rest()
+            .iter()
+            .filter_map(|n| lookup_full(table, n))
+            .collect()
     };
     Ok(Reply::Map(
         entries
@@ -371,10 +376,10 @@ type Keys = Vec<(usize, Vec<&'static str>)>;
 
 /// The keys of the command line in `argv` (from the command name on), each with its
 /// key-spec flags, or the error `COMMAND GETKEYS` gives.
-fn keys_of(argv: &[Vec<u8>]) -> CmdResult<Keys> {
+fn keys_of(table: &'static Table, argv: &[Vec<u8>]) -> CmdResult<Keys> {
     let invalid = || Error::Err("Invalid command specified".into());
     let first = argv.first().ok_or_else(invalid)?;
-    let base = table::lookup(first).ok_or_else(invalid)?;
+    let base = table.lookup(first).ok_or_else(invalid)?;
     let cmd = if argv.len() == 1 || base.subcommands.is_empty() {
         base
     } else {
@@ -401,9 +406,9 @@ fn keys_of(argv: &[Vec<u8>]) -> CmdResult<Keys> {
 }
 
 /// COMMAND GETKEYS command [arg ...]: the key names the command line would touch.
-fn command_getkeys(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+fn command_getkeys(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let line = args.rest();
-    let keys = keys_of(&line)?;
+    let keys = keys_of(ctx.table, &line)?;
     Ok(Reply::Array(
         keys.into_iter()
             .map(|(i, _)| Reply::bulk(&line[i]))
@@ -412,9 +417,9 @@ fn command_getkeys(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 }
 
 /// COMMAND GETKEYSANDFLAGS command [arg ...]: each key with its key-spec flags.
-fn command_getkeysandflags(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+fn command_getkeysandflags(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let line = args.rest();
-    let keys = keys_of(&line)?;
+    let keys = keys_of(ctx.table, &line)?;
     Ok(Reply::Array(
         keys.into_iter()
             .map(|(i, flags)| Reply::Array(vec![Reply::bulk(&line[i]), status_set(flags)]))
@@ -465,7 +470,8 @@ mod tests {
             panic!("not an array")
         };
         assert_eq!(Reply::Integer(all.len() as i64), run("COMMAND COUNT"));
-        assert_eq!(all.len(), table::all().count());
+        let e = crate::engine::Engine::new(Box::new(crate::engine::ManualClock::at_ms(0)), 1);
+        assert_eq!(all.len(), e.table().all().count());
         assert_eq!(run("COMMAND INFO"), Reply::Array(all));
     }
 

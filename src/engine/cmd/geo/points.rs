@@ -4,7 +4,6 @@ use super::{coord_reply, dist_reply, lon_lat, unit};
 use crate::engine::args::Args;
 use crate::engine::cmd::zset::read_zset;
 use crate::engine::error::{CmdResult, Error};
-use crate::engine::table::lookup;
 use crate::engine::types::geohash::{self};
 use crate::engine::{Ctx, Reply};
 
@@ -42,7 +41,9 @@ pub(super) fn geoadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         zargv.push(score.to_string().into_bytes());
         zargv.push(t[2].clone());
     }
-    let zadd = lookup(b"zadd")
+    let zadd = ctx
+        .table
+        .lookup(b"zadd")
         .and_then(|c| c.handler)
         .ok_or_else(|| Error::Err("ZADD is not available".to_string()))?;
     let before = ctx.dirty;
