@@ -28,6 +28,7 @@ use super::connection::help_reply;
 
 mod syntax;
 
+use syntax::{map, status_set};
 pub use syntax::{parse_syntax, ArgType, DocArg};
 
 const INTROSPECTION: Flags = Flags::LOADING.union(Flags::STALE);
@@ -127,19 +128,6 @@ fn lookup_full(table: &'static Table, name: &[u8]) -> Option<(String, &'static C
             Some((format!("{}|{}", parent.name, sub.name), sub))
         }
     }
-}
-
-fn status_set<'a>(items: impl IntoIterator<Item = &'a str>) -> Reply {
-    Reply::Set(items.into_iter().map(Reply::status).collect())
-}
-
-fn map(pairs: Vec<(&str, Reply)>) -> Reply {
-    Reply::Map(
-        pairs
-            .into_iter()
-            .map(|(k, v)| (Reply::bulk(k.as_bytes()), v))
-            .collect(),
-    )
 }
 
 /// One key spec of `COMMAND INFO` (Redis's `addReplyCommandKeySpecs`).

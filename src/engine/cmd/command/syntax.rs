@@ -2,7 +2,6 @@
 //! `a | b` one-of, `x [x ...]` multiple, UPPERCASE tokens), with the tests that round-trip them
 //! through redis-cli's hints.
 
-use super::{map, status_set};
 use crate::engine::Reply;
 
 /// The type of a documented argument, as `COMMAND DOCS` names it.
@@ -352,6 +351,21 @@ fn single(mut args: Vec<DocArg>) -> DocArg {
     } else {
         DocArg::group(ArgType::Block, args)
     }
+}
+
+/// A RESP3 set of status strings (flags, ACL categories, key-spec flags).
+pub(super) fn status_set<'a>(items: impl IntoIterator<Item = &'a str>) -> Reply {
+    Reply::Set(items.into_iter().map(Reply::status).collect())
+}
+
+/// A map keyed by bulk strings, as `COMMAND INFO`'s and `DOCS`' sections are.
+pub(super) fn map(pairs: Vec<(&str, Reply)>) -> Reply {
+    Reply::Map(
+        pairs
+            .into_iter()
+            .map(|(k, v)| (Reply::bulk(k.as_bytes()), v))
+            .collect(),
+    )
 }
 
 #[cfg(test)]

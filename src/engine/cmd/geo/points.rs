@@ -1,6 +1,6 @@
 //! Points: GEOADD, GEOPOS, GEOHASH and GEODIST.
 
-use super::{coord_reply, dist_reply, lon_lat, unit};
+use super::common::{coord_reply, dist_reply, lon_lat, unit};
 use crate::engine::args::Args;
 use crate::engine::cmd::zset::read_zset;
 use crate::engine::error::{CmdResult, Error};

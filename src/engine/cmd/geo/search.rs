@@ -1,6 +1,6 @@
 //! Searches: GEOSEARCH, GEOSEARCHSTORE, GEORADIUS and GEORADIUSBYMEMBER, with their `_RO` forms.
 
-use super::{box_args, coord_reply, dist_reply, lon_lat, radius_args};
+use super::common::{box_args, coord_reply, dist_reply, lon_lat, radius_args};
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::cmd::zset::read_zset;
 use crate::engine::error::{CmdResult, Error};
