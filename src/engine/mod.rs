@@ -101,6 +101,8 @@ pub mod scan;
 pub mod slowlog;
 pub mod snapshot;
 pub mod table;
+#[cfg(test)]
+pub mod testing;
 pub mod types;
 pub mod watch;
 

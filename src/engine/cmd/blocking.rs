@@ -400,18 +400,8 @@ fn bzmpop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use crate::engine::cli::split_args;
-    use crate::engine::{ClientId, Engine, Interrupted, ManualClock, Reply};
-
-    const T0: i64 = 1_700_000_000_000;
-
-    fn engine() -> (Engine, ManualClock) {
-        let clock = ManualClock::at_ms(T0);
-        (Engine::new(Box::new(clock.clone()), 7), clock)
-    }
-
-    fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
-        e.execute(c, split_args(line).unwrap_or_default())
-    }
+    use crate::engine::testing::{engine, run, T0};
+    use crate::engine::{ClientId, Engine, Interrupted, Reply};
 
     fn submit(e: &mut Engine, c: ClientId, line: &str) {
         e.submit(c, split_args(line).unwrap_or_default());

@@ -631,17 +631,8 @@ fn ltrim(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use crate::engine::cli::split_args;
-    use crate::engine::{ClientId, Engine, ManualClock, Reply};
-
-    fn engine() -> (Engine, ClientId) {
-        let mut e = Engine::new(Box::new(ManualClock::at_ms(1_700_000_000_000)), 7);
-        let c = e.connect();
-        (e, c)
-    }
-
-    fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
-        e.execute(c, split_args(line).unwrap_or_default())
-    }
+    use crate::engine::testing::{connected_at, run, T0};
+    use crate::engine::{ClientId, Engine, Reply};
 
     /// The effects of running `line`, as command lines.
     fn effects_of(e: &mut Engine, c: ClientId, line: &str) -> Vec<String> {
@@ -661,7 +652,7 @@ mod tests {
 
     #[test]
     fn writes_replay_as_themselves_with_their_arguments_intact() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(T0);
         assert_eq!(effects_of(&mut e, c, "RPUSH l a b c"), ["RPUSH l a b c"]);
         assert_eq!(effects_of(&mut e, c, "LPUSHX l z"), ["LPUSHX l z"]);
         assert_eq!(
@@ -678,7 +669,7 @@ mod tests {
 
     #[test]
     fn lmpop_replays_as_a_pop_with_count() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(T0);
         run(&mut e, c, "RPUSH l a b c");
         assert_eq!(
             effects_of(&mut e, c, "LMPOP 2 nokey l RIGHT COUNT 2"),
@@ -693,7 +684,7 @@ mod tests {
 
     #[test]
     fn writes_that_change_nothing_record_nothing() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(T0);
         run(&mut e, c, "RPUSH l a b c");
         for line in [
             "LPUSHX nokey a",
@@ -715,7 +706,7 @@ mod tests {
 
     #[test]
     fn a_push_signals_keys_that_clients_block_on() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(T0);
         let waiter = e.connect();
         e.submit(waiter, split_args("BLPOP q 0").unwrap_or_default());
         assert!(e.is_blocked(waiter));
@@ -733,7 +724,7 @@ mod tests {
 
     #[test]
     fn the_wrongtype_check_on_the_destination_comes_before_the_pop() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(T0);
         run(&mut e, c, "RPUSH l a");
         run(&mut e, c, "SET s x");
         assert!(run(&mut e, c, "LMOVE l s LEFT LEFT").is_error());
@@ -755,7 +746,7 @@ mod tests {
 
     #[test]
     fn lmpop_touches_the_key_it_popped_and_no_other() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(T0);
         run(&mut e, c, "RPUSH l a b c");
         assert!(exec_survives(&mut e, c, "nokey", "LMPOP 2 nokey l LEFT"));
         assert!(!exec_survives(&mut e, c, "l", "LMPOP 2 nokey l LEFT"));
@@ -764,7 +755,7 @@ mod tests {
 
     #[test]
     fn ltrim_of_an_existing_list_always_touches_it() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(T0);
         run(&mut e, c, "RPUSH l a b");
         assert!(!exec_survives(&mut e, c, "l", "LTRIM l 0 -1"));
         assert!(exec_survives(&mut e, c, "l", "LTRIM nokey 0 -1"));
@@ -773,7 +764,7 @@ mod tests {
 
     #[test]
     fn moves_touch_both_lists() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(T0);
         run(&mut e, c, "RPUSH src a b");
         assert!(!exec_survives(&mut e, c, "dst", "LMOVE src dst LEFT LEFT"));
         assert!(!exec_survives(&mut e, c, "src", "RPOPLPUSH src dst"));

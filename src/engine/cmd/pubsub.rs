@@ -386,18 +386,14 @@ fn pubsub_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use crate::engine::cli::split_args;
+    use crate::engine::testing::{self, run};
     use crate::engine::{ClientId, Engine, ManualClock, Reply};
 
     fn engine() -> (Engine, ManualClock, ClientId, ClientId) {
-        let clock = ManualClock::at_ms(1_700_000_000_000);
-        let mut e = Engine::new(Box::new(clock.clone()), 7);
+        let (mut e, clock) = testing::engine();
         let a = e.connect();
         let b = e.connect();
         (e, clock, a, b)
-    }
-
-    fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
-        e.execute(c, split_args(line).expect("valid line"))
     }
 
     fn submit(e: &mut Engine, c: ClientId, line: &str) -> Vec<Reply> {

@@ -389,13 +389,9 @@ fn lookup_by_pattern(ctx: &mut Ctx<'_>, pattern: &[u8], subst: &[u8]) -> Option<
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::cli::{format_reply, split_args};
+    use crate::engine::testing::cli;
     use crate::engine::types::{HashValue, Value};
-    use crate::engine::{ClientId, Engine, ManualClock};
-
-    fn run(e: &mut Engine, c: ClientId, line: &str) -> String {
-        format_reply(&e.execute(c, split_args(line).expect("valid line")))
-    }
+    use crate::engine::{Engine, ManualClock};
 
     fn hset(e: &mut Engine, key: &str, pairs: &[(&str, &str)]) {
         let mut h = HashValue::default();
@@ -414,13 +410,13 @@ mod tests {
         hset(&mut e, "h_alice", &[("age", "30"), ("city", "Rome")]);
         hset(&mut e, "h_bob", &[("age", "25")]);
         hset(&mut e, "h_carol", &[("city", "Oslo")]);
-        run(&mut e, c, "ZADD people 1 alice 2 bob 3 carol");
+        cli(&mut e, c, "ZADD people 1 alice 2 bob 3 carol");
         assert_eq!(
-            run(&mut e, c, "SORT people BY h_*->age"),
+            cli(&mut e, c, "SORT people BY h_*->age"),
             "1) \"carol\"\n2) \"bob\"\n3) \"alice\""
         );
         assert_eq!(
-            run(
+            cli(
                 &mut e,
                 c,
                 "SORT people BY h_*->age DESC GET # GET h_*->city"
@@ -428,16 +424,16 @@ mod tests {
             "1) \"alice\"\n2) \"Rome\"\n3) \"bob\"\n4) (nil)\n5) \"carol\"\n6) \"Oslo\""
         );
         assert_eq!(
-            run(&mut e, c, "SORT people BY h_*->city ALPHA GET h_*->city"),
+            cli(&mut e, c, "SORT people BY h_*->city ALPHA GET h_*->city"),
             "1) (nil)\n2) \"Oslo\"\n3) \"Rome\""
         );
         assert_eq!(
-            run(&mut e, c, "SORT people BY h_*->nosuch GET #"),
+            cli(&mut e, c, "SORT people BY h_*->nosuch GET #"),
             "1) \"alice\"\n2) \"bob\"\n3) \"carol\""
         );
         // A hash read without ->field, or a string read with one, is missing.
         assert_eq!(
-            run(&mut e, c, "SORT people BY nosort GET h_*"),
+            cli(&mut e, c, "SORT people BY nosort GET h_*"),
             "1) (nil)\n2) (nil)\n3) (nil)"
         );
     }
@@ -446,10 +442,10 @@ mod tests {
     fn store_writes_a_list_and_replays_as_del_then_rpush() {
         let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
         let c = e.connect();
-        run(&mut e, c, "ZADD z 2 b 1 a");
+        cli(&mut e, c, "ZADD z 2 b 1 a");
         e.take_effects();
-        assert_eq!(run(&mut e, c, "SORT z ALPHA STORE dst"), "(integer) 2");
-        assert_eq!(run(&mut e, c, "LRANGE dst 0 -1"), "1) \"a\"\n2) \"b\"");
+        assert_eq!(cli(&mut e, c, "SORT z ALPHA STORE dst"), "(integer) 2");
+        assert_eq!(cli(&mut e, c, "LRANGE dst 0 -1"), "1) \"a\"\n2) \"b\"");
         let effects: Vec<Vec<Vec<u8>>> = e.take_effects().into_iter().map(|x| x.argv).collect();
         assert_eq!(
             effects,

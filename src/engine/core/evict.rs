@@ -158,18 +158,14 @@ fn populate(srv: &mut Server, s: &Settings, db: usize, len: usize, now_ms: i64) 
 
 #[cfg(test)]
 mod tests {
+    use crate::engine::testing::{self, run};
     use crate::engine::{ClientId, Engine, ManualClock, Reply};
 
     /// An engine at a manual clock, with a client, and the clock to move.
     fn engine() -> (Engine, ClientId, ManualClock) {
-        let clock = ManualClock::at_ms(1_700_000_000_000);
-        let mut e = Engine::new(Box::new(clock.clone()), 7);
+        let (mut e, clock) = testing::engine();
         let c = e.connect();
         (e, c, clock)
-    }
-
-    fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
-        e.execute(c, line.split(' ').map(|w| w.as_bytes().to_vec()).collect())
     }
 
     fn used_memory(e: &mut Engine, c: ClientId) -> u64 {

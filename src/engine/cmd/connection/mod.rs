@@ -222,12 +222,8 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
 
 #[cfg(test)]
 mod tests {
+    use crate::engine::testing::run;
     use crate::engine::{Engine, ManualClock, Reply};
-
-    fn run(e: &mut Engine, id: u64, line: &str) -> Reply {
-        let argv = crate::engine::cli::split_args(line).unwrap();
-        e.execute(id, argv)
-    }
 
     #[test]
     fn client_list_shows_every_client_in_id_order() {

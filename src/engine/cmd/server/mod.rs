@@ -246,12 +246,8 @@ const FUNCTION_SUBCOMMANDS: &[Command] =
 #[cfg(test)]
 mod tests {
     use super::bytes_to_human;
+    use crate::engine::testing::run;
     use crate::engine::{Engine, ManualClock, Reply};
-
-    fn run(e: &mut Engine, id: u64, line: &str) -> Reply {
-        let argv = crate::engine::cli::split_args(line).unwrap();
-        e.execute(id, argv)
-    }
 
     fn info_text(e: &mut Engine, id: u64, line: &str) -> String {
         match run(e, id, line) {

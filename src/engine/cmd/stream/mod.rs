@@ -295,18 +295,8 @@ const XINFO_SUBCOMMANDS: &[Command] = &[
 #[cfg(test)]
 mod tests {
     use crate::engine::cli::split_args;
-    use crate::engine::{ClientId, Engine, ManualClock, Reply};
-
-    const T0: i64 = 1_700_000_000_000;
-
-    fn engine() -> (Engine, ManualClock) {
-        let clock = ManualClock::at_ms(T0);
-        (Engine::new(Box::new(clock.clone()), 7), clock)
-    }
-
-    fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
-        e.execute(c, split_args(line).unwrap_or_default())
-    }
+    use crate::engine::testing::{engine, run, T0};
+    use crate::engine::{ClientId, Engine, Reply};
 
     fn bulk(s: &str) -> Reply {
         Reply::bulk(s.as_bytes())

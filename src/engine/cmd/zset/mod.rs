@@ -362,21 +362,11 @@ pub const COMMANDS: &[Command] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::cli::{format_reply, split_args};
+
     use crate::engine::num::strtod;
-    use crate::engine::{ClientId, Engine, ManualClock, Reply};
+    use crate::engine::testing::{cli, connected_at};
+    use crate::engine::{ClientId, Engine, Reply};
     use std::collections::HashSet;
-
-    fn engine() -> (Engine, ClientId) {
-        let mut e = Engine::new(Box::new(ManualClock::at_ms(1_704_067_200_000)), 7);
-        let c = e.connect();
-        (e, c)
-    }
-
-    fn run(e: &mut Engine, c: ClientId, line: &str) -> String {
-        let argv = split_args(line).expect("valid line");
-        format_reply(&e.execute(c, argv))
-    }
 
     fn encoding(e: &Engine, key: &str) -> &'static str {
         e.server().dbs[0]
@@ -388,7 +378,7 @@ mod tests {
     /// RESP3 replies, as `redis-cli -3` prints them against Redis 7.0.15.
     #[test]
     fn resp3_scores_are_doubles_and_pairs_nest() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(1_704_067_200_000);
         e.clients.get_mut(&c).expect("client").proto = 3;
         let cases: &[(&str, &str)] = &[
             ("ZADD z 1 a 2.5 b inf c", "(integer) 3"),
@@ -430,52 +420,52 @@ mod tests {
             ),
         ];
         for (cmd, want) in cases {
-            assert_eq!(run(&mut e, c, cmd), *want, "{cmd}");
+            assert_eq!(cli(&mut e, c, cmd), *want, "{cmd}");
         }
     }
 
     #[test]
     fn encoding_switches_like_redis_and_never_back() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(1_704_067_200_000);
         let members: Vec<String> = (0..128).map(|i| format!("{i} m{i}")).collect();
-        run(&mut e, c, &format!("ZADD z {}", members.join(" ")));
+        cli(&mut e, c, &format!("ZADD z {}", members.join(" ")));
         assert_eq!(encoding(&e, "z"), "listpack");
-        run(&mut e, c, "ZADD z 1 m0");
+        cli(&mut e, c, "ZADD z 1 m0");
         assert_eq!(encoding(&e, "z"), "listpack");
-        run(&mut e, c, "ZADD z 1 extra");
+        cli(&mut e, c, "ZADD z 1 extra");
         assert_eq!(encoding(&e, "z"), "skiplist");
-        run(&mut e, c, "ZREMRANGEBYRANK z 0 100");
+        cli(&mut e, c, "ZREMRANGEBYRANK z 0 100");
         assert_eq!(encoding(&e, "z"), "skiplist");
         // A STORE result is re-evaluated: small and short members make a listpack.
-        run(&mut e, c, "ZUNIONSTORE u 1 z");
+        cli(&mut e, c, "ZUNIONSTORE u 1 z");
         assert_eq!(encoding(&e, "u"), "listpack");
-        run(&mut e, c, "ZRANGESTORE r z 0 -1");
+        cli(&mut e, c, "ZRANGESTORE r z 0 -1");
         assert_eq!(encoding(&e, "r"), "listpack");
         let long = "x".repeat(65);
-        run(&mut e, c, &format!("ZADD big 1 {long}"));
+        cli(&mut e, c, &format!("ZADD big 1 {long}"));
         assert_eq!(encoding(&e, "big"), "skiplist");
-        run(&mut e, c, "ZADD small 1 a");
-        run(&mut e, c, "SORT small");
+        cli(&mut e, c, "ZADD small 1 a");
+        cli(&mut e, c, "SORT small");
         assert_eq!(encoding(&e, "small"), "skiplist");
         // The skiplist keeps -0; a listpack stores it as the integer 0.
-        run(&mut e, c, "ZADD big -0 z");
-        assert_eq!(run(&mut e, c, "ZSCORE big z"), "\"-0\"");
-        run(&mut e, c, "ZADD lp -0 z");
-        assert_eq!(run(&mut e, c, "ZSCORE lp z"), "\"0\"");
-        run(&mut e, c, "ZUNIONSTORE lp2 1 big");
-        assert_eq!(run(&mut e, c, "ZSCORE lp2 z"), "\"-0\"");
-        run(&mut e, c, "ZREM big x");
-        run(&mut e, c, &format!("ZREM big {long}"));
-        run(&mut e, c, "ZUNIONSTORE lp3 1 big");
+        cli(&mut e, c, "ZADD big -0 z");
+        assert_eq!(cli(&mut e, c, "ZSCORE big z"), "\"-0\"");
+        cli(&mut e, c, "ZADD lp -0 z");
+        assert_eq!(cli(&mut e, c, "ZSCORE lp z"), "\"0\"");
+        cli(&mut e, c, "ZUNIONSTORE lp2 1 big");
+        assert_eq!(cli(&mut e, c, "ZSCORE lp2 z"), "\"-0\"");
+        cli(&mut e, c, "ZREM big x");
+        cli(&mut e, c, &format!("ZREM big {long}"));
+        cli(&mut e, c, "ZUNIONSTORE lp3 1 big");
         assert_eq!(encoding(&e, "lp3"), "listpack");
-        assert_eq!(run(&mut e, c, "ZSCORE lp3 z"), "\"0\"");
+        assert_eq!(cli(&mut e, c, "ZSCORE lp3 z"), "\"0\"");
     }
 
     #[test]
     fn large_sets_scan_every_member_exactly_as_present() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(1_704_067_200_000);
         let members: Vec<String> = (0..1000).map(|i| format!("{i} m{i}")).collect();
-        run(&mut e, c, &format!("ZADD z {}", members.join(" ")));
+        cli(&mut e, c, &format!("ZADD z {}", members.join(" ")));
         let mut seen = HashSet::new();
         let mut cursor = "0".to_string();
         loop {
@@ -513,8 +503,8 @@ mod tests {
 
     #[test]
     fn effects_replay_and_no_ops_record_nothing() {
-        let (mut e, c) = engine();
-        run(&mut e, c, "ZADD z 1 a 2 b 3 c");
+        let (mut e, c) = connected_at(1_704_067_200_000);
+        cli(&mut e, c, "ZADD z 1 a 2 b 3 c");
         let fx = e.take_effects();
         assert_eq!(fx.len(), 1);
         assert_eq!(fx[0].argv[0], b"ZADD");
@@ -534,35 +524,35 @@ mod tests {
             "SORT nokey STORE dst",
             "ZSCORE z a",
         ] {
-            run(&mut e, c, noop);
+            cli(&mut e, c, noop);
             assert!(e.take_effects().is_empty(), "{noop} recorded an effect");
         }
-        run(&mut e, c, "ZMPOP 2 nokey z MAX COUNT 5");
+        cli(&mut e, c, "ZMPOP 2 nokey z MAX COUNT 5");
         let fx = e.take_effects();
         assert_eq!(fx.len(), 1);
         assert_eq!(
             fx[0].argv,
             vec![b"ZPOPMAX".to_vec(), b"z".to_vec(), b"3".to_vec()]
         );
-        run(&mut e, c, "ZADD z 1 a");
-        run(&mut e, c, "ZPOPMIN z 2");
+        cli(&mut e, c, "ZADD z 1 a");
+        cli(&mut e, c, "ZPOPMIN z 2");
         let fx = e.take_effects();
         assert_eq!(fx.len(), 2);
         assert_eq!(fx[1].argv[0], b"ZPOPMIN");
-        run(&mut e, c, "ZADD src 1 a");
-        run(&mut e, c, "ZUNIONSTORE dst 1 src");
-        run(&mut e, c, "ZINTERSTORE dst 2 src nokey");
+        cli(&mut e, c, "ZADD src 1 a");
+        cli(&mut e, c, "ZUNIONSTORE dst 1 src");
+        cli(&mut e, c, "ZINTERSTORE dst 2 src nokey");
         let fx = e.take_effects();
         assert_eq!(fx.len(), 3, "store, then delete of the destination");
-        assert_eq!(run(&mut e, c, "GET dst"), "(nil)");
+        assert_eq!(cli(&mut e, c, "GET dst"), "(nil)");
     }
 
     #[test]
     fn huge_counts_give_errors_or_bounded_answers() {
-        let (mut e, c) = engine();
-        run(&mut e, c, "ZADD z 1 a 2 b 3 c");
+        let (mut e, c) = connected_at(1_704_067_200_000);
+        cli(&mut e, c, "ZADD z 1 a 2 b 3 c");
         assert_eq!(
-            run(&mut e, c, "ZRANDMEMBER z -9223372036854775807"),
+            cli(&mut e, c, "ZRANDMEMBER z -9223372036854775807"),
             "(error) ERR value is out of range, the reply would exceed 1048576 elements"
         );
         let r = e.execute(
@@ -571,20 +561,20 @@ mod tests {
         );
         assert!(matches!(r, Reply::Array(v) if v.len() == 1 << 20));
         assert_eq!(
-            run(&mut e, c, "ZRANDMEMBER z 9223372036854775807")
+            cli(&mut e, c, "ZRANDMEMBER z 9223372036854775807")
                 .lines()
                 .count(),
             3
         );
         assert_eq!(
-            run(&mut e, c, "ZPOPMIN z 9223372036854775807")
+            cli(&mut e, c, "ZPOPMIN z 9223372036854775807")
                 .lines()
                 .count(),
             6
         );
-        run(&mut e, c, "ZADD z 1 a 2 b 3 c");
+        cli(&mut e, c, "ZADD z 1 a 2 b 3 c");
         assert_eq!(
-            run(
+            cli(
                 &mut e,
                 c,
                 "ZRANGE z -inf +inf BYSCORE LIMIT 9223372036854775807 -1"
@@ -592,7 +582,7 @@ mod tests {
             "(empty array)"
         );
         assert_eq!(
-            run(
+            cli(
                 &mut e,
                 c,
                 "ZRANGE z +inf -inf BYSCORE REV LIMIT 2 9223372036854775807"
@@ -600,15 +590,15 @@ mod tests {
             "1) \"a\""
         );
         assert_eq!(
-            run(&mut e, c, "ZMPOP 9223372036854775807 z MIN"),
+            cli(&mut e, c, "ZMPOP 9223372036854775807 z MIN"),
             "(error) ERR syntax error"
         );
         assert_eq!(
-            run(&mut e, c, "ZUNIONSTORE d 9223372036854775807 z"),
+            cli(&mut e, c, "ZUNIONSTORE d 9223372036854775807 z"),
             "(error) ERR syntax error"
         );
         assert_eq!(
-            run(
+            cli(
                 &mut e,
                 c,
                 "ZREMRANGEBYRANK z -9223372036854775808 9223372036854775807"
@@ -619,9 +609,9 @@ mod tests {
 
     #[test]
     fn random_members_are_distinct_or_repeated_as_asked() {
-        let (mut e, c) = engine();
+        let (mut e, c) = connected_at(1_704_067_200_000);
         let members: Vec<String> = (0..50).map(|i| format!("{i} m{i}")).collect();
-        run(&mut e, c, &format!("ZADD z {}", members.join(" ")));
+        cli(&mut e, c, &format!("ZADD z {}", members.join(" ")));
         for count in [1, 5, 20, 40, 49] {
             let r = e.execute(
                 c,
@@ -642,7 +632,7 @@ mod tests {
         );
         let Reply::Array(items) = r else { panic!() };
         assert_eq!(items.len(), 200);
-        let one = run(&mut e, c, "ZRANDMEMBER z");
+        let one = cli(&mut e, c, "ZRANDMEMBER z");
         assert!(one.starts_with("\"m"), "{one}");
     }
 
@@ -707,20 +697,20 @@ mod tests {
     /// the transaction still ran.
     fn exec_survives(e: &mut Engine, watcher: ClientId, key: &str, write: &str) -> bool {
         let other = e.connect();
-        run(e, watcher, &format!("WATCH {key}"));
-        run(e, other, write);
-        run(e, watcher, "MULTI");
-        run(e, watcher, "PING");
-        let survived = run(e, watcher, "EXEC") != "(nil)";
+        cli(e, watcher, &format!("WATCH {key}"));
+        cli(e, other, write);
+        cli(e, watcher, "MULTI");
+        cli(e, watcher, "PING");
+        let survived = cli(e, watcher, "EXEC") != "(nil)";
         e.disconnect(other);
         survived
     }
 
     #[test]
     fn store_commands_touch_the_destination_not_the_sources() {
-        let (mut e, c) = engine();
-        run(&mut e, c, "ZADD z1 1 a 2 b");
-        run(&mut e, c, "ZADD z2 2 b 3 c");
+        let (mut e, c) = connected_at(1_704_067_200_000);
+        cli(&mut e, c, "ZADD z1 1 a 2 b");
+        cli(&mut e, c, "ZADD z2 2 b 3 c");
         for write in [
             "ZUNIONSTORE dst 2 z1 z2",
             "ZINTERSTORE dst 2 z1 z2",
@@ -736,8 +726,8 @@ mod tests {
 
     #[test]
     fn zmpop_touches_the_key_it_popped_and_no_other() {
-        let (mut e, c) = engine();
-        run(&mut e, c, "ZADD z 1 a 2 b 3 c");
+        let (mut e, c) = connected_at(1_704_067_200_000);
+        cli(&mut e, c, "ZADD z 1 a 2 b 3 c");
         assert!(exec_survives(&mut e, c, "nokey", "ZMPOP 2 nokey z MIN"));
         assert!(!exec_survives(&mut e, c, "z", "ZMPOP 2 nokey z MAX"));
     }

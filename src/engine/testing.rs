@@ -1,0 +1,37 @@
+//! What the engine's unit tests share: an engine on a manual clock, a connected client, and
+//! a command line run the way `redis-cli` splits it. (Integration tests under `tests/` have
+//! their own in `tests/support`.)
+
+use super::cli::{format_reply, split_args};
+use super::{ClientId, Engine, ManualClock, Reply};
+
+/// The instant most tests start at: 2023-11-14T22:13:20Z.
+pub const T0: i64 = 1_700_000_000_000;
+
+/// A fresh engine at `ms` (randomness seeded with 7), and the clock that moves it.
+pub fn engine_at(ms: i64) -> (Engine, ManualClock) {
+    let clock = ManualClock::at_ms(ms);
+    (Engine::new(Box::new(clock.clone()), 7), clock)
+}
+
+/// A fresh engine at [`T0`], and its clock.
+pub fn engine() -> (Engine, ManualClock) {
+    engine_at(T0)
+}
+
+/// A fresh engine at `ms` with one client connected.
+pub fn connected_at(ms: i64) -> (Engine, ClientId) {
+    let (mut e, _) = engine_at(ms);
+    let c = e.connect();
+    (e, c)
+}
+
+/// Runs one command line (split with redis-cli's rules) as client `c`.
+pub fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
+    e.execute(c, split_args(line).expect("a valid command line"))
+}
+
+/// Runs one command line as client `c` and renders the reply as redis-cli prints it.
+pub fn cli(e: &mut Engine, c: ClientId, line: &str) -> String {
+    format_reply(&run(e, c, line))
+}
