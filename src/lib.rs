@@ -10,8 +10,6 @@
 //!   libraries talk to.
 //! - [`i18n`]: every text the app shows, in English and Chinese, as data rendered per
 //!   language (host-compiled, so its rendering is tested by `cargo test`).
-//! - [`share`]: the paths `share::{Route, Shared, …}` walkthroughs use; share links are
-//!   in [`app::share`], the URL routes (embed mode, walkthrough deep links) in [`app::route`].
 //! - [`walk`]: walkthroughs as data — the same problem in SQL and in KV; parsing and
 //!   validation shared by the host check, the SQL worker and the app.
 //! - [`sorting`]: stable sorting through one shared copy of the standard sort (a smaller
@@ -22,8 +20,8 @@
 //!   work it needs as data), the console's hints, completion and `HELP`, the engine
 //!   service, the URL routes and share links. Host code, tested by `cargo test`.
 //! - `persist` (wasm only): the effect log and snapshots in IndexedDB, workspaces, fallbacks.
-//! - [`ui`]: the Yew web app (wasm only, but for its strings, [`ui::i18n`], which the app
-//!   layer renders): components and the services that carry out what [`app`] asks for.
+//! - `ui` (wasm only): the Yew web app — components, and the services that carry out what
+//!   [`app`] asks for.
 //! - `src/bin/`: thin binaries (`kvlab-server`, `kvlab-web`, and `kvlab-sql`, the SQLite
 //!   worker of walkthroughs).
 
@@ -34,8 +32,8 @@ pub mod i18n;
 pub mod persist;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
-pub mod share;
 pub mod sorting;
 pub mod tabs;
+#[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod walk;

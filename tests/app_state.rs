@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use kvlab::app::state::{Action, Command, Entry, LineAction, State, TabCtx, Theme};
 use kvlab::engine::{Engine, ManualClock};
+use kvlab::i18n::Lang;
 use kvlab::tabs::{Line, Msg, Role, Session};
-use kvlab::ui::i18n::Lang;
 
 /// A lone tab (no other tab of the workspace).
 const ALONE: TabCtx = TabCtx {

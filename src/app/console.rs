@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use crate::engine::cli::split_args;
 use crate::engine::inspect::KeyIndex;
 use crate::engine::table::{self, Command, Group};
-use crate::ui::i18n::Lang;
+use crate::i18n::Lang;
 
 /// Splits a syntax line into its top-level items: `key value [NX|XX] [GET]` →
 /// `key`, `value`, `[NX|XX]`, `[GET]` (brackets and braces kept whole).

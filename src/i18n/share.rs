@@ -113,21 +113,21 @@ impl Lang {
 }
 
 /// Why a share link cannot be opened, in the UI language.
-pub fn share_error_text(e: &crate::share::ShareError, lang: Lang) -> String {
+pub fn share_error_text(e: &crate::app::share::ShareError, lang: Lang) -> String {
     match (lang, e) {
         (Lang::En, e) => e.to_string(),
-        (Lang::Zh, crate::share::ShareError::Encoding) => {
+        (Lang::Zh, crate::app::share::ShareError::Encoding) => {
             "链接已损坏（不是 base64url 编码）".to_string()
         }
-        (Lang::Zh, crate::share::ShareError::Version(v)) => {
+        (Lang::Zh, crate::app::share::ShareError::Version(v)) => {
             format!("该链接由更新版本的 kvlab 生成（格式 {v}）；请刷新页面以更新")
         }
-        (Lang::Zh, crate::share::ShareError::Damaged) => {
+        (Lang::Zh, crate::app::share::ShareError::Damaged) => {
             "链接已损坏：有一部分缺失或被改动".to_string()
         }
-        (Lang::Zh, crate::share::ShareError::Compression) => "链接已损坏或过大".to_string(),
-        (Lang::Zh, crate::share::ShareError::Format) => "该链接中没有 kvlab 会话".to_string(),
-        (Lang::Zh, crate::share::ShareError::Commands) => "该链接中没有命令列表".to_string(),
+        (Lang::Zh, crate::app::share::ShareError::Compression) => "链接已损坏或过大".to_string(),
+        (Lang::Zh, crate::app::share::ShareError::Format) => "该链接中没有 kvlab 会话".to_string(),
+        (Lang::Zh, crate::app::share::ShareError::Commands) => "该链接中没有命令列表".to_string(),
     }
 }
 

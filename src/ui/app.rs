@@ -18,7 +18,7 @@ use super::services::location;
 use super::share_view::{ShareBox, SharePage};
 use super::state::{Action, Pane, State, Tab};
 use super::walkthrough::{use_walk_route, WalkRoute, WalkthroughPage};
-use crate::share::{Embed, Route};
+use crate::app::route::{Embed, Route};
 use crate::tabs::{blocked_until, WaitsFor};
 
 /// Active-expiry period: Redis's default `hz 10`.
@@ -302,7 +302,7 @@ pub fn EmbedApp(props: &EmbedProps) -> Html {
         }
     });
     let open_full = {
-        let shared = crate::share::Shared {
+        let shared = crate::app::share::Shared {
             dataset: Vec::new(),
             commands: embed.setup.clone(),
         };

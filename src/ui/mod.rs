@@ -1,5 +1,6 @@
-//! The web app (Yew, client-side rendered), compiled for `wasm32` only — all but
-//! [`i18n`], its strings, which the host-compiled app layer ([`crate::app`]) renders too.
+//! The web app (Yew, client-side rendered), compiled for `wasm32` only: the views and the
+//! services that do the browser work. What the app *is* — its state, reducer, routes and
+//! strings — is host code in [`crate::app`] and [`crate::i18n`].
 //!
 //! The whole engine runs in the page: [`state::State`] holds a workspace with an
 //! [`Engine`](crate::engine::Engine) on the browser's clock, reached only through
@@ -22,27 +23,18 @@
 //! - [`walkthrough`]: SQL and KV side by side (`#/walk…`), with the SQL worker's client.
 //! - [`split`]: loads the second half of a release build's wasm after start-up.
 
-#[cfg(target_arch = "wasm32")]
 pub mod app;
-#[cfg(target_arch = "wasm32")]
 pub mod components;
-#[cfg(target_arch = "wasm32")]
 pub mod console;
 pub use crate::i18n;
-#[cfg(target_arch = "wasm32")]
 pub mod services;
-#[cfg(target_arch = "wasm32")]
 pub mod share_view;
-#[cfg(target_arch = "wasm32")]
 pub mod split;
-#[cfg(target_arch = "wasm32")]
 pub mod state;
-#[cfg(target_arch = "wasm32")]
 pub mod walkthrough;
 
 /// Opens the saved workspace (see [`services::persist`]), then mounts the app into
 /// `<div id="app">` (or `<body>` if there is none).
-#[cfg(target_arch = "wasm32")]
 pub fn start() {
     wasm_bindgen_futures::spawn_local(async {
         services::persist::prepare().await;
@@ -51,7 +43,6 @@ pub fn start() {
     });
 }
 
-#[cfg(target_arch = "wasm32")]
 fn mount() {
     let root = web_sys::window()
         .and_then(|w| w.document())

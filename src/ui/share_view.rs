@@ -1,5 +1,5 @@
 //! Share links in the app: the **Share** box that turns the active pane's session into a
-//! link, and the page a `#/share?s=…` link opens (see [`crate::share`] for the format).
+//! link, and the page a `#/share?s=…` link opens (see [`crate::app::share`] for the format).
 //!
 //! Opening a link never runs anything by itself: the page lists what would run, and runs
 //! it — as typed commands, so they appear in the console — only when asked, and only into
@@ -17,7 +17,8 @@ use yew::prelude::*;
 use super::i18n::share_error_text;
 use super::services::location;
 use super::state::{Action, Entry, State};
-use crate::share::{self, Route, ShareError, Shared};
+use crate::app::route::Route;
+use crate::app::share::{self, ShareError, Shared};
 
 /// The lines typed in the active pane, oldest first (what a share link carries).
 pub fn session_commands(state: &State) -> Vec<String> {

@@ -8,8 +8,8 @@ use crate::app::console;
 use crate::app::engine::EngineService;
 use crate::engine::inspect::{KeyIndex, Row};
 use crate::engine::{ClientId, Effect, Engine};
+use crate::i18n::Lang;
 use crate::tabs::{Msg, Role, TabId};
-use crate::ui::i18n::Lang;
 
 use super::pane::{Entry, LineAction, Pane, PaneId};
 use crate::engine::inspect::{KeyMeta, ValueView};

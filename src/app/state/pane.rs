@@ -4,8 +4,8 @@
 use std::rc::Rc;
 
 use crate::engine::ClientId;
+use crate::i18n::Lang;
 use crate::tabs::Session;
-use crate::ui::i18n::Lang;
 
 /// Blocks kept in a pane before the oldest are dropped.
 pub const MAX_LOG: usize = 1000;

@@ -8,8 +8,8 @@ use super::pane::{Entry, Pane, PaneId};
 use crate::app::console;
 use crate::app::engine::Outcome;
 use crate::engine::Reply;
+use crate::i18n::Lang;
 use crate::tabs::Msg;
-use crate::ui::i18n::Lang;
 
 impl State {
     /// Reduces `action`: the next state, and what the browser must do for it, in order.

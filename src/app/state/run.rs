@@ -10,8 +10,8 @@ use crate::engine::cli::{
 };
 use crate::engine::inspect;
 use crate::engine::{ClientId, Effect, Reply};
+use crate::i18n::Lang;
 use crate::tabs::Msg;
-use crate::ui::i18n::Lang;
 
 impl State {
     /// Runs `line` in pane `id` as redis-cli would and shows the result there.

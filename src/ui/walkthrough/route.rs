@@ -1,11 +1,10 @@
 //! The `#/walk…` links: [`WalkRoute`], and [`use_walk_route`], the hook that follows the
 //! location hash.
 
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::share::Route;
+use crate::app::route::Route;
+use crate::ui::services::location::{self, HashListener};
 
 /// Where the walkthrough files are served from (trunk copies `www/walkthroughs/` there).
 pub const BASE: &str = "walkthroughs/";
@@ -43,15 +42,11 @@ impl WalkRoute {
 }
 
 pub(super) fn current_hash() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
+    location::hash()
 }
 
 pub(super) fn go(route: &WalkRoute) {
-    if let Some(w) = web_sys::window() {
-        let _ = w.location().set_hash(&route.hash());
-    }
+    location::set_hash(route.hash().trim_start_matches('#'));
 }
 
 /// The walkthrough route in the location hash, kept up to date on `hashchange`; `None` when
@@ -62,21 +57,8 @@ pub fn use_walk_route() -> Option<WalkRoute> {
     {
         let route = route.clone();
         use_effect_with((), move |_| {
-            let cb =
-                Closure::<dyn FnMut()>::new(move || route.set(WalkRoute::parse(&current_hash())));
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ =
-                    w.add_event_listener_with_callback("hashchange", cb.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(w) = window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "hashchange",
-                        cb.as_ref().unchecked_ref(),
-                    );
-                }
-            }
+            let listener = HashListener::new(move || route.set(WalkRoute::parse(&current_hash())));
+            move || drop(listener)
         });
     }
     (*route).clone()

@@ -6,9 +6,10 @@
 use yew::prelude::*;
 
 use super::run::{KvRun, SqlRun};
+use crate::app::route::Route;
+use crate::app::share::Shared;
 use crate::engine::cli::split_args;
 use crate::engine::Engine;
-use crate::share::{Route, Shared};
 use crate::ui::console;
 use crate::ui::i18n::{Lang, WalkText};
 use crate::walk::cost::kv_cost;
@@ -190,7 +191,7 @@ fn app_base() -> String {
 }
 
 /// The link that opens the workbench with the walkthrough's final KV data: a share link
-/// (`#/share?s=…`, see [`crate::share`]) whose dataset is the write commands of the seed
+/// (`#/share?s=…`, see [`crate::app::share`]) whose dataset is the write commands of the seed
 /// and the steps, in a workspace named after the walkthrough. A new query string makes it
 /// a fresh page load, which is when the app reads a share link.
 pub fn try_link(w: &Walkthrough, r: &Recap) -> String {
