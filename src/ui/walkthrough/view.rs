@@ -183,13 +183,6 @@ pub fn setup(w: &Walkthrough, open: bool, lang: Lang) -> Html {
     }
 }
 
-/// The page's address without its query and fragment.
-fn app_base() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().pathname().ok())
-        .unwrap_or_else(|| "./".to_string())
-}
-
 /// The link that opens the workbench with the walkthrough's final KV data: a share link
 /// (`#/share?s=…`, see [`crate::app::share`]) whose dataset is the write commands of the seed
 /// and the steps, in a workspace named after the walkthrough. A new query string makes it
@@ -201,7 +194,7 @@ pub fn try_link(w: &Walkthrough, r: &Recap) -> String {
     };
     format!(
         "{}?ws=walk-{}#{}",
-        app_base(),
+        crate::ui::services::location::path(),
         w.id,
         Route::Share(Ok(shared)).fragment()
     )
