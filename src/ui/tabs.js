@@ -1,4 +1,4 @@
-// BroadcastChannel glue for src/ui/tabs_hook.rs: one channel per workspace, carrying the
+// BroadcastChannel glue for src/ui/services/tabs.rs: one channel per workspace, carrying the
 // framed messages of src/tabs.rs as Uint8Arrays. Never throws.
 
 /** Opens the workspace's channel; `onmessage(bytes)` gets each message another tab posts.

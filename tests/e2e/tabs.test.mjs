@@ -1,4 +1,4 @@
-// Several tabs on one workspace (issue #6; src/tabs.rs, src/ui/tabs_hook.rs,
+// Several tabs on one workspace (issue #6; src/tabs.rs, src/ui/services/tabs.rs,
 // docs/persistence.md): the first tab runs the workspace (data-tab-role="leader"), a second
 // forwards its commands to it and keeps a replica (data-tab-role="follower"). Driven through
 // the console only, in headless Chromium, two pages of one browser profile.
