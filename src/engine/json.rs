@@ -13,6 +13,13 @@
 //! [`MAX_DEPTH`] is an error (no stack overflow on `[[[[…`), and an error says on which
 //! line and what was expected. It accepts exactly RFC 8259 JSON (no comments, no trailing
 //! commas); a lone surrogate escape is an error, since it cannot be UTF-8.
+//!
+//! # Why not serde_json
+//! Measured: serde_json in the browser build grows the first load by about 4.6 KB gzip
+//! whichever module uses it (the value view tried it, 283,645 -> 288,230 bytes gzip -9 on
+//! 2026-12-02), because the wasm split moves its code out of start-up but not its data. This
+//! reader is 350 lines, tested by `tests/export.rs`, and gives the line numbers the import's
+//! errors name.
 
 use std::fmt;
 

@@ -2,12 +2,13 @@
 //! mode.
 //!
 //! Hand-written because it was measured to be needed: the same view on serde_json (its
-//! `RawValue`, writing each scalar and key back as written, commit 84c0ef0 on r22-i18n)
-//! grew the release build's first load by 4,585 bytes gzip -9 (283,645 -> 288,230, 2026-12-02):
-//! the split moves serde_json's code out of start-up but not its data, and the view does not
-//! otherwise need it. (It also showed as text what this reader takes for JSON although it is
-//! not: `[NaN]`, `[01]`, `[+1]`, bad escapes, raw tabs in strings.) Once the engine's JSON (`engine/json.rs`) is on serde_json
-//! too, measure again: most of that cost is then paid already.
+//! `RawValue`, writing each scalar and key back as written; commit 84c0ef0, reverted by
+//! d88292f) grew the release build's first load by 4,585 bytes gzip -9 (283,645 -> 288,230,
+//! 2026-12-02): the wasm split moves serde_json's code out of start-up but not its data, and
+//! the view does not otherwise need it. (It also showed as text what this reader takes for
+//! JSON although it is not: `[NaN]`, `[01]`, `[+1]`, bad escapes, raw tabs in strings.) It is
+//! not `engine/json.rs`'s reader either: that one decodes strings to bytes for import, and
+//! this view shows every key and scalar as it was written.
 
 /// Re-indents `src` if it is a JSON object or array; `None` if it does not parse.
 pub fn pretty_json(src: &str) -> Option<String> {
