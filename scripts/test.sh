@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test kvlab has, stopping at the first failure:
-#   formatting, clippy (host and wasm32), host tests (unit, doc, transcripts, integration),
+#   formatting, the source layout (scripts/layout.py), clippy (host and wasm32), host tests (unit, doc, transcripts, integration),
 #   the scale tests in release mode (every collection at a million elements),
 #   browser tests (wasm-bindgen-test in headless Chromium), the release web build, and the
 #   end-to-end test (playwright-core + Chromium against the built dist/).
@@ -39,6 +39,7 @@ step "setup" bash scripts/setup.sh
 SPLIT_TOOL=(--manifest-path tools/wasm-split/Cargo.toml)
 step "cargo fmt --check" cargo fmt --all --check
 step "cargo fmt --check (tools/wasm-split)" cargo fmt "${SPLIT_TOOL[@]}" --check
+step "layout: no import cycle, no file over 800 lines" python3 scripts/layout.py --check
 step "clippy (host)" cargo clippy --all-targets -- -D warnings
 step "clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 step "clippy (tools/wasm-split)" cargo clippy "${SPLIT_TOOL[@]}" --target-dir target/tools --all-targets -- -D warnings
