@@ -1,7 +1,7 @@
 //! BITFIELD and BITFIELD_RO: typed fields at bit offsets, with the WRAP, SAT and FAIL overflow
 //! rules.
 
-use super::{bit_offset, bits_for_write, byte_at, is_opt};
+use super::common::{bit_offset, bits_for_write, byte_at, is_opt};
 use crate::engine::args::{c_bytes, parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;

@@ -1,6 +1,6 @@
 //! BITOP: AND, OR, XOR and NOT over whole strings.
 
-use super::is_opt;
+use super::common::is_opt;
 use crate::engine::args::Args;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;

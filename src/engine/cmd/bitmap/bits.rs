@@ -1,6 +1,6 @@
 //! Single bits and counts: SETBIT, GETBIT, BITCOUNT and BITPOS.
 
-use super::{bit_offset, bit_range, bits_for_write, byte_at, count_bits, find_bit, unit};
+use super::common::{bit_offset, bit_range, bits_for_write, byte_at, count_bits, find_bit, unit};
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;

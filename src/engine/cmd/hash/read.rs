@@ -1,6 +1,6 @@
 //! Hash reads: HGET, HMGET, HEXISTS, HLEN, HSTRLEN, HKEYS, HVALS and HGETALL.
 
-use super::{map_reply, read_hash};
+use super::common::{map_reply, read_hash};
 use crate::engine::args::Args;
 use crate::engine::error::CmdResult;
 use crate::engine::{Ctx, Reply};

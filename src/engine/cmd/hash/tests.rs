@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::engine::cli::split_args;
-use crate::engine::{Engine, ManualClock};
+use crate::engine::types::{HashValue, Value};
+use crate::engine::{Engine, ManualClock, Reply};
 use std::collections::HashSet;
 
 fn engine() -> (Engine, u64) {

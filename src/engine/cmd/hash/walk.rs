@@ -1,6 +1,6 @@
 //! Walking a hash: HRANDFIELD samples it, HSCAN pages through it.
 
-use super::{read_hash, MAX_RANDOM_REPLY};
+use super::common::{read_hash, MAX_RANDOM_REPLY};
 use crate::engine::args::{c_bytes, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::scan;

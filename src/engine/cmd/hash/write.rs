@@ -1,6 +1,6 @@
 //! Hash writes: HSET, HMSET, HSETNX, HDEL, HINCRBY and HINCRBYFLOAT.
 
-use super::{hash_or_create, limits, write_hash};
+use super::common::{hash_or_create, limits, write_hash};
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::longdouble::LongDouble;

@@ -1,6 +1,6 @@
 //! Whole databases: SWAPDB, FLUSHDB and FLUSHALL.
 
-use super::{arg, db_index, parse_int};
+use super::parse::{arg, db_index, parse_int};
 use crate::engine::args::{eq_kw, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::{Ctx, Reply};

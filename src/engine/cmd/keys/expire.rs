@@ -1,6 +1,6 @@
 //! Expiry: the EXPIRE family with its NX/XX/GT/LT conditions, TTL and its siblings, and PERSIST.
 
-use super::arg;
+use super::parse::arg;
 use crate::engine::args::{eq_kw, parse_i64, Args};
 use crate::engine::error::{c_str, CmdResult, Error};
 use crate::engine::pubsub::class;

@@ -33,15 +33,13 @@
 //! Keyspace events carry Redis's names: `del`, `expire`, `persist`, `rename_from` and
 //! `rename_to`, `move_from` and `move_to`, `copy_to`, and `new` for a created key.
 
-use crate::engine::args::{parse_i64, Args};
-use crate::engine::error::{CmdResult, Error};
 use crate::engine::table::{Command, Flags, Group, KeySpec};
-use crate::engine::NUM_DBS;
 
 mod db;
 mod exists;
 mod expire;
 mod object;
+mod parse;
 mod rename;
 mod scan;
 #[cfg(test)]
@@ -348,31 +346,3 @@ const OBJECT_SUBCOMMANDS: &[Command] = &[
             "2.2.3",
         ),
 ];
-
-/// The argument at index `i` of the full argument vector. Arity is checked before a
-/// handler runs, so this only fails if a table row is wrong; it fails softly.
-fn arg(args: &Args, i: usize) -> CmdResult<&[u8]> {
-    args.argv().get(i).map(Vec::as_slice).ok_or(Error::Syntax)
-}
-
-/// Parses a C `int` as Redis's `getIntFromObjectOrReply` does: not an integer →
-/// `ERR value is not an integer or out of range`; outside `int` → `ERR value is out of
-/// range, value must between -2147483648 and 2147483647`.
-fn parse_int(a: &[u8]) -> CmdResult<i64> {
-    let v = parse_i64(a).ok_or(Error::NotInteger)?;
-    if v < i64::from(i32::MIN) || v > i64::from(i32::MAX) {
-        return Err(Error::OutOfRangeBetween(
-            i64::from(i32::MIN),
-            i64::from(i32::MAX),
-        ));
-    }
-    Ok(v)
-}
-
-/// A database index that `SELECT` would accept, else `ERR DB index is out of range`.
-fn db_index(v: i64) -> CmdResult<usize> {
-    usize::try_from(v)
-        .ok()
-        .filter(|&i| i < NUM_DBS)
-        .ok_or(Error::DbIndexOutOfRange)
-}

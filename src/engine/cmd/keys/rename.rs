@@ -1,6 +1,6 @@
 //! Renaming, copying and moving keys: RENAME, RENAMENX, MOVE and COPY.
 
-use super::{arg, db_index, parse_int};
+use super::parse::{arg, db_index, parse_int};
 use crate::engine::args::{eq_kw, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::keyspace::Entry;

@@ -2,7 +2,7 @@
 //! multi-set commands built on it: SINTER, SINTERSTORE, SINTERCARD, SUNION, SUNIONSTORE, SDIFF
 //! and SDIFFSTORE.
 
-use super::{gather, set_reply, store};
+use super::access::{gather, set_reply, store};
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::types::SetValue;

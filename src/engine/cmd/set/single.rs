@@ -1,10 +1,7 @@
 //! Commands on one set: SADD, SREM, SCARD, SISMEMBER, SMISMEMBER, SMEMBERS, SMOVE (from one
 //! set to another), SPOP, SRANDMEMBER and SSCAN.
 
-use super::{
-    peek_set, read_set, set_reply, write_set, MAX_REPEATED_PICKS, SPOP_EFFECT_BATCH,
-    SPOP_MOVE_STRATEGY_MUL,
-};
+use super::access::{peek_set, read_set, set_reply, write_set};
 use crate::engine::args::{parse_i64, Args};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
@@ -12,6 +9,15 @@ use crate::engine::scan;
 use crate::engine::types::{SetValue, Value};
 use crate::engine::{Ctx, Reply};
 use std::collections::HashSet;
+
+/// The most members `SRANDMEMBER key -count` returns; larger negative counts are refused.
+pub const MAX_REPEATED_PICKS: u64 = 1 << 20;
+
+/// How many members one `SREM` effect of `SPOP` carries at most.
+const SPOP_EFFECT_BATCH: usize = 1024;
+/// Redis's `SPOP_MOVE_STRATEGY_MUL`: when the members that stay, times this, are at most
+/// the count, SPOP builds a new set from them instead of removing the count one by one.
+const SPOP_MOVE_STRATEGY_MUL: u64 = 5;
 
 /// `SADD key member [member ...]`: adds the members, creating the set if needed; replies
 /// with how many were not there before. WRONGTYPE for another type. O(1) per member.

@@ -1,8 +1,8 @@
 //! The GET and SET families: GET, SET with its options, SETNX, SETEX, PSETEX, GETSET, GETDEL,
 //! GETEX, MGET, MSET and MSETNX.
 
-use super::opt;
-use super::{
+use super::common::opt;
+use super::common::{
     expire_at_ms, parse_ext_opts, read_string, set_generic, set_replies, ExtOpts, OptsFor,
     SetReplies,
 };

@@ -1,7 +1,7 @@
 //! LCS: the longest common subsequence of two strings, with its LEN, IDX, MINMATCHLEN and
 //! WITHMATCHLEN options.
 
-use super::{is_opt, max_bulk_len};
+use super::common::{is_opt, max_bulk_len};
 use crate::engine::args::Args;
 use crate::engine::cmd::hash::map_reply;
 use crate::engine::error::{CmdResult, Error};

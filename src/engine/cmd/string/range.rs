@@ -1,6 +1,6 @@
 //! Lengths and ranges: STRLEN, APPEND, GETRANGE, SETRANGE and SUBSTR.
 
-use super::{byte_span, check_string_length, grow_zeroed, max_bulk_len, read_string};
+use super::common::{byte_span, check_string_length, grow_zeroed, max_bulk_len, read_string};
 use crate::engine::args::Args;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::pubsub::class;
