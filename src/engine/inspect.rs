@@ -131,9 +131,7 @@ pub fn touched_keys(effect: &Effect) -> Option<Vec<&[u8]>> {
     if cmd.touches == Touches::Nothing {
         return Some(Vec::new());
     }
-    // MOVE's and COPY's destination may be another database, which key positions do not
-    // name. (A `Touches` variant on their rows, in cmd/keys.rs, would say it there.)
-    if matches!(cmd.name, "move" | "copy") {
+    if cmd.touches == Touches::Unnamed {
         return None;
     }
     let positions = cmd.key_positions(effect.argv.len());

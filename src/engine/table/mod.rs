@@ -156,6 +156,11 @@ mod tests {
             .collect();
         nothing.sort_unstable();
         assert_eq!(nothing, ["exec", "multi", "select"]);
+        let unnamed: Vec<&str> = all()
+            .filter(|c| c.touches == Touches::Unnamed)
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(unnamed, ["copy", "move"]);
         for c in all().flat_map(|c| c.subcommands.iter()) {
             assert!(
                 c.dispatch.is_empty(),

@@ -122,6 +122,9 @@ pub enum Touches {
     KeyPositions,
     /// None at all (`MULTI`, `EXEC`, `SELECT`).
     Nothing,
+    /// Keys the key positions cannot name: `MOVE`'s and `COPY`'s destination may be in
+    /// another database. Whoever follows the changes re-reads the database.
+    Unnamed,
 }
 
 /// The command groups of Redis's documentation.

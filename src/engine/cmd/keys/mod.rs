@@ -33,7 +33,7 @@
 //! Keyspace events carry Redis's names: `del`, `expire`, `persist`, `rename_from` and
 //! `rename_to`, `move_from` and `move_to`, `copy_to`, and `new` for a created key.
 
-use crate::engine::table::{Command, Flags, Group, KeySpec};
+use crate::engine::table::{Command, Flags, Group, KeySpec, Touches};
 
 mod db;
 mod exists;
@@ -59,6 +59,7 @@ const RO_FAST: Flags = Flags::READONLY.union(Flags::FAST);
 pub const COMMANDS: &[Command] = &[
     Command::new("copy", -3, Group::Generic, copy)
         .key_specs(&[KeySpec::index(1, "RO access"), KeySpec::index(2, "OW update")])
+        .touches(Touches::Unnamed)
         .flags(Flags::WRITE.union(Flags::DENYOOM))
         .doc(
             "source destination [DB destination-db] [REPLACE]",
@@ -125,6 +126,7 @@ pub const COMMANDS: &[Command] = &[
         ),
     Command::new("move", 3, Group::Generic, move_)
         .key_specs(&[KeySpec::index(1, "RW access update")])
+        .touches(Touches::Unnamed)
         .flags(RW_FAST)
         .doc(
             "key db",
