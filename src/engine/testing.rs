@@ -21,7 +21,13 @@ pub fn engine() -> (Engine, ManualClock) {
 
 /// A fresh engine at `ms` with one client connected.
 pub fn connected_at(ms: i64) -> (Engine, ClientId) {
-    let (mut e, _) = engine_at(ms);
+    seeded(ms, 7)
+}
+
+/// A fresh engine at `ms` whose randomness is seeded with `seed`, with one client connected
+/// (for tests whose expected replies depend on the random draws).
+pub fn seeded(ms: i64, seed: u64) -> (Engine, ClientId) {
+    let mut e = Engine::new(Box::new(ManualClock::at_ms(ms)), seed);
     let c = e.connect();
     (e, c)
 }

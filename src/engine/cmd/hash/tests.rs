@@ -2,19 +2,13 @@
 //! HRANDFIELD counts, HSCAN and random commands.
 
 use super::*;
-use crate::engine::cli::split_args;
+use crate::engine::testing::{self, run};
 use crate::engine::types::{HashValue, Value};
-use crate::engine::{Engine, ManualClock, Reply};
+use crate::engine::{Engine, Reply};
 use std::collections::HashSet;
 
 fn engine() -> (Engine, u64) {
-    let mut e = Engine::new(Box::new(ManualClock::at_ms(1_704_067_200_000)), 3);
-    let c = e.connect();
-    (e, c)
-}
-
-fn run(e: &mut Engine, c: u64, line: &str) -> Reply {
-    e.execute(c, split_args(line).expect("balanced quotes"))
+    testing::seeded(1_704_067_200_000, 3)
 }
 
 fn hash<'e>(e: &'e Engine, key: &str) -> &'e HashValue {

@@ -1,6 +1,7 @@
 //! Tests of the generic group through the engine: effects, expiry (lazy and active), SCAN
 //! and the database commands.
 
+use crate::engine::testing;
 use std::collections::{BTreeMap, HashSet};
 
 use crate::engine::types::Value;
@@ -9,8 +10,7 @@ use crate::engine::{ClientId, Clock, Effect, Engine, ManualClock, Reply};
 const START_MS: i64 = 1_704_067_200_000;
 
 fn engine() -> (Engine, ManualClock, ClientId) {
-    let clock = ManualClock::at_ms(START_MS);
-    let mut e = Engine::new(Box::new(clock.clone()), 7);
+    let (mut e, clock) = testing::engine_at(START_MS);
     let c = e.connect();
     (e, clock, c)
 }

@@ -1,17 +1,11 @@
 //! Tests of the set group through the engine: encodings, effects and their replay, sampling
 //! and WATCH.
 
-use crate::engine::cli::split_args;
-use crate::engine::{ClientId, Engine, ManualClock, Reply};
+use crate::engine::testing::{self, run};
+use crate::engine::{ClientId, Engine, Reply};
 
 fn engine(seed: u64) -> (Engine, ClientId) {
-    let mut e = Engine::new(Box::new(ManualClock::at_ms(1_700_000_000_000)), seed);
-    let c = e.connect();
-    (e, c)
-}
-
-fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
-    e.execute(c, split_args(line).unwrap_or_default())
+    testing::seeded(testing::T0, seed)
 }
 
 fn effects_of(e: &mut Engine, c: ClientId, line: &str) -> Vec<Vec<Vec<u8>>> {

@@ -1,23 +1,17 @@
 //! Tests of the string group through the engine: encodings, effects and their replay, and the
 //! limits set by `proto-max-bulk-len`.
 
-use crate::engine::cli::split_args;
 use crate::engine::keyspace::Entry;
+use crate::engine::testing::{self, run};
 use crate::engine::types::Value;
 use crate::engine::{Clock, Effect, Engine, ManualClock, Reply, NUM_DBS};
 
 const T0: i64 = 1_704_067_200_000;
 
 fn engine() -> (Engine, ManualClock, u64) {
-    let clock = ManualClock::at_ms(T0);
-    let mut e = Engine::new(Box::new(clock.clone()), 7);
+    let (mut e, clock) = testing::engine_at(T0);
     let c = e.connect();
     (e, clock, c)
-}
-
-fn run(e: &mut Engine, c: u64, line: &str) -> Reply {
-    let argv = split_args(line).expect("balanced quotes");
-    e.execute(c, argv)
 }
 
 fn encoding(e: &Engine, key: &str) -> &'static str {
