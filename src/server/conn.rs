@@ -13,7 +13,7 @@ use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 
 use super::request::{QueryBuffer, QUERY_BUFFER_LIMIT, READ_CHUNK};
-use super::{ConnHandle, Shared};
+use super::shared::{ConnHandle, Shared};
 use crate::engine::{ClientId, Engine};
 
 /// Output buffers that grew beyond this (a big reply) are given back once written.

@@ -59,19 +59,18 @@
 
 pub mod conn;
 pub mod request;
+mod shared;
+pub use shared::{ConnHandle, Shared};
 
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
 use std::rc::Rc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio::sync::Notify;
 use tokio::task::LocalSet;
 
-use crate::engine::{ClientId, Engine, Reply, SystemClock};
+use crate::engine::{Engine, SystemClock};
 
 /// Most connected clients; one more is refused (Redis's `maxclients` default).
 pub const MAX_CLIENTS: usize = 10_000;
@@ -301,90 +300,10 @@ async fn tick_loop(shared: Rc<Shared>) {
     }
 }
 
-/// What the server's tasks share: the engine and a handle to each connection.
-pub struct Shared {
-    /// The engine; borrowed only between `await`s.
-    pub engine: RefCell<Engine>,
-    /// Connected clients' handles by client id.
-    pub conns: RefCell<HashMap<ClientId, Rc<ConnHandle>>>,
-    /// Wakes the tick loop to look at the blocked clients' deadlines again.
-    pub timer: Notify,
-}
-
-impl Shared {
-    /// Shares `engine` with no connections yet.
-    pub fn new(engine: Engine) -> Shared {
-        Shared {
-            engine: RefCell::new(engine),
-            conns: RefCell::new(HashMap::new()),
-            timer: Notify::new(),
-        }
-    }
-
-    /// Wakes the connection of every client the engine queued something for (or closed),
-    /// except `me` (the caller, which drains its own queue), and the tick loop when a
-    /// blocked client's deadline may have come closer. Called after each batch of commands
-    /// and each tick. **O(clients woken).**
-    pub fn wake_ready(&self, engine: &Engine, me: ClientId) {
-        let conns = self.conns.borrow();
-        for id in engine.clients_with_pushes() {
-            if id != me {
-                if let Some(h) = conns.get(&id) {
-                    h.wake.notify_one();
-                }
-            }
-        }
-        if me != 0 && engine.next_timeout_ms().is_some() {
-            self.timer.notify_one();
-        }
-    }
-
-    /// Queues `reply` for client `id`, encoded for its protocol version, and wakes its
-    /// connection to write it. For messages that are not the answer to the client's own
-    /// command (pub/sub messages, an unblocked client's reply); the caller holds the engine
-    /// borrow it is running under. Returns false if the client is not connected.
-    pub fn deliver(&self, engine: &Engine, id: ClientId, reply: &Reply) -> bool {
-        let Some(client) = engine.client(id) else {
-            return false;
-        };
-        let conns = self.conns.borrow();
-        let Some(handle) = conns.get(&id) else {
-            return false;
-        };
-        reply.write_resp(client.proto, &mut handle.outbox.borrow_mut());
-        handle.wake.notify_one();
-        true
-    }
-
-    /// Closes the connection of client `id` as soon as its task runs, dropping replies not
-    /// yet written, as Redis's `CLIENT KILL` does. Returns false if the client is not
-    /// connected.
-    pub fn kill(&self, id: ClientId) -> bool {
-        let conns = self.conns.borrow();
-        let Some(handle) = conns.get(&id) else {
-            return false;
-        };
-        handle.kill.set(true);
-        handle.wake.notify_one();
-        true
-    }
-}
-
-/// The part of a connection that others can reach: see the module's "Seam" section.
-#[derive(Debug, Default)]
-pub struct ConnHandle {
-    /// Wakes the connection's task.
-    pub wake: Notify,
-    /// RESP bytes to write to the client before its next reply.
-    pub outbox: RefCell<Vec<u8>>,
-    /// Set to close the connection (see [`Shared::kill`]).
-    pub kill: Cell<bool>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::ManualClock;
+    use crate::engine::{ManualClock, Reply};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::TcpStream;
 

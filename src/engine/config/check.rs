@@ -2,7 +2,7 @@
 //! enumerations, and the special parameters (`save`, `client-output-buffer-limit`,
 //! `notify-keyspace-events`, …).
 
-use super::{Kind, Param, Special, Unit};
+use super::spec::{Kind, Param, Special, Unit};
 use crate::engine::args::parse_i64;
 
 /// Checks one parameter's value (split into `args` for multi-argument parameters) and

@@ -2,7 +2,7 @@
 //! default and flags, and the name tables of its enumerated parameters. The logic that reads it
 //! is in [`super`] (lookup, get, set) and [`super::check`] (validation).
 
-use super::{Kind, Param, Special, Unit, HIDDEN, IMMUTABLE, MULTI_ARG, PROTECTED};
+use super::spec::{Kind, Param, Special, Unit, HIDDEN, IMMUTABLE, MULTI_ARG, PROTECTED};
 
 const INT_MAX: i64 = i32::MAX as i64;
 const INT_MIN: i64 = i32::MIN as i64;

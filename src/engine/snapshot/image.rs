@@ -5,9 +5,10 @@ use super::super::clock::ManualClock;
 use super::super::keyspace::{Db, Entry, Key};
 use super::super::types::{HashValue, ListValue, SetValue, StrValue, Value, ZSet};
 use super::super::{Engine, Reply, NUM_DBS};
-use super::{
-    crc32, put_bytes, put_varint, FormatError, Reader, CHUNK_KEYS, FLAG_EXPIRE, SNAPSHOT_MAGIC,
-    TAG_HASH, TAG_LIST, TAG_SET, TAG_STREAM, TAG_STRING, TAG_ZSET, VERSION,
+use super::codec::{put_bytes, put_varint};
+use super::format::{
+    crc32, FormatError, Reader, CHUNK_KEYS, FLAG_EXPIRE, SNAPSHOT_MAGIC, TAG_HASH, TAG_LIST,
+    TAG_SET, TAG_STREAM, TAG_STRING, TAG_ZSET, VERSION,
 };
 
 /// A decoded snapshot: the databases as they were when it was taken.

@@ -3,9 +3,8 @@
 
 use super::super::Effect;
 use super::codec;
-use super::{
-    crc32, put_bytes, put_varint, unzigzag, zigzag, FormatError, Reader, LOG_MAGIC, VERSION,
-};
+use super::codec::{put_bytes, put_varint, unzigzag, zigzag};
+use super::format::{crc32, FormatError, Reader, LOG_MAGIC, VERSION};
 
 /// One effect and the time its command ran.
 #[derive(Debug, Clone, PartialEq, Eq)]

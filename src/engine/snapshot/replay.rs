@@ -4,9 +4,9 @@
 use super::super::clock::ManualClock;
 use super::super::keyspace::{Db, Key};
 use super::super::{Engine, NUM_DBS};
+use super::format::FormatError;
 use super::image::decode_snapshot;
 use super::log::{decode_log_record, LogRecord, TimedEffect};
-use super::FormatError;
 
 /// Rebuilds a dataset: a snapshot's databases, then log effects applied in order, each at
 /// the time it first ran (see the module docs).

@@ -1,8 +1,8 @@
 //! The estimate: the register histogram of either encoding, and Ertl's estimator over it (`tau`, `sigma`).
 
+use super::repr::HllError::Corrupt;
+use super::repr::{dense_get, HllError, ALPHA_INF, ENC_DENSE, HEADER_LEN, HLL_Q, REGISTERS};
 use super::sparse::{walk_sparse, Op};
-use super::HllError::Corrupt;
-use super::{dense_get, HllError, ALPHA_INF, ENC_DENSE, HEADER_LEN, HLL_Q, REGISTERS};
 
 /// Redis's `hllCount` on a value with a checked header: the estimate from its registers
 /// (ignoring the cache). A sparse value that does not cover exactly 16384 registers is

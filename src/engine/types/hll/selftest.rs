@@ -1,11 +1,11 @@
 //! `PFSELFTEST`: Redis's self test of the encodings and of the estimator's error.
 
+use super::edit::{add, new_sparse};
 use super::estimate::count;
-use super::sparse::to_dense;
-use super::{
-    add, check, dense_get, dense_write, new_sparse, Encoding, DENSE_LEN, HEADER_LEN, REGISTERS,
-    REGISTER_MAX,
+use super::repr::{
+    check, dense_get, dense_write, Encoding, DENSE_LEN, HEADER_LEN, REGISTERS, REGISTER_MAX,
 };
+use super::sparse::to_dense;
 
 /// How the self test is sized: Redis's `PFSELFTEST` uses 1000 register rounds and adds
 /// ten million elements; unit tests use less.

@@ -1,8 +1,8 @@
 //! The sparse encoding's opcodes (ZERO, XZERO, VAL): walking them, setting a register in place,
 //! promotion to dense, merging and decoding.
 
-use super::HllError::{Corrupt, OutOfMemory};
-use super::{
+use super::repr::HllError::{Corrupt, OutOfMemory};
+use super::repr::{
     dense_get, dense_set, dense_write, invalidate_cache, HllError, DENSE_LEN, ENC_DENSE,
     HEADER_LEN, REGISTERS, SPARSE_VAL_MAX_LEN, SPARSE_VAL_MAX_VALUE, SPARSE_ZERO_MAX_LEN,
 };

@@ -1,5 +1,6 @@
 //! Tests of the HyperLogLog representation: both encodings, their agreement, corrupt input and the self test.
 
+use super::repr::*;
 use super::*;
 
 #[test]

@@ -1,6 +1,6 @@
 //! Iteration over a tree's elements from some rank, in either direction.
 
-use super::{Inner, Node};
+use super::node::{Inner, Node};
 
 /// Iterator over a tree's elements from some rank, in either direction.
 pub struct Iter<'a, K, V> {

@@ -1,7 +1,7 @@
 //! The recursive node operations behind [`OsTree`]'s methods: the invariant check, first and
 //! last, insertion with splits, removal, and rebalancing of an inner node's children.
 
-use super::{child_at_rank, Inner, Leaf, Node, INNER_CAP, INNER_MAX, LEAF_MAX};
+use super::node::{child_at_rank, Inner, Leaf, Node, INNER_CAP, INNER_MAX, LEAF_MAX};
 use arrayvec::ArrayVec;
 
 /// Returns the number of elements under `node`, checking invariants 1–4 below it.

@@ -1,6 +1,7 @@
 //! Tests of the order-statistic tree: ranks and keys against a sorted model, leaf filling at
 //! the ends, random churn, and re-keying in place.
 
+use super::node::*;
 use super::*;
 
 /// Elements are `(x / 4, x)`: keys tie in runs of up to four, so searches by key also
@@ -79,6 +80,7 @@ fn grows_and_shrinks_through_several_levels() {
 }
 
 mod filling {
+    use super::super::node::*;
     use super::super::*;
 
     fn leaves<K, V>(node: &Node<K, V>) -> usize {
@@ -159,6 +161,7 @@ mod churn {
 }
 
 mod rekey {
+    use super::super::node::*;
     use super::super::*;
 
     /// The number of elements in the leaf holding rank `r`.

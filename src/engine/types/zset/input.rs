@@ -1,7 +1,7 @@
 //! Read-only views the multi-key commands take as input: [`ZInput`] (a sorted set or a plain
 //! set with score 1) for ZUNION/ZINTER/ZDIFF, and [`SortSource`] for SORT.
 
-use super::ZSet;
+use super::repr::ZSet;
 use crate::engine::types::{ListValue, SetValue};
 
 /// A source of `(member, score)` pairs for `ZUNION`/`ZINTER`/`ZDIFF` and their `STORE`

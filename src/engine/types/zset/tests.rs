@@ -1,5 +1,6 @@
 //! Tests of the sorted-set type: ordering, updates, ranges, memory and encoding thresholds.
 
+use super::repr::Repr;
 use super::*;
 
 fn z(pairs: &[(&str, f64)]) -> ZSet {
