@@ -13,8 +13,8 @@ a facade module that re-exports does not tie its users to everything it re-expor
 It prints every strongly connected group of files (an import cycle) and every file over
 LIMIT lines that is not data. A cycle among one folder module's own files (its mod.rs
 defines a type, the files beside it implement parts of it and name it) is one module
-written in several files, and is listed apart. With --check it exits 1 if there is a file
-over the limit or a cycle between modules.
+written in several files, and is listed apart; it is still a cycle. With --check it exits 1
+if there is a file over the limit or any cycle.
 """
 
 import os
@@ -391,7 +391,7 @@ def main():
     print(f"within one module split into a folder (its mod.rs and its own files): {len(within)}")
     for c in sorted(within, key=len, reverse=True):
         print(f"  {len(c)} files: " + ", ".join(crate.files[m] for m in c))
-    if check and (cycles or big):
+    if check and (cycles or within or big):
         sys.exit(1)
 
 
