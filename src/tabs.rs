@@ -31,10 +31,10 @@
 //! `"KT" version:u8 tag:u8 field*`, fields in the order of the variant's declaration;
 //! integers are LEB128 varints (`i64` zigzag), byte strings and texts are a varint length
 //! then the bytes, a list is a varint count then its items, an option a `0`/`1` byte then
-//! the value (the codec shared with snapshots, [`crate::engine::snapshot::codec`]). Decoding
+//! the value (the codec shared with snapshots, [`crate::engine::codec`]). Decoding
 //! never panics: lengths are checked against what remains.
 
-use crate::engine::snapshot::codec::{self, CodecError};
+use crate::engine::codec::{self, CodecError};
 
 /// Identifies a tab (random, chosen when the page starts).
 pub type TabId = u64;

@@ -83,6 +83,7 @@ pub mod cli;
 pub mod clock;
 pub mod cluster;
 pub mod cmd;
+pub mod codec;
 pub mod config;
 pub mod core;
 pub mod error;

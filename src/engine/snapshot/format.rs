@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::codec::{self, CodecError};
+use crate::engine::codec::{self, CodecError};
 use crate::engine::NUM_DBS;
 
 /// The format version this build writes.

@@ -5,11 +5,11 @@ use super::super::clock::ManualClock;
 use super::super::keyspace::{Db, Entry, Key};
 use super::super::types::{HashValue, ListValue, SetValue, StrValue, Value, ZSet};
 use super::super::{Engine, Reply, NUM_DBS};
-use super::codec::{put_bytes, put_varint};
 use super::format::{
     crc32, FormatError, Reader, CHUNK_KEYS, FLAG_EXPIRE, SNAPSHOT_MAGIC, TAG_HASH, TAG_LIST,
     TAG_SET, TAG_STREAM, TAG_STRING, TAG_ZSET, VERSION,
 };
+use crate::engine::codec::{put_bytes, put_varint};
 
 /// A decoded snapshot: the databases as they were when it was taken.
 pub struct Snapshot {

@@ -2,9 +2,9 @@
 //! and checksummed.
 
 use super::super::Effect;
-use super::codec;
-use super::codec::{put_bytes, put_varint, unzigzag, zigzag};
 use super::format::{crc32, FormatError, Reader, LOG_MAGIC, VERSION};
+use crate::engine::codec;
+use crate::engine::codec::{put_bytes, put_varint, unzigzag, zigzag};
 
 /// One effect and the time its command ran.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -58,7 +58,6 @@
 use super::keyspace::Db;
 use super::Engine;
 
-pub mod codec;
 mod dump;
 mod format;
 mod image;

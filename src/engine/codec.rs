@@ -1,5 +1,5 @@
 //! The byte codec that kvlab's two binary formats share: snapshots and log records
-//! ([`super`]) and the messages between tabs (`crate::tabs`).
+//! ([`crate::engine::snapshot`]) and the messages between tabs ([`crate::tabs`]).
 //!
 //! Unsigned integers are LEB128 varints (seven bits a byte, low bits first, the high bit set
 //! on every byte but the last); signed ones are zigzag-mapped first, so small negative
