@@ -6,7 +6,7 @@
 //! # Layout
 //! - [`engine`]: Redis 7.0 semantics over in-memory data; no web or I/O dependencies, builds
 //!   for the host and for `wasm32-unknown-unknown`.
-//! - [`server`] (native only): the RESP server that `redis-cli`, `redis-benchmark` and client
+//! - `server` (native only): the RESP server that `redis-cli`, `redis-benchmark` and client
 //!   libraries talk to.
 //! - [`i18n`]: every text the app shows, in English and Chinese, as data rendered per
 //!   language (host-compiled, so its rendering is tested by `cargo test`).

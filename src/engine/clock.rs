@@ -1,7 +1,7 @@
 //! Time, injected.
 //!
 //! Time is a source of non-determinism, so the engine never reads the system clock itself:
-//! the host hands it a [`Clock`]. The native server uses [`SystemClock`]; the browser passes
+//! the host hands it a [`Clock`]. The native server uses `SystemClock`; the browser passes
 //! a clock built on `Date.now()`; tests use [`ManualClock`] and move time by hand.
 
 use std::cell::Cell;

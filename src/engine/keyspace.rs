@@ -19,7 +19,7 @@
 //! effect, as Redis propagates one.
 //!
 //! **Hash slots.** In cluster mode a database also keeps its keys by hash slot
-//! ([`SlotIndex`]), as Redis keeps `slots_to_keys`, so that `CLUSTER COUNTKEYSINSLOT` is
+//! (`SlotIndex`), as Redis keeps `slots_to_keys`, so that `CLUSTER COUNTKEYSINSLOT` is
 //! O(1) and `CLUSTER GETKEYSINSLOT` O(log N) plus the keys returned. Outside cluster mode
 //! the index does not exist and costs nothing.
 //!

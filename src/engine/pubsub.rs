@@ -16,7 +16,7 @@
 //!
 //! # Delivery
 //! [`Server::publish`](crate::engine::Server::publish) appends a message to each receiver's queue in
-//! [`Server::outboxes`](crate::engine::Server::outboxes) as a [`Reply::Push`] (a RESP3 push;
+//! [`Server::outboxes`](crate::engine::Server::outboxes) as a [`Reply::Push`](crate::engine::Reply::Push) (a RESP3 push;
 //! RESP2 clients receive the same elements as an array). The receiver may be the client that
 //! is publishing (RESP3 allows commands while subscribed): its message is queued before the
 //! command's own reply, as Redis writes it.

@@ -11,7 +11,7 @@
 //!
 //! An entry keeps at most 32 arguments (the last of them then says `... (N more
 //! arguments)`) and at most 128 bytes of each (`... (N more bytes)`), and shows
-//! passwords as `(redacted)` (see [`crate::engine::cmd::connection::redacted`]).
+//! passwords as `(redacted)` (see [`crate::engine::core::monitor::redacted`]).
 
 use std::collections::VecDeque;
 

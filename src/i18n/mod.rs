@@ -16,7 +16,7 @@
 //! are what a real `redis-cli` prints. The Chinese `HELP` texts of the commands are data of
 //! their own (`www/i18n/help.zh-CN.json`, fetched when the console first needs them).
 //!
-//! This module has no web dependencies (only [`Lang::detect`] reads the browser), so its
+//! This module has no web dependencies (only `Lang::detect` reads the browser), so its
 //! rendering is tested by plain `cargo test`; the web app reaches it as `crate::ui::i18n`.
 
 pub mod console;

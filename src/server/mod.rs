@@ -28,7 +28,7 @@
 //! push serves a client blocked in `BLPOP`, every command is shown to `MONITOR` clients, a
 //! `CLIENT KILL` closes a connection. The engine queues all of it per client; after each
 //! batch, and after each tick, the server asks [`Engine::clients_with_pushes`] and wakes
-//! those connections' tasks through their [`ConnHandle`]'s [`Notify`]
+//! those connections' tasks through their [`ConnHandle`]'s [`Notify`](tokio::sync::Notify)
 //! ([`Shared::wake_ready`]); each drains its own queue and writes it. A client the engine
 //! closed ([`Client::close_asap`](crate::engine::Client): killed, or over its output limit)
 //! is closed at once without another byte.
@@ -49,7 +49,7 @@
 //!
 //! # Seam for other parties
 //! [`Shared::deliver`] and [`Shared::kill`] let code outside the engine queue bytes for a
-//! connection or close it; they share the handle and its [`Notify`] with the engine's
+//! connection or close it; they share the handle and its [`Notify`](tokio::sync::Notify) with the engine's
 //! queues.
 //!
 //! # Effects

@@ -8,7 +8,7 @@
 //! Yew side (`ui::state`, `ui::services`) carries out. What the reducer needs to know of
 //! the browser, this tab's part among the workspace's tabs, comes in as a [`TabCtx`].
 //!
-//! The data lives in a [`Workspace`]: one engine (behind its [`EngineService`]), the
+//! The data lives in a [`Workspace`]: one engine (behind its [`EngineService`](crate::app::engine::EngineService)), the
 //! console panes connected to it as clients, and the key index the browser shows. The app
 //! has one workspace today; nothing below assumes there is only one engine.
 //!

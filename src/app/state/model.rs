@@ -108,7 +108,7 @@ impl Theme {
 pub struct State {
     /// The engine, panes and key index.
     pub ws: Workspace,
-    /// Lines run in any pane, oldest first, at most [`MAX_HISTORY`], without consecutive
+    /// Lines run in any pane, oldest first, at most [`MAX_HISTORY`](crate::app::state::MAX_HISTORY), without consecutive
     /// duplicates; kept in `localStorage`.
     pub history: Vec<String>,
     /// The UI language.
@@ -133,7 +133,7 @@ pub struct State {
     pub venn: Option<Rc<Venn>>,
     /// The clock, updated by ticks (whole seconds change the TTL and timeout countdowns).
     pub now_ms: i64,
-    /// The Chinese HELP texts, once fetched ([`console::load_help_zh`]).
+    /// The Chinese HELP texts, once fetched (`ui::console::load_help_zh`).
     pub help_zh: Option<Rc<console::HelpZh>>,
     /// HELP blocks printed in English in Chinese mode while the texts were not there yet:
     /// pane, absolute log position (`log_base` + index) and the words after `HELP`. They

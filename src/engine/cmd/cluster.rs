@@ -1,7 +1,7 @@
 //! The `CLUSTER` command, as a one-node cluster that owns every slot answers it, and the
 //! connection's cluster flags: `READONLY`, `READWRITE`, `ASKING`.
 //!
-//! Only with `cluster-enabled yes` (see [`cluster`](crate::engine::cluster)); otherwise, as
+//! Only with `cluster-enabled yes` (see [`cluster`]); otherwise, as
 //! in Redis, every subcommand fails with `ERR This instance has cluster support disabled`.
 //! The subcommands a learner uses to see how keys spread are here — `KEYSLOT`,
 //! `COUNTKEYSINSLOT`, `GETKEYSINSLOT`, `INFO`, `MYID` and `HELP`; those that manage nodes and slots (`MEET`, `ADDSLOTS`, `SETSLOT`, …)

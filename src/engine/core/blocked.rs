@@ -2,8 +2,8 @@
 //! when a key becomes ready, whatever its family, plus timeouts and `CLIENT UNBLOCK`.
 //!
 //! A family of blocking commands (lists and sorted sets in `cmd/blocking.rs`, stream
-//! readers in `cmd/stream`) plugs in through [`Waiters`]: it says whether a ready key can
-//! serve a waiter now ([`Waiters::readiness`]) and serves it ([`Waiters::serve`]). The
+//! readers in `cmd/stream`) plugs in through [`Waiters`](super::waiters::Waiters): it says whether a ready key can
+//! serve a waiter now ([`Waiters::readiness`](super::waiters::Waiters::readiness)) and serves it ([`Waiters::serve`](super::waiters::Waiters::serve)). The
 //! engine does the rest the same way for every family: lazy expiry of the key first, the
 //! order of service, unblocking, the database the client blocked in, the slow log, the
 //! reply. The families are handed to the engine by [`crate::engine::Engine::new`], like the
@@ -96,7 +96,7 @@ impl Engine {
     }
 
     /// Times out the blocked clients whose deadline has passed, replying to each what its
-    /// command replies on a timeout ([`blocking::BlockOp::timeout_reply`]), ends a
+    /// command replies on a timeout ([`blocking::BlockOp::timeout_reply`](crate::engine::blocking::BlockOp::timeout_reply)), ends a
     /// `CLIENT PAUSE` that ran out, then runs what those clients sent meanwhile. Returns
     /// how many timed out. Hosts call it on each tick ([`Engine::tick`] does) or when
     /// [`Engine::next_timeout_ms`] says.

@@ -34,7 +34,7 @@ pub struct Client {
     pub multi: Option<MultiState>,
     /// Closed by the engine (its output exceeded `client-output-buffer-limit`): the host
     /// closes the connection at once, without sending anything more (Redis's
-    /// `CLIENT_CLOSE_ASAP`). Such a client is listed by [`Engine::clients_with_pushes`].
+    /// `CLIENT_CLOSE_ASAP`). Such a client is listed by [`Engine::clients_with_pushes`](crate::engine::Engine::clients_with_pushes).
     pub close_asap: bool,
     /// Authenticated as the `default` user. A client starts authenticated while
     /// `requirepass` is empty (Redis's `nopass` default user), and keeps that when a
@@ -45,7 +45,7 @@ pub struct Client {
     pub readonly: bool,
 }
 
-/// What [`Engine::interrupt`] stopped for a client.
+/// What [`Engine::interrupt`](crate::engine::Engine::interrupt) stopped for a client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Interrupted {
     /// A blocked command was dropped.
@@ -65,7 +65,7 @@ impl Interrupted {
 
 /// Whether the host sends replies to a client, as set by `CLIENT REPLY` (Redis's
 /// `CLIENT_REPLY_OFF` and `CLIENT_REPLY_SKIP*` flags). The host asks
-/// [`Engine::reply_wanted`] after each command, which also advances the skip state.
+/// [`Engine::reply_wanted`](crate::engine::Engine::reply_wanted) after each command, which also advances the skip state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ReplyMode {
     /// Every reply is sent (the default, and what `CLIENT REPLY ON` restores, with `OK`).

@@ -298,7 +298,7 @@ impl Ctx<'_> {
     }
 
     /// Redis's `notifyKeyspaceEvent` for `key` in the selected database: publishes `event`
-    /// if its class (a [`pubsub::class`] bit) is enabled by `notify-keyspace-events`.
+    /// if its class (a [`pubsub::class`](crate::engine::pubsub::class) bit) is enabled by `notify-keyspace-events`.
     /// Handlers call it after each change with Redis's event name (`set`, `del`, `expire`,
     /// `hset`, `lpush`, …). Costs a configuration read when notifications are off.
     pub fn notify(&mut self, class: u32, event: &str, key: &[u8]) {

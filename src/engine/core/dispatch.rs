@@ -1,5 +1,5 @@
 //! Dispatch of one command, as Redis's `processCommand` and `call`: the lookup and arity
-//! check ([`resolve`]), the checks before running (authentication, cluster slots, MULTI,
+//! check (`resolve`), the checks before running (authentication, cluster slots, MULTI,
 //! memory, pub/sub context, `CLIENT PAUSE`), queueing inside MULTI, and the run itself with
 //! the bookkeeping every command gets ([`call`]).
 

@@ -110,7 +110,7 @@ impl Engine {
     }
 
     /// True when the engine runs as a one-node Redis Cluster (`cluster-enabled yes`): see
-    /// [`cluster`].
+    /// [`cluster`](crate::engine::cluster).
     pub fn cluster_enabled(&self) -> bool {
         self.srv.config.cluster_enabled()
     }

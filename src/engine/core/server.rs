@@ -45,7 +45,7 @@ pub struct Server {
     /// Keys the server removed on its own since the effects were last taken: database,
     /// key and keyspace event (`expired`, `evicted`). Their effect is a plain `DEL`, so a
     /// host that tells the learner what changed a key reads the reason here
-    /// ([`Engine::take_dropped`]).
+    /// ([`Engine::take_dropped`](crate::engine::Engine::take_dropped)).
     pub dropped: Vec<(usize, Vec<u8>, &'static str)>,
     /// Identifier of this run (`run_id` in INFO).
     pub run_id: String,
@@ -54,13 +54,13 @@ pub struct Server {
     pub blocking_keys: foldhash::HashSet<(usize, Key)>,
     /// Keys that received elements while a client was blocked on them, in the order they
     /// became ready, for the engine to serve waiters after the command (Redis's
-    /// `server.ready_keys`). See [`Ctx::signal_ready`].
+    /// `server.ready_keys`). See [`Ctx::signal_ready`](crate::engine::Ctx::signal_ready).
     pub ready_keys: Vec<(usize, Key)>,
     /// Pub/sub subscriptions of every client.
     pub pubsub: PubSub,
     /// `WATCH`ed keys of every client.
     pub watches: Watches,
-    /// What each client is owed beyond the reply in hand (see [`Engine::take_pushes`]).
+    /// What each client is owed beyond the reply in hand (see [`Engine::take_pushes`](crate::engine::Engine::take_pushes)).
     pub outboxes: Outboxes,
     /// Blocked clients, the waiters of each key, deadlines ([`blocking`]).
     pub blocking: blocking::Blocking,
@@ -139,7 +139,7 @@ impl Server {
     }
 
     /// Ends the pause: the postponed clients are unblocked, in the order they arrived, and
-    /// run their commands after the current one ([`Engine::after_command`]).
+    /// run their commands after the current one (`Engine::after_command`).
     pub fn unpause_clients(&mut self) {
         self.pause = None;
         while let Some(id) = self.postponed.pop_front() {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::engine::evict;
 
 /// Configuration parameters the engine understands (`CONFIG GET/SET`); the parameter
-/// table, checks and typed accessors are in [`config`].
+/// table, checks and typed accessors are in [`config`](crate::engine::config).
 #[derive(Debug, Clone)]
 pub struct Config {
     /// Canonical parameter name → its normalised value, as `CONFIG GET` shows it. Change

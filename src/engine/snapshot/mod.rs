@@ -5,7 +5,7 @@
 //!
 //! * a **snapshot**: every key of the 16 databases with its value, encoding and absolute
 //!   deadline — Redis's RDB file;
-//! * **log records**: the replayable [`Effect`]s of the writes since that snapshot, each
+//! * **log records**: the replayable [`Effect`](crate::engine::Effect)s of the writes since that snapshot, each
 //!   stamped with the time its command ran — Redis's append-only file.
 //!
 //! Loading is: decode the snapshot, replay the log records after it in order
@@ -16,7 +16,7 @@
 //! An effect replays exactly only at the time it first ran: `PEXPIREAT k t` followed by
 //! `PERSIST k` keeps `k` forever, but replayed after `t` the first would delete `k` and the
 //! second would find nothing. Redis avoids this by not expiring anything while it loads;
-//! we replay on a [`ManualClock`] set to each effect's original time, so every command
+//! we replay on a [`ManualClock`](crate::engine::ManualClock) set to each effect's original time, so every command
 //! (expiry checks, `SET … PXAT` in the past, lazy deletions) sees what it saw the first time.
 //!
 //! # Format (version 1)

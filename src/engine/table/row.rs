@@ -51,7 +51,7 @@ bitflags! {
         /// Allowed while a script is busy.
         const ALLOW_BUSY = 1 << 15;
         /// Key positions can't be found from first/last/step alone; set from the key
-        /// specs by [`Command::key_specs`], never by hand.
+        /// specs by [`Command::key_specs`](CommandRow::key_specs), never by hand.
         const MOVABLE_KEYS = 1 << 16;
         /// The key arguments are optional (`COMMAND GETKEYS` may return none).
         const NO_MANDATORY_KEYS = 1 << 17;
@@ -221,7 +221,7 @@ pub struct CommandRow<H: 'static> {
     pub flags: Flags,
     /// Documentation group.
     pub group: Group,
-    /// The legacy key range, derived from [`Command::key_specs`].
+    /// The legacy key range, derived from [`Command::key_specs`](CommandRow::key_specs).
     pub keys: KeyRange,
     /// The arguments after the name, in Redis's documentation syntax.
     pub syntax: &'static str,
@@ -236,7 +236,7 @@ pub struct CommandRow<H: 'static> {
     /// Subcommands of a container command.
     pub subcommands: &'static [CommandRow<H>],
     /// ACL categories beyond those derived from the flags and the group (see
-    /// [`Command::acl_categories`]), without the `@`, e.g. `dangerous`.
+    /// [`Command::acl_categories`](CommandRow::acl_categories)), without the `@`, e.g. `dangerous`.
     pub acl: &'static [&'static str],
     /// Whether the group's own ACL category is left out (Redis's SORT is not `@keyspace`).
     pub no_group_acl: bool,
@@ -372,7 +372,7 @@ impl<H: Copy + 'static> CommandRow<H> {
         self
     }
 
-    /// Leaves the group's ACL category out (see [`Command::no_group_acl`]).
+    /// Leaves the group's ACL category out (see [`Command::no_group_acl`](CommandRow::no_group_acl)).
     pub const fn no_group_acl(mut self) -> Self {
         self.no_group_acl = true;
         self
@@ -415,7 +415,7 @@ impl<H: Copy + 'static> CommandRow<H> {
     /// from the flags (`setImplicitACLCategories`: write, read, admin + dangerous, pubsub,
     /// fast, blocking, and slow for anything not fast), the group's own category
     /// (`keyspace` for generic, `string`, `hash`, …; none for server and cluster), and the
-    /// extra ones the row names with [`Command::acl`].
+    /// extra ones the row names with [`Command::acl`](CommandRow::acl).
     pub fn acl_categories(&self) -> Vec<&'static str> {
         const ORDER: &[&str] = &[
             "keyspace",

@@ -2,7 +2,7 @@
 //!
 //! These commands read or change the calling client's own state ([`crate::engine::Client`]):
 //! its database, protocol version, name, reply mode. `CLIENT LIST` also reads the other
-//! clients through [`Ctx::others`].
+//! clients through [`Ctx::others`](crate::engine::Ctx::others).
 //!
 //! The host owns the connection, so some effects are only recorded here and carried out by
 //! the host: `QUIT` sets `close_after_reply`, `CLIENT REPLY` sets the reply mode that

@@ -2,17 +2,17 @@
 //! COPY, MOVE, OBJECT, … — and the database commands SWAPDB, DBSIZE, FLUSHDB and FLUSHALL.
 //!
 //! These commands never look inside a value: they move, copy, time out and describe whole
-//! [`Value`]s, so a new data type works with all of them as soon as it has a `Value`
+//! [`Value`](crate::engine::types::Value)s, so a new data type works with all of them as soon as it has a `Value`
 //! variant with a type name and an encoding.
 //!
 //! # Lookups
 //! Redis reads keys in three ways, and each command here uses the one Redis uses, because
 //! the difference shows in `OBJECT IDLETIME` and in the `INFO` hit/miss counters:
-//! * a *read* ([`Ctx::lookup_read`]: TOUCH, COPY's source) expires the key lazily, counts a
+//! * a *read* ([`Ctx::lookup_read`](crate::engine::Ctx::lookup_read): TOUCH, COPY's source) expires the key lazily, counts a
 //!   hit or miss and refreshes the access time;
-//! * a *no-touch read* ([`Ctx::lookup_read_notouch`]: EXISTS, TTL, TYPE, OBJECT, SCAN's
+//! * a *no-touch read* ([`Ctx::lookup_read_notouch`](crate::engine::Ctx::lookup_read_notouch): EXISTS, TTL, TYPE, OBJECT, SCAN's
 //!   TYPE filter) does the same without refreshing the access time;
-//! * a *write lookup* ([`Ctx::lookup_write`]: EXPIRE, PERSIST, RENAME, MOVE) refreshes the
+//! * a *write lookup* ([`Ctx::lookup_write`](crate::engine::Ctx::lookup_write): EXPIRE, PERSIST, RENAME, MOVE) refreshes the
 //!   access time but counts nothing.
 //!
 //! KEYS alone only *filters* expired keys without removing them, as Redis's `keysCommand`
@@ -29,7 +29,7 @@
 //! Changes are signalled to `WATCH` as Redis's `signalModifiedKey` calls do: by the engine
 //! from the key positions for most commands, explicitly where the keys are elsewhere
 //! (MOVE's and COPY's target database; COPY's source is not touched) or are whole
-//! databases (FLUSHDB, FLUSHALL, SWAPDB: [`Ctx::signal_flushed`], [`Ctx::signal_swapped`]).
+//! databases (FLUSHDB, FLUSHALL, SWAPDB: [`Ctx::signal_flushed`](crate::engine::Ctx::signal_flushed), [`Ctx::signal_swapped`](crate::engine::Ctx::signal_swapped)).
 //! Keyspace events carry Redis's names: `del`, `expire`, `persist`, `rename_from` and
 //! `rename_to`, `move_from` and `move_to`, `copy_to`, and `new` for a created key.
 

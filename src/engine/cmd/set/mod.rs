@@ -17,7 +17,7 @@
 //!   Everything else replays as itself; a command that changed nothing records nothing.
 //! * **Huge counts.** `SPOP`/`SRANDMEMBER` with a positive count never return more than the
 //!   set holds. A negative `SRANDMEMBER` count asks for that many picks *with* repetition;
-//!   beyond [`MAX_REPEATED_PICKS`] it is refused with [`Error::ReplyTooLarge`] rather than
+//!   beyond [`MAX_REPEATED_PICKS`] it is refused with [`Error::ReplyTooLarge`](crate::engine::Error::ReplyTooLarge) rather than
 //!   building a reply that cannot fit in memory (Redis would try to stream it).
 
 use crate::engine::table::{Command, Flags, Group, KeySpec};

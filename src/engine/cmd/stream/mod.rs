@@ -26,7 +26,7 @@
 //!
 //! # Blocking
 //! `XREAD … BLOCK` and `XREADGROUP … BLOCK` with nothing to serve block their client on
-//! the stream keys ([`BlockOp::XRead`]). After a write signals one of those keys, the engine
+//! the stream keys ([`BlockOp::XRead`](crate::engine::blocking::BlockOp::XRead)). After a write signals one of those keys, the engine
 //! asks [`read::blocked_action`] what to do with each waiter and serves it with
 //! `serve_blocked`: a plain reader when the stream's last ID passed the ID it waits
 //! after, a group reader when it passed the group's last delivered ID. A group reader
@@ -35,7 +35,7 @@
 //!
 //! # Layout
 //! - [`helpers`]: ID parsing, entry replies, stream access shared by the commands.
-//! - [`write`]: XADD, XTRIM, XDEL, XLEN, XRANGE, XREVRANGE.
+//! - [`mod@write`]: XADD, XTRIM, XDEL, XLEN, XRANGE, XREVRANGE.
 //! - [`read`]: XREAD, XREADGROUP, and the blocked readers' family ([`Readers`]).
 //! - [`pending`]: XACK, XPENDING, XCLAIM, XAUTOCLAIM, XSETID.
 //! - [`group`]: XGROUP and its subcommands.

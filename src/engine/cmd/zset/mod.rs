@@ -15,7 +15,7 @@
 //! [`parse_score`] (`string2d`: the whole string, no leading space, no overflow, no NaN — used
 //! for `ZADD`, `ZINCRBY`, `WEIGHTS`) and the range parser [`parse_score_range`]
 //! (`zslParseRange`: leading spaces and even an empty string are fine). Both accept
-//! hexadecimal floats and `inf`. [`strtod`] implements C's grammar once for both and for
+//! hexadecimal floats and `inf`. [`strtod`](crate::engine::num::strtod) implements C's grammar once for both and for
 //! `SORT`.
 //!
 //! # Effects

@@ -26,13 +26,13 @@
 //!   entry, a full one is 4 KiB read front to back. Most sets people make while learning
 //!   are this small, and the array costs a quarter of the large encoding's memory.
 //! * **skiplist** (anything larger): two structures over the same members:
-//!   * `dict`: a [`ZDict`] member → score, for O(1) lookups, O(1) uniform random
+//!   * `dict`: a [`ZDict`](crate::engine::types::zdict::ZDict) member → score, for O(1) lookups, O(1) uniform random
 //!     picks (`ZRANDMEMBER`) and stable positions for `ZSCAN` (see
 //!     [`crate::engine::scan`]). It is an index map whose hash table keeps each score in
 //!     the slot that points at the member, so a lookup waits for one read from main
 //!     memory where `IndexMap` waited for three ([`super::zdict`] has the measurements).
 //!     `ZRANK`, `ZADD` and `ZINCRBY` start their tree descent from that slot's score and
-//!     confirm the member's bytes afterwards ([`ZDict::probe`], [`ZSet::update`]);
+//!     confirm the member's bytes afterwards ([`ZDict::probe`](crate::engine::types::zdict::ZDict::probe), [`ZSet::update`]);
 //!   * `tree`: the `(score, member)` pairs in order, in an order-statistics B+ tree
 //!     ([`super::ostree`]): leaves of up to 64 entries in one array, inner nodes that know
 //!     how many entries each child holds. Counting along a descent gives a member's rank,
@@ -40,7 +40,7 @@
 //!     four nodes read at a million members.
 //!
 //! A member's bytes are shared by the dict and the tree, as Redis
-//! shares one sds string between its dict and skiplist: a [`SmallBytes`] keeps a member of
+//! shares one sds string between its dict and skiplist: a [`SmallBytes`](crate::engine::types::small::SmallBytes) keeps a member of
 //! up to 22 bytes inline (in both places: copying 24 bytes is cheaper than a shared block
 //! and a pointer to chase) and a longer one in one `Rc<[u8]>`. The tree keeps each
 //! node's scores in an array of their own beside its members: a search by score counts
