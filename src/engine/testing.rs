@@ -37,6 +37,33 @@ pub fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
     e.execute(c, split_args(line).expect("a valid command line"))
 }
 
+/// The effects recorded since they were last taken, each as a command line.
+pub fn effects(e: &mut Engine) -> Vec<String> {
+    e.take_effects()
+        .into_iter()
+        .map(|fx| {
+            fx.argv
+                .iter()
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// Runs `write` on a second client between `WATCH key` and `EXEC` on `watcher`; true if
+/// the transaction still ran (the write did not touch `key`).
+pub fn exec_survives(e: &mut Engine, watcher: ClientId, key: &str, write: &str) -> bool {
+    let other = e.connect();
+    run(e, watcher, &format!("WATCH {key}"));
+    run(e, other, write);
+    run(e, watcher, "MULTI");
+    run(e, watcher, "PING");
+    let survived = run(e, watcher, "EXEC") != Reply::NilArray;
+    e.disconnect(other);
+    survived
+}
+
 /// Runs one command line as client `c` and renders the reply as redis-cli prints it.
 pub fn cli(e: &mut Engine, c: ClientId, line: &str) -> String {
     format_reply(&run(e, c, line))

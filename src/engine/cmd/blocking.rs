@@ -400,24 +400,11 @@ fn bzmpop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use crate::engine::cli::split_args;
-    use crate::engine::testing::{engine, run, T0};
+    use crate::engine::testing::{effects, engine, run, T0};
     use crate::engine::{ClientId, Engine, Interrupted, Reply};
 
     fn submit(e: &mut Engine, c: ClientId, line: &str) {
         e.submit(c, split_args(line).unwrap_or_default());
-    }
-
-    fn effects(e: &mut Engine) -> Vec<String> {
-        e.take_effects()
-            .into_iter()
-            .map(|fx| {
-                fx.argv
-                    .iter()
-                    .map(|a| String::from_utf8_lossy(a).into_owned())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect()
     }
 
     #[test]

@@ -631,23 +631,14 @@ fn ltrim(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use crate::engine::cli::split_args;
-    use crate::engine::testing::{connected_at, run, T0};
+    use crate::engine::testing::{self, connected_at, exec_survives, run, T0};
     use crate::engine::{ClientId, Engine, Reply};
 
     /// The effects of running `line`, as command lines.
     fn effects_of(e: &mut Engine, c: ClientId, line: &str) -> Vec<String> {
         e.take_effects();
         run(e, c, line);
-        e.take_effects()
-            .into_iter()
-            .map(|fx| {
-                fx.argv
-                    .iter()
-                    .map(|a| String::from_utf8_lossy(a).into_owned())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect()
+        testing::effects(e)
     }
 
     #[test]
@@ -729,19 +720,6 @@ mod tests {
         run(&mut e, c, "SET s x");
         assert!(run(&mut e, c, "LMOVE l s LEFT LEFT").is_error());
         assert_eq!(run(&mut e, c, "LLEN l"), Reply::Integer(1));
-    }
-
-    /// Runs `write` on a second client between `WATCH key` and `EXEC` on the first; true if
-    /// the transaction still ran.
-    fn exec_survives(e: &mut Engine, watcher: ClientId, key: &str, write: &str) -> bool {
-        let other = e.connect();
-        run(e, watcher, &format!("WATCH {key}"));
-        run(e, other, write);
-        run(e, watcher, "MULTI");
-        run(e, watcher, "PING");
-        let survived = run(e, watcher, "EXEC") != Reply::NilArray;
-        e.disconnect(other);
-        survived
     }
 
     #[test]

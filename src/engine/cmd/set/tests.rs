@@ -1,7 +1,7 @@
 //! Tests of the set group through the engine: encodings, effects and their replay, sampling
 //! and WATCH.
 
-use crate::engine::testing::{self, run};
+use crate::engine::testing::{self, exec_survives, run};
 use crate::engine::{ClientId, Engine, Reply};
 
 fn engine(seed: u64) -> (Engine, ClientId) {
@@ -198,19 +198,6 @@ fn sscan_of_a_hash_table_set_visits_every_member() {
         }
     }
     assert_eq!(seen.len(), 1000);
-}
-
-/// Runs `write` on a second client between `WATCH key` and `EXEC` on the first; true if
-/// the transaction still ran.
-fn exec_survives(e: &mut Engine, watcher: ClientId, key: &str, write: &str) -> bool {
-    let other = e.connect();
-    run(e, watcher, &format!("WATCH {key}"));
-    run(e, other, write);
-    run(e, watcher, "MULTI");
-    run(e, watcher, "PING");
-    let survived = run(e, watcher, "EXEC") != Reply::NilArray;
-    e.disconnect(other);
-    survived
 }
 
 #[test]

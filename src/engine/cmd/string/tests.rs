@@ -2,7 +2,7 @@
 //! limits set by `proto-max-bulk-len`.
 
 use crate::engine::keyspace::Entry;
-use crate::engine::testing::{self, run};
+use crate::engine::testing::{self, effects, run};
 use crate::engine::types::Value;
 use crate::engine::{Clock, Effect, Engine, ManualClock, Reply, NUM_DBS};
 
@@ -18,19 +18,6 @@ fn encoding(e: &Engine, key: &str) -> &'static str {
     e.server().dbs[0]
         .get_raw(key.as_bytes())
         .map_or("none", |en| en.value.encoding())
-}
-
-fn effects(e: &mut Engine) -> Vec<String> {
-    e.take_effects()
-        .into_iter()
-        .map(|ef| {
-            ef.argv
-                .iter()
-                .map(|a| String::from_utf8_lossy(a).into_owned())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect()
 }
 
 /// `OBJECT ENCODING` after each command, as redis-server 7.0.15 answered.
