@@ -1,0 +1,217 @@
+//! Builds Lua 5.1.5 the way Redis 7.0.15 builds its `deps/lua`.
+//!
+//! 1. Finds the pristine 5.1.5 sources that the `lua-src` crate ships (through
+//!    `cargo metadata`, so a vendored or relocated registry works too).
+//! 2. Copies them to `OUT_DIR` and applies Redis's patches to the copy (see [`PATCHES`]):
+//!    read-only tables, no loading of precompiled chunks, and hashing every byte of a
+//!    string. Each patch must match its anchor exactly once, so a different upstream file
+//!    fails the build instead of building something else.
+//! 3. Compiles the patched core and the libraries Redis loads (base, table, string, math,
+//!    debug; not io, os or package) with Redis's defines (`LUA_ANSI`), plus `c/glue.c`
+//!    (the trampolines between Lua and Rust). For wasm32 the same sources compile with
+//!    clang against the small libc in `c/libc` and with error unwinding through the host
+//!    (see `src/unwind.rs`).
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// (file, anchor, replacement): Redis 7.0.15's changes to Lua 5.1.5 (`deps/lua/src`),
+/// restated as edits. An empty anchor appends the replacement to the file.
+const PATCHES: &[(&str, &str, &str)] = &[
+    // Read-only tables: a flag on every table, checked on every store.
+    (
+        "lobject.h",
+        "  lu_byte flags;  /* 1<<p means tagmethod(p) is not present */ \n",
+        "  lu_byte flags;  /* 1<<p means tagmethod(p) is not present */\n  int readonly;\n",
+    ),
+    (
+        "ltable.c",
+        "  t->lsizenode = 0;\n",
+        "  t->lsizenode = 0;\n  t->readonly = 0;\n",
+    ),
+    (
+        "lvm.c",
+        "      Table *h = hvalue(t);\n      TValue *oldval = luaH_set(L, h, key); /* do a primitive set */\n",
+        "      Table *h = hvalue(t);\n      if (h->readonly)\n        luaG_runerror(L, \"Attempt to modify a readonly table\");\n      TValue *oldval = luaH_set(L, h, key); /* do a primitive set */\n",
+    ),
+    (
+        "lapi.c",
+        "  api_check(L, ttistable(t));\n  setobj2t(L, luaH_set(L, hvalue(t), L->top-2), L->top-1);\n",
+        "  api_check(L, ttistable(t));\n  if (hvalue(t)->readonly)\n    luaG_runerror(L, \"Attempt to modify a readonly table\");\n  setobj2t(L, luaH_set(L, hvalue(t), L->top-2), L->top-1);\n",
+    ),
+    (
+        "lapi.c",
+        "  api_check(L, ttistable(o));\n  setobj2t(L, luaH_setnum(L, hvalue(o), n), L->top-1);\n",
+        "  api_check(L, ttistable(o));\n  if (hvalue(o)->readonly)\n    luaG_runerror(L, \"Attempt to modify a readonly table\");\n  setobj2t(L, luaH_setnum(L, hvalue(o), n), L->top-1);\n",
+    ),
+    (
+        "lapi.c",
+        "    case LUA_TTABLE: {\n      hvalue(obj)->metatable = mt;\n",
+        "    case LUA_TTABLE: {\n      if (hvalue(obj)->readonly)\n        luaG_runerror(L, \"Attempt to modify a readonly table\");\n      hvalue(obj)->metatable = mt;\n",
+    ),
+    (
+        "lapi.c",
+        "", // appended
+        "\n\
+LUA_API void lua_enablereadonlytable (lua_State *L, int objindex, int enabled) {\n\
+  const TValue* o = index2adr(L, objindex);\n\
+  api_check(L, ttistable(o));\n\
+  api_check(L, hvalue(o) != hvalue(registry(L)));\n\
+  hvalue(o)->readonly = enabled;\n\
+}\n\n\
+LUA_API int lua_isreadonlytable (lua_State *L, int objindex) {\n\
+  const TValue* o = index2adr(L, objindex);\n\
+  api_check(L, ttistable(o));\n\
+  return hvalue(o)->readonly;\n\
+}\n",
+    ),
+    (
+        "lua.h",
+        "/* }====================================================================== */\n\n\n/******************************************************************************\n* Copyright",
+        "LUA_API void lua_enablereadonlytable (lua_State *L, int index, int enabled);\nLUA_API int lua_isreadonlytable (lua_State *L, int index);\n\n/* }====================================================================== */\n\n\n/******************************************************************************\n* Copyright",
+    ),
+    // Only source text loads: a precompiled chunk is parsed as source (and fails).
+    (
+        "ldo.c",
+        "  int c = luaZ_lookahead(p->z);\n  luaC_checkGC(L);\n  tf = ((c == LUA_SIGNATURE[0]) ? luaU_undump : luaY_parser)(L, p->z,\n",
+        "  luaZ_lookahead(p->z);\n  luaC_checkGC(L);\n  tf = (luaY_parser)(L, p->z,\n",
+    ),
+    // Every byte of a string goes into its hash (no hash flooding by long strings).
+    (
+        "lstring.c",
+        "  size_t step = (l>>5)+1;  /* if string is too long, don't hash all its chars */\n",
+        "  size_t step = 1;\n",
+    ),
+];
+
+/// The Lua sources Redis compiles into the server: the core, the auxiliary library and
+/// the standard libraries it opens (`luaLoadLibraries` in Redis's `script_lua.c`).
+const SOURCES: &[&str] = &[
+    "lapi.c", "lcode.c", "ldebug.c", "ldo.c", "ldump.c", "lfunc.c", "lgc.c", "llex.c", "lmem.c",
+    "lobject.c", "lopcodes.c", "lparser.c", "lstate.c", "lstring.c", "ltable.c", "ltm.c",
+    "lundump.c", "lvm.c", "lzio.c", "lauxlib.c", "lbaselib.c", "ldblib.c", "lmathlib.c",
+    "lstrlib.c", "ltablib.c",
+];
+
+fn main() {
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap());
+    let target = env::var("TARGET").unwrap();
+    let wasm = target.starts_with("wasm32");
+
+    let pristine = lua_src_dir(&manifest);
+    let src = out.join("lua-5.1.5-redis");
+    fs::create_dir_all(&src).unwrap();
+    for entry in fs::read_dir(&pristine).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.ends_with(".c") || name.ends_with(".h") {
+            fs::write(src.join(&name), patched(&name, &fs::read_to_string(&path).unwrap())).unwrap();
+        }
+    }
+
+    let mut build = cc::Build::new();
+    build
+        .include(&src)
+        .define("LUA_ANSI", None)
+        .warnings(false)
+        .flag_if_supported("-w")
+        .flag_if_supported("-fno-common")
+        .opt_level(2);
+    if wasm {
+        let libc = manifest.join("c").join("libc");
+        build
+            .compiler(wasm_clang())
+            .archiver(wasm_ar())
+            .flag("-nostdinc")
+            .include(&libc)
+            .define("KVLAB_LUA_HOST_UNWIND", None)
+            .file(libc.join("libc.c"));
+        println!("cargo:rerun-if-changed={}", libc.display());
+    }
+    for f in SOURCES {
+        build.file(src.join(f));
+    }
+    build.file(manifest.join("c").join("glue.c"));
+    println!("cargo:rerun-if-changed=c");
+    println!("cargo:rerun-if-changed=build.rs");
+    build.compile("kvlab_lua51");
+}
+
+/// Applies the patches for `name` to `text`; each anchor must occur exactly once.
+fn patched(name: &str, text: &str) -> String {
+    let mut text = text.to_string();
+    for (file, anchor, replacement) in PATCHES {
+        if *file == name && anchor.is_empty() {
+            text.push_str(replacement);
+        } else if *file == name {
+            let n = text.matches(anchor).count();
+            assert!(n == 1, "patch for {name}: its anchor occurs {n} times, not once:\n{anchor}");
+            text = text.replacen(anchor, replacement, 1);
+        }
+    }
+    if name == "luaconf.h" {
+        // Error unwinding through the host where there is no setjmp (wasm32): see
+        // c/glue.c and src/unwind.rs.
+        let anchor = "#if defined(__cplusplus)\n/* C++ exceptions */";
+        assert_eq!(text.matches(anchor).count(), 1, "luaconf.h: no LUAI_THROW block");
+        text = text.replacen(
+            anchor,
+            "#if defined(KVLAB_LUA_HOST_UNWIND)\n\
+             int kvlab_lua_try(void (*f)(struct lua_State *, void *), struct lua_State *L, void *ud);\n\
+             void kvlab_lua_throw(void);\n\
+             #define LUAI_THROW(L,c)\tkvlab_lua_throw()\n\
+             #define LUAI_TRY(L,c,a)\tif (kvlab_lua_try(f, L, ud) != 0) { if ((c)->status == 0) (c)->status = -1; }\n\
+             #define luai_jmpbuf\tint\n\
+             #elif defined(__cplusplus)\n/* C++ exceptions */",
+            1,
+        );
+    }
+    text
+}
+
+/// The directory of Lua 5.1.5's sources in the `lua-src` package Cargo resolved.
+fn lua_src_dir(manifest: &Path) -> PathBuf {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .current_dir(manifest)
+        .output()
+        .expect("cargo metadata");
+    assert!(output.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
+    let json = String::from_utf8(output.stdout).unwrap();
+    // The package's manifest path: "manifest_path":".../lua-src-547.1.0/Cargo.toml".
+    let key = "\"manifest_path\":\"";
+    for (i, _) in json.match_indices(key) {
+        let rest = &json[i + key.len()..];
+        let path = &rest[..rest.find('"').unwrap()];
+        let dir = Path::new(path).parent().unwrap();
+        if dir.file_name().is_some_and(|n| n.to_string_lossy().starts_with("lua-src-")) {
+            let src = dir.join("lua-5.1.5");
+            if src.join("lua.h").exists() {
+                return src;
+            }
+        }
+    }
+    panic!("lua-src's Lua 5.1.5 sources not found in `cargo metadata`");
+}
+
+/// clang for wasm32: `CC_wasm32_unknown_unknown` if set, else the first clang found.
+fn wasm_clang() -> String {
+    if let Ok(cc) = env::var("CC_wasm32_unknown_unknown") {
+        return cc;
+    }
+    first_on_path(&["clang-19", "clang", "clang-14"]).expect("clang is needed to build Lua for wasm32")
+}
+
+fn wasm_ar() -> String {
+    if let Ok(ar) = env::var("AR_wasm32_unknown_unknown") {
+        return ar;
+    }
+    first_on_path(&["llvm-ar-19", "llvm-ar", "llvm-ar-14"]).expect("llvm-ar is needed to build Lua for wasm32")
+}
+
+fn first_on_path(names: &[&str]) -> Option<String> {
+    names.iter().find(|n| Command::new(n).arg("--version").output().is_ok_and(|o| o.status.success())).map(|n| n.to_string())
+}
