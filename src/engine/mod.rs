@@ -99,6 +99,7 @@ pub mod outbox;
 pub mod pubsub;
 pub mod reply;
 pub mod scan;
+pub mod scripting;
 pub mod slowlog;
 pub mod snapshot;
 pub mod table;

@@ -13,6 +13,7 @@ pub mod keys;
 pub mod list;
 pub mod multi;
 pub mod pubsub;
+pub mod scripting;
 pub mod server;
 pub mod set;
 pub mod sort;

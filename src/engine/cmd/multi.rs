@@ -150,12 +150,18 @@ fn exec(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     // command: with a multi-reply command among them, the last replies fall after the array.
     let after = replies.split_off(count.min(replies.len()));
     ctx.also_reply_all(after);
-    let effects = &mut ctx.srv.effects;
-    if effects.len() > first_effect + 1 {
-        let first_db = effects[first_effect].db;
+    wrap_effects(&mut ctx.srv.effects, first_effect);
+    Ok(Reply::Array(replies))
+}
+
+/// Wraps the effects recorded from `first` on in `MULTI` … `EXEC` when there are several,
+/// so that they replicate (and persist) as one unit: a transaction's, or a script's.
+pub(crate) fn wrap_effects(effects: &mut Vec<Effect>, first: usize) {
+    if effects.len() > first + 1 {
+        let first_db = effects[first].db;
         let last_db = effects.last().map_or(first_db, |e| e.db);
         effects.insert(
-            first_effect,
+            first,
             Effect {
                 db: first_db,
                 argv: vec![b"MULTI".to_vec()],
@@ -166,7 +172,6 @@ fn exec(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
             argv: vec![b"EXEC".to_vec()],
         });
     }
-    Ok(Reply::Array(replies))
 }
 
 /// `WATCH key [key ...]`: watches the keys in the selected database for the next EXEC.

@@ -36,6 +36,18 @@ impl Stats {
         self.per_command.entry(key).or_default()
     }
 
+    /// Counts a command refused after its lookup (a script's command that failed its
+    /// checks: Redis's `ERROR_COMMAND_REJECTED`).
+    pub(crate) fn reject_command(
+        &mut self,
+        table: &'static Table,
+        cmd: &'static Command,
+        argv: &[Vec<u8>],
+        pos: usize,
+    ) {
+        self.command(table, cmd, argv, pos).rejected += 1;
+    }
+
     /// Counts a refused command line (if it names a known command).
     fn reject(&mut self, table: &'static Table, argv: &[Vec<u8>]) {
         let Some(top) = argv.first().and_then(|a| table.lookup(a)) else {
@@ -273,7 +285,7 @@ impl Engine {
 /// Looks a command up as Redis's `lookupCommand` + `commandCheckArity` do: returns the
 /// top-level row, the row that runs (a subcommand's for containers), its full name
 /// (`config|get`) and where its arguments start; or the error reply's error.
-pub(super) fn resolve(
+pub(crate) fn resolve(
     table: &'static Table,
     argv: &[Vec<u8>],
 ) -> Result<(&'static Command, &'static Command, String, usize), Error> {
@@ -332,6 +344,11 @@ impl Mode {
     };
     /// A command queued in a transaction, run by `EXEC`.
     pub const IN_EXEC: Mode = Mode {
+        deny_blocking: true,
+        monitored: true,
+    };
+    /// A command a script called (`redis.call`): like one in `EXEC`.
+    pub const IN_SCRIPT: Mode = Mode {
         deny_blocking: true,
         monitored: true,
     };

@@ -82,6 +82,8 @@ impl Engine {
                 pause: None,
                 postponed: Default::default(),
                 evictor: evict::Evictor::default(),
+                scripts: Default::default(),
+                log: Default::default(),
             },
             clients: HashMap::new(),
             next_client_id: 1,

@@ -74,7 +74,15 @@ pub struct Server {
     pub postponed: std::collections::VecDeque<ClientId>,
     /// Eviction's candidate pool and turn ([`evict`]).
     pub evictor: evict::Evictor,
+    /// The script cache and the Lua interpreter (EVAL).
+    pub scripts: crate::engine::scripting::Scripts,
+    /// What the server logged (a script's `redis.log`, warnings), oldest first, for the
+    /// host to print or show; the latest [`LOG_KEEP`] lines are kept.
+    pub log: std::collections::VecDeque<(i32, Vec<u8>)>,
 }
+
+/// How many log lines [`Server::log`] keeps for the host.
+pub const LOG_KEEP: usize = 1000;
 
 /// A `CLIENT PAUSE`: commands of every client (`all`) or those that write (`WRITE`) wait
 /// until `end_ms`. Active expiry waits too.
@@ -87,6 +95,29 @@ pub struct Pause {
 }
 
 impl Server {
+    /// Logs a line at `level` (0 debug, 1 verbose, 2 notice, 3 warning) if the
+    /// `loglevel` lets it through.
+    pub fn log(&mut self, level: i32, line: &[u8]) {
+        if level < self.verbosity() {
+            return;
+        }
+        if self.log.len() == LOG_KEEP {
+            self.log.pop_front();
+        }
+        self.log.push_back((level, line.to_vec()));
+    }
+
+    /// `loglevel` as a number: 0 debug, 1 verbose, 2 notice, 3 warning (Redis's
+    /// `server.verbosity`).
+    pub fn verbosity(&self) -> i32 {
+        match self.config.get("loglevel").unwrap_or("notice") {
+            "debug" => 0,
+            "verbose" => 1,
+            "notice" => 2,
+            _ => 3,
+        }
+    }
+
     /// Removes `key` from database `db` on the server's own initiative (it expired, or
     /// `maxmemory` evicted it) as Redis's `deleteExpiredKeyAndPropagate` and eviction do:
     /// the keyspace event `event` of class `class`, WATCH and blocked clients signalled,

@@ -61,6 +61,7 @@ pub static TABLE: Table = Table::new(&[
     super::cmd::cluster::COMMANDS,
     super::cmd::geo::COMMANDS,
     super::cmd::stream::COMMANDS,
+    super::cmd::scripting::COMMANDS,
 ]);
 
 /// The families of blocking commands that serve clients blocked on keys (see

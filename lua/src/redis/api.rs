@@ -1,0 +1,522 @@
+//! The `redis` table (Redis's `luaRegisterRedisAPI`), the `pcall` Redis puts in place of
+//! Lua's, `math.random`/`math.randomseed` on Redis's generator, and the count hook.
+//!
+//! Each function is a [`RustFn`]: it never raises, it returns a code (see `c/glue.c`).
+use super::convert::{push_error_table, push_value, Value};
+use super::{Host, Shared};
+use crate::cstr;
+use crate::ffi::*;
+use crate::state::to_bytes;
+use std::ffi::{c_char, c_int, c_void, CStr};
+
+/// `redisLrand48`'s state before any `math.randomseed` (its X2:X1:X0).
+pub(crate) const RAND48_INITIAL: u64 = 0x1234_ABCD_330E;
+const REDIS_VERSION: &str = "7.0.15";
+const REDIS_VERSION_NUM: f64 = 0x0007_000f as f64;
+
+/// The shared state, from upvalue 2 of a function registered by [`push_fn`].
+unsafe fn shared<'a>(l: *mut lua_State) -> &'a mut Shared {
+    // SAFETY: every function registered here has the Shared pointer as upvalue 2, and
+    // the Box it points into outlives the state.
+    unsafe { &mut *(lua_touserdata(l, lua_upvalueindex(2)) as *mut Shared) }
+}
+
+/// The host of the running script, if one runs.
+unsafe fn host<'a>(s: &Shared) -> Option<&'a mut dyn Host> {
+    // SAFETY: set by Env::begin for the length of a run, cleared by Env::finish.
+    s.host.map(|h| unsafe { &mut *h })
+}
+
+/// Pushes `f` with the Shared pointer as its upvalue 2.
+unsafe fn push_fn(l: *mut lua_State, f: RustFn, shared: *mut c_void) {
+    // SAFETY: two pushes and a closure.
+    unsafe {
+        lua_pushlightuserdata(l, shared);
+        kvlab_push_rust_fn(l, f, 1);
+    }
+}
+
+unsafe fn set_fn(l: *mut lua_State, name: *const c_char, f: RustFn, shared: *mut c_void) {
+    // SAFETY: the table to set into is on top.
+    unsafe {
+        push_fn(l, f, shared);
+        lua_setfield(l, -2, name);
+    }
+}
+
+unsafe fn set_num(l: *mut lua_State, name: *const c_char, n: f64) {
+    // SAFETY: the table to set into is on top.
+    unsafe {
+        lua_pushnumber(l, n);
+        lua_setfield(l, -2, name);
+    }
+}
+
+/// Raises `msg` as an error table (`{err="ERR msg"}`), as Redis's luaPushError + luaError.
+unsafe fn raise_error_table(l: *mut lua_State, msg: &[u8]) -> c_int {
+    // SAFETY: one table pushed.
+    unsafe { push_error_table(l, msg) };
+    RAISE
+}
+
+/// Raises `msg` with the position prefixed (luaL_error).
+unsafe fn raise_where(l: *mut lua_State, msg: &str) -> c_int {
+    // SAFETY: one string pushed.
+    unsafe { lua_pushlstring(l, msg.as_ptr() as *const c_char, msg.len()) };
+    RAISE_WHERE
+}
+
+/// `luaL_checkint`: the argument as C's `(int)` of `lua_tointeger`, or the type error.
+unsafe fn check_int(l: *mut lua_State, n: c_int) -> Result<i32, c_int> {
+    // SAFETY: reads of argument n.
+    unsafe {
+        let d = lua_tointeger(l, n);
+        if d == 0 && lua_isnumber(l, n) == 0 {
+            let got = CStr::from_ptr(lua_typename(l, lua_type(l, n))).to_string_lossy();
+            let msg = format!("number expected, got {got}");
+            lua_pushlstring(l, msg.as_ptr() as *const c_char, msg.len());
+            return Err(ARGERROR - n);
+        }
+        Ok(d as i32)
+    }
+}
+
+unsafe fn arg_error(l: *mut lua_State, n: c_int, msg: &str) -> c_int {
+    // SAFETY: one string pushed.
+    unsafe { lua_pushlstring(l, msg.as_ptr() as *const c_char, msg.len()) };
+    ARGERROR - n
+}
+
+/// Registers the `redis` table, the new `pcall` and the new `math.random(seed)`.
+pub(crate) unsafe fn register(l: *mut lua_State, shared: *mut c_void) {
+    // SAFETY: runs protected during setup; plain stores into fresh tables.
+    unsafe {
+        push_fn(l, redis_pcall_global, shared);
+        lua_setglobal(l, cstr!("pcall"));
+
+        lua_newtable(l);
+        set_fn(l, cstr!("call"), call, shared);
+        set_fn(l, cstr!("pcall"), pcall, shared);
+        set_fn(l, cstr!("log"), log, shared);
+        set_num(l, cstr!("LOG_DEBUG"), 0.0);
+        set_num(l, cstr!("LOG_VERBOSE"), 1.0);
+        set_num(l, cstr!("LOG_NOTICE"), 2.0);
+        set_num(l, cstr!("LOG_WARNING"), 3.0);
+        set_num(l, cstr!("REDIS_VERSION_NUM"), REDIS_VERSION_NUM);
+        lua_pushlstring(
+            l,
+            REDIS_VERSION.as_ptr() as *const c_char,
+            REDIS_VERSION.len(),
+        );
+        lua_setfield(l, -2, cstr!("REDIS_VERSION"));
+        set_fn(l, cstr!("setresp"), setresp, shared);
+        set_fn(l, cstr!("sha1hex"), sha1hex, shared);
+        set_fn(l, cstr!("error_reply"), error_reply, shared);
+        set_fn(l, cstr!("status_reply"), status_reply, shared);
+        set_fn(l, cstr!("set_repl"), set_repl, shared);
+        set_num(l, cstr!("REPL_NONE"), 0.0);
+        set_num(l, cstr!("REPL_AOF"), 1.0);
+        set_num(l, cstr!("REPL_SLAVE"), 2.0);
+        set_num(l, cstr!("REPL_REPLICA"), 2.0);
+        set_num(l, cstr!("REPL_ALL"), 3.0);
+        set_fn(l, cstr!("acl_check_cmd"), acl_check_cmd, shared);
+        lua_setglobal(l, cstr!("redis"));
+
+        lua_getglobal(l, cstr!("math"));
+        set_fn(l, cstr!("random"), math_random, shared);
+        set_fn(l, cstr!("randomseed"), math_randomseed, shared);
+        lua_pop(l, 1);
+    }
+}
+
+/// `redis.breakpoint`, `redis.debug` (no-ops with no debugger attached, as in Redis)
+/// and `redis.replicate_commands` (always true in Redis 7).
+pub(crate) unsafe fn register_debugger_stubs(l: *mut lua_State, shared: *mut c_void) {
+    // SAFETY: as in register.
+    unsafe {
+        lua_getglobal(l, cstr!("redis"));
+        set_fn(l, cstr!("breakpoint"), breakpoint, shared);
+        set_fn(l, cstr!("debug"), debug, shared);
+        set_fn(l, cstr!("replicate_commands"), replicate_commands, shared);
+        lua_pop(l, 1);
+    }
+}
+
+/// Redis's `luaArgsToRedisArgv`: every argument must be a string or a number (numbers as
+/// `%.17g`). On failure the error table is on the stack and the arguments are gone.
+unsafe fn args_to_argv(l: *mut lua_State) -> Result<Vec<Vec<u8>>, ()> {
+    // SAFETY: reads of the arguments, then pops them.
+    unsafe {
+        let argc = lua_gettop(l);
+        if argc == 0 {
+            push_error_table(
+                l,
+                b"Please specify at least one argument for this redis lib call",
+            );
+            return Err(());
+        }
+        let mut argv = Vec::with_capacity(argc as usize);
+        let mut ok = true;
+        for i in 1..=argc {
+            if lua_type(l, i) == LUA_TNUMBER {
+                argv.push(crate::numfmt::g17(lua_tonumber(l, i)).into_bytes());
+            } else if let Some(s) = to_bytes(l, i) {
+                argv.push(s);
+            } else {
+                ok = false;
+                break;
+            }
+        }
+        lua_pop(l, argc);
+        if !ok {
+            push_error_table(
+                l,
+                b"Lua redis lib command arguments must be strings or integers",
+            );
+            return Err(());
+        }
+        Ok(argv)
+    }
+}
+
+/// `redis.call` and `redis.pcall` (Redis's `luaRedisGenericCommand`).
+unsafe fn generic_call(l: *mut lua_State, raise: bool) -> c_int {
+    // SAFETY: the shared state outlives the call; stack use as documented.
+    unsafe {
+        let s = shared(l);
+        let Some(host) = host(s) else {
+            return raise_error_table(
+                l,
+                b"redis.call/pcall can only be called inside a script invocation",
+            );
+        };
+        let argv = match args_to_argv(l) {
+            Ok(argv) => argv,
+            Err(()) => return if raise { RAISE } else { 1 },
+        };
+        if s.in_call {
+            let msg: &[u8] = b"luaRedisGenericCommand() recursive call detected. Are you doing funny stuff with Lua debug hooks?";
+            host.log(3, msg);
+            push_error_table(l, msg);
+            return 1;
+        }
+        s.in_call = true;
+        let reply = host.call(argv, s.resp);
+        s.in_call = false;
+        let is_error = matches!(reply, Value::Error(_));
+        if lua_checkstack(l, 4) == 0 {
+            return raise_where(l, "reached lua stack limit");
+        }
+        push_value(l, &reply);
+        if is_error {
+            // Already counted in the error stats when the command failed.
+            lua_pushboolean(l, 1);
+            lua_setfield(l, -2, cstr!("ignore_error_stats_update"));
+            if raise {
+                return RAISE;
+            }
+        }
+        1
+    }
+}
+
+unsafe extern "C" fn call(l: *mut lua_State) -> c_int {
+    // SAFETY: called by Lua through the trampoline.
+    unsafe { generic_call(l, true) }
+}
+
+unsafe extern "C" fn pcall(l: *mut lua_State) -> c_int {
+    // SAFETY: called by Lua through the trampoline.
+    unsafe { generic_call(l, false) }
+}
+
+/// The global `pcall` of Redis 7: errors raised as tables (by `redis.call`) come back
+/// as their `err` string, as older versions returned them.
+unsafe extern "C" fn redis_pcall_global(l: *mut lua_State) -> c_int {
+    // SAFETY: a protected call from a Rust frame: errors stop at the call, below us.
+    unsafe {
+        let argc = lua_gettop(l);
+        lua_pushboolean(l, 1);
+        lua_insert(l, 1);
+        if lua_pcall(l, argc - 1, LUA_MULTRET, 0) != 0 {
+            lua_remove(l, 1);
+            if lua_istable(l, -1) {
+                lua_pushstring(l, cstr!("err"));
+                lua_rawget(l, -2);
+                if lua_isstring(l, -1) != 0 {
+                    lua_replace(l, -2);
+                }
+            }
+            lua_pushboolean(l, 0);
+            lua_insert(l, 1);
+        }
+        lua_gettop(l)
+    }
+}
+
+unsafe extern "C" fn sha1hex(l: *mut lua_State) -> c_int {
+    // SAFETY: reads argument 1.
+    unsafe {
+        if lua_gettop(l) != 1 {
+            return raise_error_table(l, b"wrong number of arguments");
+        }
+        let data = to_bytes(l, 1).unwrap_or_default();
+        let hex = crate::sha1hex(&data);
+        lua_pushlstring(l, hex.as_ptr() as *const c_char, hex.len());
+        1
+    }
+}
+
+unsafe extern "C" fn error_reply(l: *mut lua_State) -> c_int {
+    // SAFETY: reads argument 1, pushes one table.
+    unsafe {
+        if lua_gettop(l) != 1 || lua_type(l, -1) != LUA_TSTRING {
+            push_error_table(l, b"wrong number or type of arguments");
+            return 1;
+        }
+        let mut err = to_bytes(l, -1).unwrap_or_default();
+        // Up to a NUL, as Redis reads it (a C string).
+        if let Some(nul) = err.iter().position(|&b| b == 0) {
+            err.truncate(nul);
+        }
+        if err.first() != Some(&b'-') {
+            err.insert(0, b'-');
+        }
+        super::convert::push_error_buff(l, &err);
+        1
+    }
+}
+
+unsafe extern "C" fn status_reply(l: *mut lua_State) -> c_int {
+    // SAFETY: reads argument 1, pushes one table.
+    unsafe {
+        if lua_gettop(l) != 1 || lua_type(l, -1) != LUA_TSTRING {
+            push_error_table(l, b"wrong number or type of arguments");
+            return 1;
+        }
+        lua_newtable(l);
+        lua_pushstring(l, cstr!("ok"));
+        lua_pushvalue(l, -3);
+        lua_rawset(l, -3);
+        1
+    }
+}
+
+unsafe extern "C" fn log(l: *mut lua_State) -> c_int {
+    // SAFETY: reads the arguments.
+    unsafe {
+        let argc = lua_gettop(l);
+        if argc < 2 {
+            return raise_error_table(l, b"redis.log() requires two arguments or more.");
+        }
+        if lua_isnumber(l, 1) == 0 {
+            return raise_error_table(l, b"First argument must be a number (log level).");
+        }
+        let level = lua_tonumber(l, 1) as i32;
+        if !(0..=3).contains(&level) {
+            return raise_error_table(l, b"Invalid debug level.");
+        }
+        let s = shared(l);
+        let host = host(s);
+        if level < host.as_ref().map_or(2, |h| h.verbosity()) {
+            return 0;
+        }
+        let mut msg = Vec::new();
+        for j in 2..=argc {
+            if let Some(part) = to_bytes(l, j) {
+                if j != 2 {
+                    msg.push(b' ');
+                }
+                msg.extend_from_slice(&part);
+            }
+        }
+        match host {
+            Some(h) => h.log(level, &msg),
+            None => s.pending_log.push((level, msg)),
+        }
+        0
+    }
+}
+
+unsafe extern "C" fn setresp(l: *mut lua_State) -> c_int {
+    // SAFETY: reads argument 1.
+    unsafe {
+        let s = shared(l);
+        if s.host.is_none() {
+            return raise_error_table(
+                l,
+                b"redis.setresp can only be called inside a script invocation",
+            );
+        }
+        if lua_gettop(l) != 1 {
+            return raise_error_table(l, b"redis.setresp() requires one argument.");
+        }
+        let resp = lua_tonumber(l, 1) as i32;
+        if resp != 2 && resp != 3 {
+            return raise_error_table(l, b"RESP version must be 2 or 3.");
+        }
+        s.resp = resp as u8;
+        0
+    }
+}
+
+unsafe extern "C" fn set_repl(l: *mut lua_State) -> c_int {
+    // SAFETY: reads argument 1.
+    unsafe {
+        let s = shared(l);
+        let Some(host) = host(s) else {
+            return raise_error_table(
+                l,
+                b"redis.set_repl can only be called inside a script invocation",
+            );
+        };
+        if lua_gettop(l) != 1 {
+            return raise_error_table(l, b"redis.set_repl() requires two arguments.");
+        }
+        let flags = lua_tonumber(l, -1) as i32;
+        if flags & !3 != 0 {
+            return raise_error_table(
+                l,
+                b"Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.",
+            );
+        }
+        host.set_repl(flags);
+        0
+    }
+}
+
+unsafe extern "C" fn acl_check_cmd(l: *mut lua_State) -> c_int {
+    // SAFETY: reads the arguments.
+    unsafe {
+        let s = shared(l);
+        let Some(host) = host(s) else {
+            return raise_error_table(
+                l,
+                b"redis.acl_check_cmd can only be called inside a script invocation",
+            );
+        };
+        let Ok(argv) = args_to_argv(l) else {
+            return RAISE;
+        };
+        match host.acl_check(&argv) {
+            None => raise_error_table(l, b"Invalid command passed to redis.acl_check_cmd()"),
+            Some(allowed) => {
+                lua_pushboolean(l, allowed as c_int);
+                1
+            }
+        }
+    }
+}
+
+unsafe extern "C" fn breakpoint(l: *mut lua_State) -> c_int {
+    // SAFETY: one push.
+    unsafe { lua_pushboolean(l, 0) };
+    1
+}
+
+unsafe extern "C" fn debug(_l: *mut lua_State) -> c_int {
+    0
+}
+
+unsafe extern "C" fn replicate_commands(l: *mut lua_State) -> c_int {
+    // SAFETY: one push.
+    unsafe { lua_pushboolean(l, 1) };
+    1
+}
+
+/// The next `redisLrand48()`: a 48-bit linear congruential step, its top 31 bits.
+fn lrand48(state: &mut u64) -> i32 {
+    *state = (state.wrapping_mul(0x5_DEEC_E66D).wrapping_add(0xB)) & ((1 << 48) - 1);
+    (*state >> 17) as i32
+}
+
+unsafe extern "C" fn math_random(l: *mut lua_State) -> c_int {
+    // SAFETY: reads the arguments, pushes one number.
+    unsafe {
+        let s = shared(l);
+        if s.host.is_none() {
+            return raise_where(
+                l,
+                "math.random can only be called inside a script invocation",
+            );
+        }
+        const MAX: i32 = i32::MAX;
+        let r = (lrand48(&mut s.rand48) % MAX) as f64 / MAX as f64;
+        match lua_gettop(l) {
+            0 => lua_pushnumber(l, r),
+            1 => {
+                let u = match check_int(l, 1) {
+                    Ok(u) => u,
+                    Err(code) => return code,
+                };
+                if u < 1 {
+                    return arg_error(l, 1, "interval is empty");
+                }
+                lua_pushnumber(l, (r * u as f64).floor() + 1.0);
+            }
+            2 => {
+                let lo = match check_int(l, 1) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                let u = match check_int(l, 2) {
+                    Ok(v) => v,
+                    Err(code) => return code,
+                };
+                if lo > u {
+                    return arg_error(l, 2, "interval is empty");
+                }
+                lua_pushnumber(l, (r * (u as f64 - lo as f64 + 1.0)).floor() + lo as f64);
+            }
+            _ => return raise_where(l, "wrong number of arguments"),
+        }
+        1
+    }
+}
+
+unsafe extern "C" fn math_randomseed(l: *mut lua_State) -> c_int {
+    // SAFETY: reads argument 1.
+    unsafe {
+        let s = shared(l);
+        if s.host.is_none() {
+            return raise_where(
+                l,
+                "math.randomseed can only be called inside a script invocation",
+            );
+        }
+        let seed = match check_int(l, 1) {
+            Ok(v) => v,
+            Err(code) => return code,
+        };
+        s.rand48 = ((seed as u32 as u64) << 16) | 0x330E;
+        0
+    }
+}
+
+/// The count hook (Redis's `luaMaskCountHook`): asks the host whether to stop; once a
+/// kill is asked it fires on every line, so a `pcall` cannot swallow the error for long.
+pub(crate) unsafe extern "C" fn count_hook(l: *mut lua_State, _ar: *mut lua_Debug) -> c_int {
+    // SAFETY: the registry holds the running Env's Shared (set by Env::begin).
+    unsafe {
+        lua_getfield(l, LUA_REGISTRYINDEX, cstr!("kvlab_shared"));
+        let s = lua_touserdata(l, -1) as *mut Shared;
+        lua_pop(l, 1);
+        if s.is_null() {
+            return 0;
+        }
+        let s = &mut *s;
+        let kill = s.killing || host(s).is_some_and(|h| h.interrupt());
+        if kill {
+            if !s.killing {
+                if let Some(h) = host(s) {
+                    h.log(3, b"Lua script killed by user with SCRIPT KILL.");
+                }
+                s.killing = true;
+                kvlab_sethook(l, Some(count_hook), LUA_MASKLINE, 0);
+            }
+            push_error_table(l, b"Script killed by user with SCRIPT KILL...");
+            return HOOK_RAISE;
+        }
+        0
+    }
+}

@@ -1,0 +1,209 @@
+//! How a running script's `redis.call` reaches the engine (Redis's `scriptCall`): the
+//! checks a command from a script gets, the run as the script's own client, and the
+//! conversions between the engine's replies and the interpreter's.
+
+use kvlab_lua::redis::{Host, Value};
+
+use crate::engine::cluster;
+use crate::engine::core::client::Client;
+use crate::engine::core::ctx::{Ctx, Site};
+use crate::engine::core::dispatch::{call, resolve, Mode};
+use crate::engine::error::Error;
+use crate::engine::reply::{format_double, Reply};
+use crate::engine::table::Flags;
+
+/// One script run's side of the server.
+pub(super) struct ScriptHost<'c, 'a> {
+    pub ctx: &'c mut Ctx<'a>,
+    /// The client the script's commands run as.
+    pub client: Client,
+    /// `EVAL_RO`, or a `no-writes` script: write commands are refused.
+    pub read_only: bool,
+    /// `allow-oom`: memory over `maxmemory` does not refuse commands.
+    pub allow_oom: bool,
+    /// Memory was over `maxmemory` when the script started (Redis's
+    /// `pre_command_oom_state`).
+    pub oom_at_start: bool,
+    /// Keys of several slots are allowed (no shebang, or `allow-cross-slot-keys`).
+    pub allow_cross_slot: bool,
+    /// The slot of the keys touched so far (cluster mode).
+    pub slot: Option<u16>,
+    /// A write command ran: later checks on the server's state no longer stop it.
+    pub write_dirty: bool,
+}
+
+impl ScriptHost<'_, '_> {
+    /// Redis's checks of `scriptCall`, in its order; `Err` is the error reply's text.
+    fn check(&mut self, cmd_flags: Flags, keys: &[&[u8]]) -> Result<(), String> {
+        if cmd_flags.contains(Flags::NOSCRIPT) {
+            return Err("ERR This Redis command is not allowed from script".into());
+        }
+        if self.read_only && cmd_flags.intersects(Flags::WRITE.union(Flags::MAY_REPLICATE)) {
+            return Err("ERR Write commands are not allowed from read-only scripts.".into());
+        }
+        if !self.allow_oom
+            && self.ctx.srv.config.maxmemory() > 0
+            && !self.write_dirty
+            && self.oom_at_start
+            && cmd_flags.contains(Flags::DENYOOM)
+        {
+            return Err(Error::OutOfMemory.to_string());
+        }
+        if cmd_flags.contains(Flags::WRITE) {
+            self.write_dirty = true;
+        }
+        if self.ctx.srv.config.cluster_enabled() && !keys.is_empty() {
+            let first = cluster::key_slot(keys[0]);
+            if keys.iter().any(|k| cluster::key_slot(k) != first) {
+                // Redis's getNodeByQuery finds no single node for the command.
+                return Err(
+                    "ERR Script attempted to access a non local key in a cluster node".into(),
+                );
+            }
+            if !self.allow_cross_slot {
+                match self.slot {
+                    None => self.slot = Some(first),
+                    Some(s) if s != first => {
+                        return Err(
+                            "ERR Script attempted to access keys that do not hash to the same slot"
+                                .into(),
+                        )
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Host for ScriptHost<'_, '_> {
+    fn call(&mut self, argv: Vec<Vec<u8>>, resp: u8) -> Value {
+        let table = self.ctx.table;
+        let (_, cmd, _, pos) = match resolve(table, &argv) {
+            Ok(r) => r,
+            Err(Error::WrongArity(_)) => {
+                return Value::Error(
+                    b"ERR Wrong number of args calling Redis command from script".to_vec(),
+                )
+            }
+            Err(_) => {
+                return Value::Error(b"ERR Unknown Redis command called from script".to_vec())
+            }
+        };
+        let key_pos = cmd.key_indexes(&argv).unwrap_or_default();
+        let keys: Vec<&[u8]> = key_pos
+            .iter()
+            .filter_map(|&i| argv.get(i).map(Vec::as_slice))
+            .collect();
+        if let Err(e) = self.check(cmd.flags, &keys) {
+            self.ctx.srv.stats.reject_command(table, cmd, &argv, pos);
+            return Value::Error(e.into_bytes());
+        }
+        self.client.proto = resp;
+        let site = Site {
+            srv: &mut *self.ctx.srv,
+            client: &mut self.client,
+            others: &mut *self.ctx.others,
+            table,
+            now_ms: self.ctx.now_ms,
+        };
+        let replies = call(site, cmd, pos, argv, Mode::IN_SCRIPT);
+        let reply = replies.into_iter().next().unwrap_or(Reply::Nil);
+        to_value(reply, resp)
+    }
+
+    fn interrupt(&mut self) -> bool {
+        false
+    }
+
+    fn log(&mut self, level: i32, message: &[u8]) {
+        self.ctx.srv.log(level, message);
+    }
+
+    fn verbosity(&self) -> i32 {
+        self.ctx.srv.verbosity()
+    }
+
+    fn acl_check(&mut self, argv: &[Vec<u8>]) -> Option<bool> {
+        // Every client is the `default` user, who may run everything.
+        resolve(self.ctx.table, argv).ok().map(|_| true)
+    }
+}
+
+/// An engine reply as the script's protocol carries it to Lua.
+pub(super) fn to_value(reply: Reply, resp: u8) -> Value {
+    let resp3 = resp >= 3;
+    match reply {
+        Reply::Status(s) => Value::Status(s.into_bytes()),
+        Reply::Error(e) => Value::Error(e.into_bytes()),
+        Reply::Integer(n) => Value::Int(n),
+        Reply::Bulk(b) => Value::Bulk(b),
+        Reply::Nil if resp3 => Value::Null,
+        Reply::Nil => Value::NullBulk,
+        Reply::NilArray if resp3 => Value::Null,
+        Reply::NilArray => Value::NullArray,
+        Reply::Array(items) | Reply::Push(items) => {
+            Value::Array(items.into_iter().map(|r| to_value(r, resp)).collect())
+        }
+        Reply::Map(pairs) if resp3 => Value::Map(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (to_value(k, resp), to_value(v, resp)))
+                .collect(),
+        ),
+        Reply::Map(pairs) => Value::Array(
+            pairs
+                .into_iter()
+                .flat_map(|(k, v)| [to_value(k, resp), to_value(v, resp)])
+                .collect(),
+        ),
+        Reply::Set(items) if resp3 => {
+            Value::Set(items.into_iter().map(|r| to_value(r, resp)).collect())
+        }
+        Reply::Set(items) => Value::Array(items.into_iter().map(|r| to_value(r, resp)).collect()),
+        Reply::Double(d) if resp3 => Value::Double(d),
+        Reply::Double(d) => Value::Bulk(format_double(d).into_bytes()),
+        Reply::DoubleText(t) if resp3 => Value::Double(t.parse().unwrap_or(0.0)),
+        Reply::DoubleText(t) => Value::Bulk(t.into_bytes()),
+        Reply::Bool(b) if resp3 => Value::Bool(b),
+        Reply::Bool(b) => Value::Int(b as i64),
+        Reply::Verbatim(f, t) if resp3 => Value::Verbatim(f.as_bytes().to_vec(), t),
+        Reply::Verbatim(_, t) => Value::Bulk(t),
+        Reply::BigNumber(n) if resp3 => Value::BigNumber(n.into_bytes()),
+        Reply::BigNumber(n) => Value::Bulk(n.into_bytes()),
+    }
+}
+
+/// A script's result as the engine's reply (the caller's protocol encodes it).
+pub(super) fn to_reply(v: Value) -> Reply {
+    match v {
+        Value::Status(s) => Reply::Status(String::from_utf8_lossy(&s).into_owned()),
+        Value::Error(e) => Reply::Error(String::from_utf8_lossy(&e).into_owned()),
+        Value::Int(n) => Reply::Integer(n),
+        Value::Bulk(b) => Reply::Bulk(b),
+        Value::Null | Value::NullBulk => Reply::Nil,
+        Value::NullArray => Reply::NilArray,
+        Value::Array(items) => Reply::Array(items.into_iter().map(to_reply).collect()),
+        Value::Map(pairs) => Reply::Map(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (to_reply(k), to_reply(v)))
+                .collect(),
+        ),
+        Value::Set(items) => Reply::Set(items.into_iter().map(to_reply).collect()),
+        Value::Double(d) => Reply::Double(d),
+        Value::Bool(b) => Reply::Bool(b),
+        Value::BigNumber(n) => Reply::BigNumber(String::from_utf8_lossy(&n).into_owned()),
+        Value::Verbatim(f, t) => Reply::Verbatim(verbatim_format(&f), t),
+    }
+}
+
+/// The three-letter format of a verbatim reply: the engine's reply keeps it as a static
+/// string, so the formats scripts use are named here; any other shows as `txt`.
+fn verbatim_format(f: &[u8]) -> &'static str {
+    match f {
+        b"mkd" => "mkd",
+        _ => "txt",
+    }
+}
