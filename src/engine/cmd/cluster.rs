@@ -94,7 +94,34 @@ const CLUSTER_SUBCOMMANDS: &[Command] = &[
     Command::new("myid", 2, Group::Cluster, cluster_myid)
         .flags(Flags::STALE)
         .doc("", "Replies with this node's id.", "O(1)", "3.0.0"),
+    Command::new("reset", -2, Group::Cluster, cluster_reset)
+        .flags(Flags::ADMIN.union(Flags::NOSCRIPT).union(Flags::STALE))
+        .doc(
+            "[HARD | SOFT]",
+            "Resets the node's cluster state; refused while it holds keys.",
+            "O(N) where N is the number of known nodes. The command may execute a FLUSHALL as a side effect.",
+            "3.0.0",
+        ),
 ];
+
+/// `CLUSTER RESET [HARD | SOFT]`: refused while this (master) node holds keys, as Redis
+/// refuses it. With none, a one-node cluster has nothing to forget: it keeps its id and,
+/// being the whole cluster, takes every slot back at once.
+fn cluster_reset(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    require_cluster(ctx)?;
+    let rest = args.rest();
+    match rest.as_slice() {
+        [] => {}
+        [m] if m.eq_ignore_ascii_case(b"hard") || m.eq_ignore_ascii_case(b"soft") => {}
+        _ => return Err(Error::Syntax),
+    }
+    if ctx.srv.dbs.iter().any(|db| db.len() > 0) {
+        return Err(Error::Err(
+            "CLUSTER RESET can't be called with master nodes containing keys".into(),
+        ));
+    }
+    Ok(Reply::ok())
+}
 
 /// Fails unless the engine runs in cluster mode.
 fn require_cluster(ctx: &Ctx<'_>) -> Result<(), Error> {

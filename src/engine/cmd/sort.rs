@@ -11,8 +11,9 @@
 //!   value found by substituting the element for the first `*` in the pattern: a string key
 //!   (`weight_*`) or a hash field (`obj_*->field`). A `BY` pattern without `*` (such as
 //!   `nosort`) skips sorting: lists and sorted sets keep their native order (reversed by
-//!   `DESC`), sets their iteration order — except that with `STORE` a set is sorted `ALPHA`
-//!   anyway, so that what is stored does not depend on hash order.
+//!   `DESC`), sets their iteration order — except that with `STORE`, or called from a
+//!   script, a set is sorted `ALPHA` anyway, so that what is stored (or what the script
+//!   sees) does not depend on hash order.
 //! * **Numeric** (default): weights are read with C's `strtod`; a weight that is not a whole
 //!   number (or overflows, or is NaN) fails the command with `ERR One or more scores can't be
 //!   converted into double`. A missing `BY` key weighs 0. Ties are broken by comparing the
@@ -172,7 +173,7 @@ fn sort_generic(ctx: &mut Ctx<'_>, args: &mut Args, readonly: bool) -> CmdResult
             src.len()
         }
     };
-    if is_set && o.dontsort && o.store.is_some() {
+    if is_set && o.dontsort && (o.store.is_some() || ctx.client.script) {
         o.dontsort = false;
         o.alpha = true;
         o.sortby = None;

@@ -43,6 +43,8 @@ pub struct Client {
     pub authenticated: bool,
     /// `READONLY` (cluster mode): shown as flag `r` by `CLIENT LIST`.
     pub readonly: bool,
+    /// The client a script's commands run as (Redis's `CLIENT_SCRIPT`).
+    pub script: bool,
 }
 
 /// What [`Engine::interrupt`](crate::engine::Engine::interrupt) stopped for a client.

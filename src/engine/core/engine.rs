@@ -147,6 +147,7 @@ impl Engine {
                 close_asap: false,
                 authenticated: !self.srv.config.password_required(),
                 readonly: false,
+                script: false,
             },
         );
         id

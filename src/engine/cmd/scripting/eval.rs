@@ -161,6 +161,7 @@ fn script_client(ctx: &Ctx<'_>) -> Client {
         close_asap: false,
         authenticated: true,
         readonly: ctx.client.readonly,
+        script: true,
     }
 }
 

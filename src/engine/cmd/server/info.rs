@@ -148,6 +148,8 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
             let used = used_memory(srv);
             let dataset = used - STARTUP_BYTES;
             let maxmemory = cfg.maxmemory();
+            let lua = srv.scripts.lua_memory() as u64;
+            let scripts_eval = srv.scripts.cache_memory() as u64;
             let pct = |part: u64, whole: u64| {
                 if whole == 0 {
                     "0.00%".to_string()
@@ -177,19 +179,19 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                     f("allocator_resident", used.to_string()),
                     f("total_system_memory", "0".into()),
                     f("total_system_memory_human", "0B".into()),
-                    f("used_memory_lua", "32768".into()),
-                    f("used_memory_vm_eval", "32768".into()),
-                    f("used_memory_lua_human", "32.00K".into()),
-                    f("used_memory_scripts_eval", "0".into()),
-                    f("number_of_cached_scripts", "0".into()),
+                    f("used_memory_lua", lua.to_string()),
+                    f("used_memory_vm_eval", lua.to_string()),
+                    f("used_memory_lua_human", bytes_to_human(lua)),
+                    f("used_memory_scripts_eval", scripts_eval.to_string()),
+                    f("number_of_cached_scripts", srv.scripts.cache.len().to_string()),
                     f("number_of_functions", "0".into()),
                     f("number_of_libraries", "0".into()),
                     f("used_memory_vm_functions", "32768".into()),
-                    f("used_memory_vm_total", "65536".into()),
-                    f("used_memory_vm_total_human", "64.00K".into()),
+                    f("used_memory_vm_total", (lua + 32768).to_string()),
+                    f("used_memory_vm_total_human", bytes_to_human(lua + 32768)),
                     f("used_memory_functions", "0".into()),
-                    f("used_memory_scripts", "0".into()),
-                    f("used_memory_scripts_human", "0B".into()),
+                    f("used_memory_scripts", scripts_eval.to_string()),
+                    f("used_memory_scripts_human", bytes_to_human(scripts_eval)),
                     f("maxmemory", maxmemory.to_string()),
                     f("maxmemory_human", bytes_to_human(maxmemory)),
                     f("maxmemory_policy", cfg.maxmemory_policy().to_string()),

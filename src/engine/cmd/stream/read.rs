@@ -235,6 +235,18 @@ fn read_generic(ctx: &mut Ctx<'_>, args: &mut Args, is_group: bool) -> CmdResult
         let moreargs = argc - i - 1;
         let o = argv[i].as_slice();
         if o.eq_ignore_ascii_case(b"BLOCK") && moreargs > 0 {
+            if ctx.client.script {
+                // Redis refuses it outright from a script (other blocking commands there
+                // just act as if they timed out).
+                let name = if group.is_some() || argv[0].eq_ignore_ascii_case(b"xreadgroup") {
+                    "xreadgroup"
+                } else {
+                    "xread"
+                };
+                return Err(Error::Err(format!(
+                    "{name} command is not allowed with BLOCK option from scripts"
+                )));
+            }
             i += 1;
             deadline = Some(super::super::blocking::parse_timeout_ms(
                 &argv[i], ctx.now_ms,
