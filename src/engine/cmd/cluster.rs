@@ -115,7 +115,7 @@ fn cluster_reset(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         [m] if m.eq_ignore_ascii_case(b"hard") || m.eq_ignore_ascii_case(b"soft") => {}
         _ => return Err(Error::Syntax),
     }
-    if ctx.srv.dbs.iter().any(|db| db.len() > 0) {
+    if ctx.srv.dbs.iter().any(|db| !db.is_empty()) {
         return Err(Error::Err(
             "CLUSTER RESET can't be called with master nodes containing keys".into(),
         ));
