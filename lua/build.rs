@@ -88,10 +88,31 @@ LUA_API int lua_isreadonlytable (lua_State *L, int objindex) {\n\
 /// The Lua sources Redis compiles into the server: the core, the auxiliary library and
 /// the standard libraries it opens (`luaLoadLibraries` in Redis's `script_lua.c`).
 const SOURCES: &[&str] = &[
-    "lapi.c", "lcode.c", "ldebug.c", "ldo.c", "ldump.c", "lfunc.c", "lgc.c", "llex.c", "lmem.c",
-    "lobject.c", "lopcodes.c", "lparser.c", "lstate.c", "lstring.c", "ltable.c", "ltm.c",
-    "lundump.c", "lvm.c", "lzio.c", "lauxlib.c", "lbaselib.c", "ldblib.c", "lmathlib.c",
-    "lstrlib.c", "ltablib.c",
+    "lapi.c",
+    "lcode.c",
+    "ldebug.c",
+    "ldo.c",
+    "ldump.c",
+    "lfunc.c",
+    "lgc.c",
+    "llex.c",
+    "lmem.c",
+    "lobject.c",
+    "lopcodes.c",
+    "lparser.c",
+    "lstate.c",
+    "lstring.c",
+    "ltable.c",
+    "ltm.c",
+    "lundump.c",
+    "lvm.c",
+    "lzio.c",
+    "lauxlib.c",
+    "lbaselib.c",
+    "ldblib.c",
+    "lmathlib.c",
+    "lstrlib.c",
+    "ltablib.c",
 ];
 
 fn main() {
@@ -107,7 +128,11 @@ fn main() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
         if name.ends_with(".c") || name.ends_with(".h") {
-            fs::write(src.join(&name), patched(&name, &fs::read_to_string(&path).unwrap())).unwrap();
+            let mut text = patched(&name, &fs::read_to_string(&path).unwrap());
+            if wasm {
+                text = patched_for_wasm(&name, &text);
+            }
+            fs::write(src.join(&name), text).unwrap();
         }
     }
 
@@ -127,6 +152,11 @@ fn main() {
             .flag("-nostdinc")
             .include(&libc)
             .define("KVLAB_LUA_HOST_UNWIND", None)
+            // string.format's %d %x ... take long long, 64 bits as natively (not wasm32's long).
+            .define("LUA_USELONGLONG", None)
+            // Out-of-range double-to-integer casts give what x86_64 gives (LLVM's guarded
+            // conversions: INT_MIN), not the saturated values of trunc_sat.
+            .flag_if_supported("-mno-nontrapping-fptoint")
             .file(libc.join("libc.c"));
         println!("cargo:rerun-if-changed={}", libc.display());
     }
@@ -147,7 +177,10 @@ fn patched(name: &str, text: &str) -> String {
             text.push_str(replacement);
         } else if *file == name {
             let n = text.matches(anchor).count();
-            assert!(n == 1, "patch for {name}: its anchor occurs {n} times, not once:\n{anchor}");
+            assert!(
+                n == 1,
+                "patch for {name}: its anchor occurs {n} times, not once:\n{anchor}"
+            );
             text = text.replacen(anchor, replacement, 1);
         }
     }
@@ -155,7 +188,11 @@ fn patched(name: &str, text: &str) -> String {
         // Error unwinding through the host where there is no setjmp (wasm32): see
         // c/glue.c and src/unwind.rs.
         let anchor = "#if defined(__cplusplus)\n/* C++ exceptions */";
-        assert_eq!(text.matches(anchor).count(), 1, "luaconf.h: no LUAI_THROW block");
+        assert_eq!(
+            text.matches(anchor).count(),
+            1,
+            "luaconf.h: no LUAI_THROW block"
+        );
         text = text.replacen(
             anchor,
             "#if defined(KVLAB_LUA_HOST_UNWIND)\n\
@@ -171,6 +208,52 @@ fn patched(name: &str, text: &str) -> String {
     text
 }
 
+/// wasm32's changes, on top of Redis's: where Lua's C relies on what x86_64 gives.
+///
+/// - `c/libc`'s `ptrdiff_t` (so `lua_Integer`) has 64 bits, as on x86_64; two comparisons
+///   in lstrlib.c cast such a position to `size_t` (32 bits in wasm32), so they compare in
+///   64 bits instead.
+/// - `strtoul` (tonumber with a base) returns 64 bits, as on x86_64 (`c/libc/stdlib.h`).
+/// - string.format casts a double to `int`, `long long` and `unsigned long long`: undefined
+///   out of range in C; x86_64's conversions (what Redis gives) are in `c/libc/libc.c`.
+const WASM_PATCHES: &[(&str, &str, &str)] = &[
+    // tonumber(s, base) reads an unsigned long: 64 bits on x86_64.
+    ("lbaselib.c", "    unsigned long n;\n", "    unsigned long long n;\n"),
+    ("lstrlib.c", "if ((size_t)pose > l) pose = l;", "if ((unsigned long long)pose > l) pose = l;"),
+    ("lstrlib.c", "else if ((size_t)(init) > l1)", "else if ((unsigned long long)(init) > l1)"),
+    ("lstrlib.c", "sprintf(buff, form, (int)luaL_checknumber(L, arg));", "sprintf(buff, form, kvlab_d2i(luaL_checknumber(L, arg)));"),
+    (
+        "lstrlib.c",
+        "sprintf(buff, form, (LUA_INTFRM_T)luaL_checknumber(L, arg));",
+        "sprintf(buff, form, kvlab_d2ll(luaL_checknumber(L, arg)));",
+    ),
+    (
+        "lstrlib.c",
+        "sprintf(buff, form, (unsigned LUA_INTFRM_T)luaL_checknumber(L, arg));",
+        "sprintf(buff, form, kvlab_d2ull(luaL_checknumber(L, arg)));",
+    ),
+    (
+        "lstrlib.c",
+        "#include \"lualib.h\"\n",
+        "#include \"lualib.h\"\n\nint kvlab_d2i(double);\nlong long kvlab_d2ll(double);\nunsigned long long kvlab_d2ull(double);\n",
+    ),
+];
+
+fn patched_for_wasm(name: &str, text: &str) -> String {
+    let mut text = text.to_string();
+    for (file, anchor, replacement) in WASM_PATCHES {
+        if *file == name {
+            let n = text.matches(anchor).count();
+            assert!(
+                n == 1,
+                "wasm patch for {name}: its anchor occurs {n} times, not once:\n{anchor}"
+            );
+            text = text.replacen(anchor, replacement, 1);
+        }
+    }
+    text
+}
+
 /// The directory of Lua 5.1.5's sources in the `lua-src` package Cargo resolved.
 fn lua_src_dir(manifest: &Path) -> PathBuf {
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -179,7 +262,11 @@ fn lua_src_dir(manifest: &Path) -> PathBuf {
         .current_dir(manifest)
         .output()
         .expect("cargo metadata");
-    assert!(output.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let json = String::from_utf8(output.stdout).unwrap();
     // The package's manifest path: "manifest_path":".../lua-src-547.1.0/Cargo.toml".
     let key = "\"manifest_path\":\"";
@@ -187,7 +274,10 @@ fn lua_src_dir(manifest: &Path) -> PathBuf {
         let rest = &json[i + key.len()..];
         let path = &rest[..rest.find('"').unwrap()];
         let dir = Path::new(path).parent().unwrap();
-        if dir.file_name().is_some_and(|n| n.to_string_lossy().starts_with("lua-src-")) {
+        if dir
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("lua-src-"))
+        {
             let src = dir.join("lua-5.1.5");
             if src.join("lua.h").exists() {
                 return src;
@@ -202,16 +292,26 @@ fn wasm_clang() -> String {
     if let Ok(cc) = env::var("CC_wasm32_unknown_unknown") {
         return cc;
     }
-    first_on_path(&["clang-19", "clang", "clang-14"]).expect("clang is needed to build Lua for wasm32")
+    first_on_path(&["clang-19", "clang", "clang-14"])
+        .expect("clang is needed to build Lua for wasm32")
 }
 
 fn wasm_ar() -> String {
     if let Ok(ar) = env::var("AR_wasm32_unknown_unknown") {
         return ar;
     }
-    first_on_path(&["llvm-ar-19", "llvm-ar", "llvm-ar-14"]).expect("llvm-ar is needed to build Lua for wasm32")
+    first_on_path(&["llvm-ar-19", "llvm-ar", "llvm-ar-14"])
+        .expect("llvm-ar is needed to build Lua for wasm32")
 }
 
 fn first_on_path(names: &[&str]) -> Option<String> {
-    names.iter().find(|n| Command::new(n).arg("--version").output().is_ok_and(|o| o.status.success())).map(|n| n.to_string())
+    names
+        .iter()
+        .find(|n| {
+            Command::new(n)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .map(|n| n.to_string())
 }

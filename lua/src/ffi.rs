@@ -14,7 +14,8 @@ pub type lua_Number = f64;
 pub type lua_Integer = isize;
 pub type lua_CFunction = unsafe extern "C" fn(*mut lua_State) -> c_int;
 pub type lua_Alloc = unsafe extern "C" fn(*mut c_void, *mut c_void, usize, usize) -> *mut c_void;
-pub type lua_Reader = unsafe extern "C" fn(*mut lua_State, *mut c_void, *mut usize) -> *const c_char;
+pub type lua_Reader =
+    unsafe extern "C" fn(*mut lua_State, *mut c_void, *mut usize) -> *const c_char;
 
 /// A Rust function behind Lua (see `c/glue.c`): returns its result count, or one of the
 /// `RAISE` codes with the error on the stack top.
@@ -174,7 +175,12 @@ extern "C" {
     pub fn lua_call(l: *mut lua_State, nargs: c_int, nresults: c_int);
     pub fn lua_pcall(l: *mut lua_State, nargs: c_int, nresults: c_int, errfunc: c_int) -> c_int;
     pub fn lua_cpcall(l: *mut lua_State, func: lua_CFunction, ud: *mut c_void) -> c_int;
-    pub fn lua_load(l: *mut lua_State, reader: lua_Reader, dt: *mut c_void, chunkname: *const c_char) -> c_int;
+    pub fn lua_load(
+        l: *mut lua_State,
+        reader: lua_Reader,
+        dt: *mut c_void,
+        chunkname: *const c_char,
+    ) -> c_int;
 
     pub fn lua_yield(l: *mut lua_State, nresults: c_int) -> c_int;
     pub fn lua_resume(l: *mut lua_State, narg: c_int) -> c_int;
@@ -194,7 +200,12 @@ extern "C" {
     pub fn lua_enablereadonlytable(l: *mut lua_State, idx: c_int, enabled: c_int);
     pub fn lua_isreadonlytable(l: *mut lua_State, idx: c_int) -> c_int;
 
-    pub fn luaL_loadbuffer(l: *mut lua_State, buff: *const c_char, sz: usize, name: *const c_char) -> c_int;
+    pub fn luaL_loadbuffer(
+        l: *mut lua_State,
+        buff: *const c_char,
+        sz: usize,
+        name: *const c_char,
+    ) -> c_int;
     pub fn luaL_ref(l: *mut lua_State, t: c_int) -> c_int;
     pub fn luaL_unref(l: *mut lua_State, t: c_int, r: c_int);
     pub fn luaL_where(l: *mut lua_State, lvl: c_int);

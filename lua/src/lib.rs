@@ -11,6 +11,8 @@
 #![allow(unsafe_code)]
 
 pub mod ffi;
+#[cfg(any(target_arch = "wasm32", test))]
+mod libc;
 mod state;
 #[cfg(target_arch = "wasm32")]
 mod unwind;

@@ -15,13 +15,23 @@ struct Accounting {
 }
 
 /// Lua's allocator (`lua_Alloc`), backed by Rust's. `ud` is the state's [`Accounting`].
-unsafe extern "C" fn allocate(ud: *mut c_void, ptr: *mut c_void, osize: usize, nsize: usize) -> *mut c_void {
+unsafe extern "C" fn allocate(
+    ud: *mut c_void,
+    ptr: *mut c_void,
+    osize: usize,
+    nsize: usize,
+) -> *mut c_void {
     // SAFETY: ud is the Box<Accounting> the Lua owns, alive as long as the state.
     let acct = unsafe { &mut *(ud as *mut Accounting) };
     if nsize == 0 {
         if !ptr.is_null() {
             // SAFETY: ptr was allocated below with this size and alignment.
-            unsafe { dealloc(ptr as *mut u8, Layout::from_size_align_unchecked(osize, ALIGN)) };
+            unsafe {
+                dealloc(
+                    ptr as *mut u8,
+                    Layout::from_size_align_unchecked(osize, ALIGN),
+                )
+            };
             acct.bytes -= osize;
         }
         return std::ptr::null_mut();
@@ -31,7 +41,13 @@ unsafe extern "C" fn allocate(ud: *mut c_void, ptr: *mut c_void, osize: usize, n
         unsafe { alloc(Layout::from_size_align_unchecked(nsize, ALIGN)) }
     } else {
         // SAFETY: ptr came from here with osize (> 0: Lua passes the old size of a live block).
-        unsafe { realloc(ptr as *mut u8, Layout::from_size_align_unchecked(osize, ALIGN), nsize) }
+        unsafe {
+            realloc(
+                ptr as *mut u8,
+                Layout::from_size_align_unchecked(osize, ALIGN),
+                nsize,
+            )
+        }
     };
     if p.is_null() {
         std::alloc::handle_alloc_error(Layout::from_size_align(nsize, ALIGN).unwrap());
@@ -103,7 +119,8 @@ impl Lua {
         // SAFETY: plain stack use on our own state; errors come back as status codes.
         unsafe {
             let top = lua_gettop(l);
-            let mut status = luaL_loadbuffer(l, chunk.as_ptr() as *const _, chunk.len(), name.as_ptr());
+            let mut status =
+                luaL_loadbuffer(l, chunk.as_ptr() as *const _, chunk.len(), name.as_ptr());
             if status == 0 {
                 status = lua_pcall(l, 0, LUA_MULTRET, 0);
             }
@@ -160,7 +177,13 @@ unsafe fn to_display(l: *mut lua_State, idx: c_int) -> Vec<u8> {
                 s
             }
             LUA_TNIL => b"nil".to_vec(),
-            LUA_TBOOLEAN => if lua_toboolean(l, idx) != 0 { b"true".to_vec() } else { b"false".to_vec() },
+            LUA_TBOOLEAN => {
+                if lua_toboolean(l, idx) != 0 {
+                    b"true".to_vec()
+                } else {
+                    b"false".to_vec()
+                }
+            }
             t => {
                 let name = CStr::from_ptr(lua_typename(l, t)).to_bytes().to_vec();
                 let mut s = name;
@@ -178,23 +201,44 @@ mod tests {
     fn run(src: &str) -> Result<Vec<String>, String> {
         let mut lua = Lua::new();
         lua.run("@test", src.as_bytes())
-            .map(|v| v.into_iter().map(|b| String::from_utf8(b).unwrap()).collect())
+            .map(|v| {
+                v.into_iter()
+                    .map(|b| String::from_utf8(b).unwrap())
+                    .collect()
+            })
             .map_err(|e| String::from_utf8(e.0).unwrap())
     }
 
     #[test]
     fn it_is_lua_5_1() {
-        assert_eq!(run("return _VERSION, 10/3, #{1,2,3}, tostring(0.1), 2^53").unwrap(),
-            ["Lua 5.1", "3.3333333333333", "3", "0.1", "9.007199254741e+15"]);
-        assert_eq!(run("return string.format('%.14g|%5.2f|%d|%x|%q', 1/3, 3.14159, 42, 255, 'a\\n')").unwrap(),
-            ["0.33333333333333| 3.14|42|ff|\"a\\\n\""]);
+        assert_eq!(
+            run("return _VERSION, 10/3, #{1,2,3}, tostring(0.1), 2^53").unwrap(),
+            [
+                "Lua 5.1",
+                "3.3333333333333",
+                "3",
+                "0.1",
+                "9.007199254741e+15"
+            ]
+        );
+        assert_eq!(
+            run("return string.format('%.14g|%5.2f|%d|%x|%q', 1/3, 3.14159, 42, 255, 'a\\n')")
+                .unwrap(),
+            ["0.33333333333333| 3.14|42|ff|\"a\\\n\""]
+        );
     }
 
     #[test]
     fn errors_unwind_to_the_protected_call() {
         assert_eq!(run("error('boom')").unwrap_err(), "test:1: boom");
-        assert_eq!(run("local ok, e = pcall(error, 'x') return tostring(ok), e").unwrap(), ["false", "x"]);
-        assert_eq!(run("return (").unwrap_err(), "test:1: unexpected symbol near '<eof>'");
+        assert_eq!(
+            run("local ok, e = pcall(error, 'x') return tostring(ok), e").unwrap(),
+            ["false", "x"]
+        );
+        assert_eq!(
+            run("return (").unwrap_err(),
+            "test:1: unexpected symbol near '<eof>'"
+        );
     }
 
     #[test]
@@ -208,7 +252,8 @@ mod tests {
     fn memory_is_accounted() {
         let mut lua = Lua::new();
         let before = lua.memory();
-        lua.run("@t", b"big = {} for i = 1, 10000 do big[i] = i end").unwrap();
+        lua.run("@t", b"big = {} for i = 1, 10000 do big[i] = i end")
+            .unwrap();
         assert!(lua.memory() > before + 10000 * 8);
     }
 }
