@@ -128,11 +128,11 @@ fn main() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
         if name.ends_with(".c") || name.ends_with(".h") {
-            fs::write(
-                src.join(&name),
-                patched(&name, &fs::read_to_string(&path).unwrap()),
-            )
-            .unwrap();
+            let mut text = patched(&name, &fs::read_to_string(&path).unwrap());
+            if wasm {
+                text = patched_for_wasm(&name, &text);
+            }
+            fs::write(src.join(&name), text).unwrap();
         }
     }
 
@@ -152,6 +152,11 @@ fn main() {
             .flag("-nostdinc")
             .include(&libc)
             .define("KVLAB_LUA_HOST_UNWIND", None)
+            // string.format's %d %x ... take long long, 64 bits as natively (not wasm32's long).
+            .define("LUA_USELONGLONG", None)
+            // Out-of-range double-to-integer casts give what x86_64 gives (LLVM's guarded
+            // conversions: INT_MIN), not the saturated values of trunc_sat.
+            .flag_if_supported("-mno-nontrapping-fptoint")
             .file(libc.join("libc.c"));
         println!("cargo:rerun-if-changed={}", libc.display());
     }
@@ -199,6 +204,52 @@ fn patched(name: &str, text: &str) -> String {
              #elif defined(__cplusplus)\n/* C++ exceptions */",
             1,
         );
+    }
+    text
+}
+
+/// wasm32's changes, on top of Redis's: where Lua's C relies on what x86_64 gives.
+///
+/// - `c/libc`'s `ptrdiff_t` (so `lua_Integer`) has 64 bits, as on x86_64; two comparisons
+///   in lstrlib.c cast such a position to `size_t` (32 bits in wasm32), so they compare in
+///   64 bits instead.
+/// - `strtoul` (tonumber with a base) returns 64 bits, as on x86_64 (`c/libc/stdlib.h`).
+/// - string.format casts a double to `int`, `long long` and `unsigned long long`: undefined
+///   out of range in C; x86_64's conversions (what Redis gives) are in `c/libc/libc.c`.
+const WASM_PATCHES: &[(&str, &str, &str)] = &[
+    // tonumber(s, base) reads an unsigned long: 64 bits on x86_64.
+    ("lbaselib.c", "    unsigned long n;\n", "    unsigned long long n;\n"),
+    ("lstrlib.c", "if ((size_t)pose > l) pose = l;", "if ((unsigned long long)pose > l) pose = l;"),
+    ("lstrlib.c", "else if ((size_t)(init) > l1)", "else if ((unsigned long long)(init) > l1)"),
+    ("lstrlib.c", "sprintf(buff, form, (int)luaL_checknumber(L, arg));", "sprintf(buff, form, kvlab_d2i(luaL_checknumber(L, arg)));"),
+    (
+        "lstrlib.c",
+        "sprintf(buff, form, (LUA_INTFRM_T)luaL_checknumber(L, arg));",
+        "sprintf(buff, form, kvlab_d2ll(luaL_checknumber(L, arg)));",
+    ),
+    (
+        "lstrlib.c",
+        "sprintf(buff, form, (unsigned LUA_INTFRM_T)luaL_checknumber(L, arg));",
+        "sprintf(buff, form, kvlab_d2ull(luaL_checknumber(L, arg)));",
+    ),
+    (
+        "lstrlib.c",
+        "#include \"lualib.h\"\n",
+        "#include \"lualib.h\"\n\nint kvlab_d2i(double);\nlong long kvlab_d2ll(double);\nunsigned long long kvlab_d2ull(double);\n",
+    ),
+];
+
+fn patched_for_wasm(name: &str, text: &str) -> String {
+    let mut text = text.to_string();
+    for (file, anchor, replacement) in WASM_PATCHES {
+        if *file == name {
+            let n = text.matches(anchor).count();
+            assert!(
+                n == 1,
+                "wasm patch for {name}: its anchor occurs {n} times, not once:\n{anchor}"
+            );
+            text = text.replacen(anchor, replacement, 1);
+        }
     }
     text
 }

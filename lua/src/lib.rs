@@ -11,8 +11,13 @@
 #![allow(unsafe_code)]
 
 pub mod ffi;
+<<<<<<< HEAD
 pub mod numfmt;
 pub mod redis;
+=======
+#[cfg(any(target_arch = "wasm32", test))]
+mod libc;
+>>>>>>> lua-wasm
 mod state;
 #[cfg(target_arch = "wasm32")]
 mod unwind;
