@@ -15,7 +15,8 @@ pub struct lua_State {
 }
 
 pub type lua_Number = f64;
-pub type lua_Integer = isize;
+/// `ptrdiff_t`: 64 bits on both targets (the wasm32 libc makes it so, matching x86_64).
+pub type lua_Integer = i64;
 pub type lua_CFunction = unsafe extern "C" fn(*mut lua_State) -> c_int;
 pub type lua_Alloc = unsafe extern "C" fn(*mut c_void, *mut c_void, usize, usize) -> *mut c_void;
 pub type lua_Reader =

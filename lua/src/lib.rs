@@ -11,13 +11,10 @@
 #![allow(unsafe_code)]
 
 pub mod ffi;
-<<<<<<< HEAD
-pub mod numfmt;
-pub mod redis;
-=======
 #[cfg(any(target_arch = "wasm32", test))]
 mod libc;
->>>>>>> lua-wasm
+pub mod numfmt;
+pub mod redis;
 mod state;
 #[cfg(target_arch = "wasm32")]
 mod unwind;
