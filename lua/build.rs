@@ -83,6 +83,73 @@ LUA_API int lua_isreadonlytable (lua_State *L, int objindex) {\n\
         "  size_t step = (l>>5)+1;  /* if string is too long, don't hash all its chars */\n",
         "  size_t step = 1;\n",
     ),
+    // CVE-2025-46817: unpack counts its range without signed overflow and says
+    // "too many results to unpack" for any range it cannot push.
+    (
+        "lbaselib.c",
+        "  int i, e, n;\n  luaL_checktype(L, 1, LUA_TTABLE);\n",
+        "  int i, e;\n  unsigned int n;\n  luaL_checktype(L, 1, LUA_TTABLE);\n",
+    ),
+    (
+        "lbaselib.c",
+        "  n = e - i + 1;  /* number of elements */\n  if (n <= 0 || !lua_checkstack(L, n))  /* n <= 0 means arith. overflow */\n",
+        "  n = (unsigned int)e - (unsigned int)i;  /* the count less one, cannot overflow */\n  if (n >= INT_MAX || !lua_checkstack(L, (int)++n))\n",
+    ),
+    // CVE-2025-46817: the array part is looked up only for 1 <= key <= size.
+    (
+        "ltable.c",
+        "  /* (1 <= key && key <= t->sizearray) */\n  if (cast(unsigned int, key-1) < cast(unsigned int, t->sizearray))\n",
+        "  if (1 <= key && key <= t->sizearray)\n",
+    ),
+    // CVE-2025-46819: the lexer starts with no current token, and a long bracket's
+    // level is counted in a size_t (0: '[=' unfinished, 1: plain '[', n+2: level n).
+    (
+        "llex.c",
+        "void luaX_setinput (lua_State *L, LexState *ls, ZIO *z, TString *source) {\n",
+        "void luaX_setinput (lua_State *L, LexState *ls, ZIO *z, TString *source) {\n  ls->t.token = 0;\n",
+    ),
+    (
+        "llex.c",
+        "static int skip_sep (LexState *ls) {\n  int count = 0;\n",
+        "static size_t skip_sep (LexState *ls) {\n  size_t count = 0;\n",
+    ),
+    (
+        "llex.c",
+        "  return (ls->current == s) ? count : (-count) - 1;\n",
+        "  if (ls->current == s) return count + 2;\n  return count == 0 ? 1 : 0;\n",
+    ),
+    (
+        "llex.c",
+        "static void read_long_string (LexState *ls, SemInfo *seminfo, int sep) {\n",
+        "static void read_long_string (LexState *ls, SemInfo *seminfo, size_t sep) {\n",
+    ),
+    (
+        "llex.c",
+        "luaZ_buffer(ls->buff) + (2 + sep),\n                                     luaZ_bufflen(ls->buff) - 2*(2 + sep));\n",
+        "luaZ_buffer(ls->buff) + sep,\n                                     luaZ_bufflen(ls->buff) - 2*sep);\n",
+    ),
+    (
+        "llex.c",
+        "          int sep = skip_sep(ls);\n          luaZ_resetbuffer(ls->buff);  /* `skip_sep' may dirty the buffer */\n          if (sep >= 0) {\n",
+        "          size_t sep = skip_sep(ls);\n          luaZ_resetbuffer(ls->buff);  /* `skip_sep' may dirty the buffer */\n          if (sep >= 2) {\n",
+    ),
+    (
+        "llex.c",
+        "        int sep = skip_sep(ls);\n        if (sep >= 0) {\n          read_long_string(ls, seminfo, sep);\n          return TK_STRING;\n        }\n        else if (sep == -1) return '[';\n        else luaX_lexerror(ls, \"invalid long string delimiter\", TK_STRING);\n",
+        "        size_t sep = skip_sep(ls);\n        if (sep >= 2) {\n          read_long_string(ls, seminfo, sep);\n          return TK_STRING;\n        }\n        if (sep == 0)  /* '[=' without its second bracket */\n          luaX_lexerror(ls, \"invalid long string delimiter\", TK_STRING);\n        return '[';\n",
+    ),
+    // CVE-2025-49844: the chunk name stays on the stack while parsing, so a
+    // collection during parsing cannot free it.
+    (
+        "lparser.c",
+        "  luaX_setinput(L, &lexstate, z, luaS_new(L, name));\n",
+        "  TString *tname = luaS_new(L, name);\n  setsvalue2s(L, L->top, tname);\n  incr_top(L);\n  luaX_setinput(L, &lexstate, z, tname);\n",
+    ),
+    (
+        "lparser.c",
+        "  close_func(&lexstate);\n  lua_assert(funcstate.prev == NULL);\n",
+        "  close_func(&lexstate);\n  --L->top;\n  lua_assert(funcstate.prev == NULL);\n",
+    ),
 ];
 
 /// The Lua sources Redis compiles into the server: the core, the auxiliary library and
