@@ -11,8 +11,9 @@
 //!   that reports a throw, puts the saved stack pointer back: the frames the exception
 //!   popped never ran their epilogues.
 //! - [`kvlab_rs_try`] calls `f(L, ud)` through the module's function table
-//!   (`wasm_bindgen::function_table()`) from a small JS function, imported with
-//!   `#[wasm_bindgen(catch)]`: a JS exception thrown anywhere below comes back as `Err`.
+//!   (`wasm_bindgen::function_table()`, read with js-sys's `WebAssembly.Table.get` and
+//!   called with `Function.call2`): a JS exception thrown anywhere below comes back as
+//!   `Err`.
 //!   It returns 0, or 1 when the exception is ours; any other exception (a trap, a
 //!   panic) is thrown on with `wasm_bindgen::throw_val`.
 //! - `kvlab_lua_throw()` ([`kvlab_lua_throw`]) throws our sentinel (a JS symbol) with
@@ -34,21 +35,10 @@
 //! redis-server 7.0.15) in headless Chromium, including errors in coroutines, nested pcall
 //! and the "stack overflow" and "C stack overflow" errors.
 use std::ffi::{c_int, c_void};
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsValue;
-
-#[wasm_bindgen(
-    inline_js = "export function kvlab_lua_call(table, f, l, ud) { table.get(f)(l, ud); }"
-)]
-extern "C" {
-    /// Calls the function at index `f` of `table` with `(l, ud)`; a JS exception comes back
-    /// as `Err`.
-    #[wasm_bindgen(catch)]
-    fn kvlab_lua_call(table: &JsValue, f: u32, l: u32, ud: u32) -> Result<(), JsValue>;
-}
+use wasm_bindgen::{JsCast, JsValue};
 
 thread_local! {
-    static TABLE: JsValue = wasm_bindgen::function_table();
+    static TABLE: js_sys::WebAssembly::Table = wasm_bindgen::function_table().unchecked_into();
     static SENTINEL: JsValue = JsValue::symbol(Some("kvlab-lua-error"));
 }
 
@@ -63,16 +53,18 @@ pub unsafe extern "C" fn kvlab_rs_try(
     l: *mut c_void,
     ud: *mut c_void,
 ) -> c_int {
+    // Straight through js-sys (no JS snippet, no eval): every wasm-bindgen target takes
+    // it (the SQL worker's `no-modules` takes no snippets) and the page's CSP allows it.
     let result = TABLE.with(|table| {
-        kvlab_lua_call(
-            table,
-            f as usize as u32,
-            l as usize as u32,
-            ud as usize as u32,
+        let func = table.get(f as usize as u32)?;
+        func.call2(
+            &JsValue::UNDEFINED,
+            &JsValue::from(l as usize as u32),
+            &JsValue::from(ud as usize as u32),
         )
     });
     match result {
-        Ok(()) => 0,
+        Ok(_) => 0,
         Err(e) if SENTINEL.with(|s| *s == e) => 1,
         Err(e) => wasm_bindgen::throw_val(e),
     }
