@@ -11,6 +11,7 @@
 #![allow(unsafe_code)]
 
 pub mod ffi;
+mod libs;
 mod state;
 #[cfg(target_arch = "wasm32")]
 mod unwind;

@@ -67,11 +67,15 @@ unsafe extern "C" fn open_libs(l: *mut lua_State) -> c_int {
             lua_call(l, 1, 0);
         }
     }
+    // Then Redis's own additions: cjson, struct, cmsgpack, bit.
+    // SAFETY: inside lua_cpcall, like the standard libraries above.
+    unsafe { crate::libs::open_all(l) };
     0
 }
 
 impl Lua {
-    /// A new state with Lua's base, table, string, math and debug libraries.
+    /// A new state with Lua's base, table, string, math and debug libraries, and
+    /// Redis's cjson, struct, cmsgpack and bit.
     pub fn new() -> Lua {
         let mut acct = Box::new(Accounting::default());
         // SAFETY: the allocator and its accounting outlive the state (dropped after close).
