@@ -79,3 +79,8 @@ fn struct_matches_redis() {
 fn cmsgpack_matches_redis() {
     check_file("cmsgpack.txt");
 }
+
+#[test]
+fn cjson_matches_redis() {
+    check_file("cjson.txt");
+}
