@@ -13,6 +13,7 @@
 pub mod ffi;
 #[cfg(any(target_arch = "wasm32", test))]
 mod libc;
+mod libs;
 pub mod numfmt;
 pub mod redis;
 mod state;
@@ -27,4 +28,7 @@ pub fn sha1hex(data: &[u8]) -> String {
 }
 
 /// Opens the libraries Redis adds to Lua's (cjson, struct, cmsgpack, bit), in its order.
-pub(crate) unsafe fn libs_open(_l: *mut ffi::lua_State) {}
+pub(crate) unsafe fn libs_open(l: *mut ffi::lua_State) {
+    // SAFETY: called during setup, protected, like the standard libraries.
+    unsafe { libs::open_all(l) }
+}

@@ -68,7 +68,11 @@ pub struct Lua {
 
 unsafe extern "C" fn open_libs(l: *mut lua_State) -> c_int {
     // SAFETY: protected (lua_cpcall).
-    unsafe { open_standard_libs(l) };
+    unsafe {
+        open_standard_libs(l);
+        // Then Redis's own additions: cjson, struct, cmsgpack, bit.
+        crate::libs_open(l);
+    }
     0
 }
 
@@ -95,7 +99,8 @@ pub(crate) unsafe fn open_standard_libs(l: *mut lua_State) {
 }
 
 impl Lua {
-    /// A new state with Lua's base, table, string, math and debug libraries.
+    /// A new state with Lua's base, table, string, math and debug libraries, and
+    /// Redis's cjson, struct, cmsgpack and bit.
     pub fn new() -> Lua {
         let lua = Lua::bare();
         // SAFETY: a fresh state; open_libs runs protected.

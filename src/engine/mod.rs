@@ -102,6 +102,7 @@ pub mod scan;
 pub mod scripting;
 pub mod slowlog;
 pub mod snapshot;
+pub mod splitargs;
 pub mod table;
 #[cfg(test)]
 pub mod testing;

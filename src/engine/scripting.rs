@@ -8,8 +8,6 @@
 use indexmap::IndexMap;
 use kvlab_lua::redis::Env;
 
-use crate::engine::core::client::Client;
-
 bitflags::bitflags! {
     /// A script's flags (Redis's `SCRIPT_FLAG_*`), from its `#!lua flags=...` line.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -55,9 +53,6 @@ pub struct Scripts {
     env: Option<Env>,
     /// Cached scripts by lowercase SHA-1, in load order.
     pub cache: IndexMap<String, Script>,
-    /// The client scripts' commands run as (Redis's `lua_client`): its database and
-    /// protocol are set at each run.
-    pub client: Option<Client>,
 }
 
 impl std::fmt::Debug for Scripts {
@@ -123,7 +118,7 @@ pub fn shebang(body: &[u8]) -> Result<(ScriptFlags, usize), String> {
         return Err("Invalid script shebang".into());
     };
     let line = &body[..end];
-    let Some(parts) = crate::engine::cli::split_args_bytes(line) else {
+    let Some(parts) = crate::engine::splitargs::split_args_bytes(line) else {
         return Err("Invalid engine in script shebang".into());
     };
     let Some(engine) = parts.first() else {

@@ -1,7 +1,7 @@
 //! Scripting: `EVAL`, `EVALSHA` and their read-only forms, and `SCRIPT`. Scripts run on
 //! Lua 5.1 as Redis 7.0 runs them ([`kvlab_lua`]); the cache and the interpreter are the
 //! server's ([`crate::engine::scripting`]); a script's commands reach the engine through
-//! [`host`].
+//! `host`.
 
 mod eval;
 mod host;
