@@ -40,11 +40,11 @@ SPLIT_TOOL=(--manifest-path tools/wasm-split/Cargo.toml)
 step "cargo fmt --check" cargo fmt --all --check
 step "cargo fmt --check (tools/wasm-split)" cargo fmt "${SPLIT_TOOL[@]}" --check
 step "layout: no import cycle, no file over 800 lines" python3 scripts/layout.py --check
-step "clippy (host)" cargo clippy --all-targets -- -D warnings
-step "clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+step "clippy (host)" cargo clippy --workspace --all-targets -- -D warnings
+step "clippy (wasm32)" cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
 step "clippy (tools/wasm-split)" cargo clippy "${SPLIT_TOOL[@]}" --target-dir target/tools --all-targets -- -D warnings
 step "tools/wasm-split on a test module (node)" node --test tools/wasm-split/tests/
-step "cargo test (host)" cargo test
+step "cargo test (host)" cargo test --workspace
 # The scale tests at full size (a million live elements per collection, against plain
 # models and against redis-server); plain `cargo test` ran them at a fiftieth.
 step "scale tests, release (tests/scale.rs, tests/scale_diff.rs)" \
@@ -55,6 +55,9 @@ step "Redis 7.0's own test suite (tests/redis-suite)" env KVLAB_SUITE_STRICT=1 b
 # A test there restores a 1,000,000-member sorted set (about 50 s in a debug build):
 # past wasm-bindgen-test's 20 s default.
 step "browser tests (wasm-bindgen-test)" env TMPDIR="$BROWSER_TMP" WASM_BINDGEN_TEST_TIMEOUT=300 cargo test --target wasm32-unknown-unknown --test wasm --test wasm_persist
+# kvlab-lua's conformance cases in the browser: the same answers as natively, with Lua's
+# errors unwinding through the host.
+step "Lua in the browser (kvlab-lua, wasm-bindgen-test)" env TMPDIR="$BROWSER_TMP" WASM_BINDGEN_TEST_TIMEOUT=300 cargo test -p kvlab-lua --target wasm32-unknown-unknown --test wasm
 step "trunk build --release" trunk build --release
 # Screenshots of the main screens are kept as artifacts in target/e2e-shots/.
 SHOTS="$ROOT/target/e2e-shots"
