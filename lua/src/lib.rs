@@ -11,7 +11,7 @@
 #![allow(unsafe_code)]
 
 pub mod ffi;
-#[cfg(any(target_arch = "wasm32", test))]
+#[cfg(target_arch = "wasm32")]
 mod libc;
 mod libs;
 pub mod numfmt;

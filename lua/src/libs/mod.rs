@@ -9,7 +9,6 @@ mod args;
 mod bit;
 mod cjson;
 mod cmsgpack;
-mod num;
 mod structlib;
 
 use crate::ffi::lua_State;

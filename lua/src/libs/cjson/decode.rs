@@ -2,9 +2,9 @@
 //! arrays and objects are kept on an explicit stack (each open table, and an object's
 //! pending key, on Lua's stack as the C library keeps them), not with Rust recursion.
 use super::super::args::*;
-use super::super::num::strtod;
 use super::config;
 use crate::ffi::*;
+use crate::numfmt::strtod;
 use std::ffi::c_int;
 
 #[derive(Clone, Copy, PartialEq)]

@@ -2,9 +2,9 @@
 //! an object's current key and value, stay on Lua's stack as the C library keeps them,
 //! so its depth limits fall at the same places), not with Rust recursion.
 use super::super::args::*;
-use super::super::num::fmt_g;
 use super::{config, Config};
 use crate::ffi::*;
+use crate::numfmt::format_g as fmt_g;
 use std::ffi::c_int;
 
 /// An open table: an array with `len` elements and the next index, or an object.
