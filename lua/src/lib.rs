@@ -10,6 +10,7 @@
 //! written in Rust return a code and `c/glue.c` raises the error after they returned.
 #![allow(unsafe_code)]
 
+mod args;
 pub mod ffi;
 #[cfg(target_arch = "wasm32")]
 mod libc;

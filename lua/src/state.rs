@@ -168,19 +168,25 @@ impl Drop for Lua {
     }
 }
 
-/// The bytes of the string at `idx` (numbers converted in place, as `lua_tolstring` does),
-/// or `None` for any other type.
-pub(crate) unsafe fn to_bytes(l: *mut lua_State, idx: c_int) -> Option<Vec<u8>> {
+/// The bytes of the string (or number, converted in place) at `idx`, if it is one.
+/// They stay valid while the value stays on the stack.
+pub(crate) unsafe fn to_lstring<'a>(l: *mut lua_State, idx: c_int) -> Option<&'a [u8]> {
     let mut len = 0usize;
-    // SAFETY: caller's index; the pointer is valid while the value is on the stack.
+    // SAFETY: lua_tolstring never raises; the bytes live as long as the value.
     unsafe {
         let p = lua_tolstring(l, idx, &mut len);
         if p.is_null() {
             None
         } else {
-            Some(std::slice::from_raw_parts(p as *const u8, len).to_vec())
+            Some(std::slice::from_raw_parts(p as *const u8, len))
         }
     }
+}
+
+/// [`to_lstring`], copied out (the value may leave the stack).
+pub(crate) unsafe fn to_bytes(l: *mut lua_State, idx: c_int) -> Option<Vec<u8>> {
+    // SAFETY: as to_lstring.
+    unsafe { to_lstring(l, idx) }.map(<[u8]>::to_vec)
 }
 
 /// What `tostring` would show for the value at `idx`, without calling metamethods.

@@ -6,7 +6,7 @@
 //! `tobit(x)`, `bnot(x)`, `band/bor/bxor(x, ...)`, `lshift/rshift/arshift/rol/ror(x, n)`
 //! (n taken modulo 32), `bswap(x)`, `tohex(x [, n])` (n digits, 8 by default, upper case
 //! for negative n, at most 8).
-use super::args::{entry, push_bytes, push_fn, set_field, type_error, Ret};
+use crate::args::{entry, push_bytes, push_fn, set_field, type_error, Ret};
 use crate::ffi::*;
 use std::ffi::c_int;
 

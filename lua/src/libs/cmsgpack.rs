@@ -9,7 +9,7 @@
 //!   `unpack_limit(s, limit [, offset])`: the offset after the values read (-1 at the
 //!   end of `s`), then up to 1 or `limit` values from byte `offset` (0-based). bin and ext
 //!   types are not understood ("Bad data format in input.").
-use super::args::*;
+use crate::args::*;
 use crate::ffi::*;
 use std::ffi::c_int;
 

@@ -5,7 +5,6 @@
 //!
 //! Every function here is a [`crate::ffi::RustFn`]: it never raises, it returns an error
 //! code with the message pushed (see [`args`]).
-mod args;
 mod bit;
 mod cjson;
 mod cmsgpack;

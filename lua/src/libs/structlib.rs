@@ -9,7 +9,7 @@
 //! `c[n]` n characters (packing `c0` takes the whole string; unpacking `c0` takes the
 //! length from the value read before), `s` a zero-terminated string, and spaces.
 //! The sizes are those of Redis's x86-64 build, on every target.
-use super::args::*;
+use crate::args::*;
 use crate::ffi::*;
 use std::ffi::c_int;
 

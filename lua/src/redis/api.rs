@@ -2,12 +2,13 @@
 //! Lua's, `math.random`/`math.randomseed` on Redis's generator, and the count hook.
 //!
 //! Each function is a [`RustFn`]: it never raises, it returns a code (see `c/glue.c`).
-use super::convert::{push_error_table, push_value, Value};
+use super::convert::{push_error_buff, push_value, Value};
 use super::{Host, Shared};
+use crate::args;
 use crate::cstr;
 use crate::ffi::*;
 use crate::state::to_bytes;
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{c_char, c_int, c_void};
 
 /// `redisLrand48`'s state before any `math.randomseed` (its X2:X1:X0).
 pub(crate) const RAND48_INITIAL: u64 = 0x1234_ABCD_330E;
@@ -55,36 +56,25 @@ unsafe fn set_num(l: *mut lua_State, name: *const c_char, n: f64) {
 /// Raises `msg` as an error table (`{err="ERR msg"}`), as Redis's luaPushError + luaError.
 unsafe fn raise_error_table(l: *mut lua_State, msg: &[u8]) -> c_int {
     // SAFETY: one table pushed.
-    unsafe { push_error_table(l, msg) };
+    unsafe { push_error_buff(l, msg) };
     RAISE
 }
 
 /// Raises `msg` with the position prefixed (luaL_error).
 unsafe fn raise_where(l: *mut lua_State, msg: &str) -> c_int {
     // SAFETY: one string pushed.
-    unsafe { lua_pushlstring(l, msg.as_ptr() as *const c_char, msg.len()) };
-    RAISE_WHERE
+    unsafe { args::error(l, msg.as_bytes()) }
 }
 
-/// `luaL_checkint`: the argument as C's `(int)` of `lua_tointeger`, or the type error.
+/// `luaL_checkint`: C's `(int)` of `luaL_checkinteger`.
 unsafe fn check_int(l: *mut lua_State, n: c_int) -> Result<i32, c_int> {
     // SAFETY: reads of argument n.
-    unsafe {
-        let d = lua_tointeger(l, n);
-        if d == 0 && lua_isnumber(l, n) == 0 {
-            let got = CStr::from_ptr(lua_typename(l, lua_type(l, n))).to_string_lossy();
-            let msg = format!("number expected, got {got}");
-            lua_pushlstring(l, msg.as_ptr() as *const c_char, msg.len());
-            return Err(ARGERROR - n);
-        }
-        Ok(d as i32)
-    }
+    unsafe { args::check_integer(l, n) }.map(|d| d as i32)
 }
 
 unsafe fn arg_error(l: *mut lua_State, n: c_int, msg: &str) -> c_int {
     // SAFETY: one string pushed.
-    unsafe { lua_pushlstring(l, msg.as_ptr() as *const c_char, msg.len()) };
-    ARGERROR - n
+    unsafe { args::arg_error(l, n, msg.as_bytes()) }
 }
 
 /// Registers the `redis` table, the new `pcall` and the new `math.random(seed)`.
@@ -149,7 +139,7 @@ unsafe fn args_to_argv(l: *mut lua_State) -> Result<Vec<Vec<u8>>, ()> {
     unsafe {
         let argc = lua_gettop(l);
         if argc == 0 {
-            push_error_table(
+            push_error_buff(
                 l,
                 b"Please specify at least one argument for this redis lib call",
             );
@@ -169,7 +159,7 @@ unsafe fn args_to_argv(l: *mut lua_State) -> Result<Vec<Vec<u8>>, ()> {
         }
         lua_pop(l, argc);
         if !ok {
-            push_error_table(
+            push_error_buff(
                 l,
                 b"Lua redis lib command arguments must be strings or integers",
             );
@@ -197,7 +187,7 @@ unsafe fn generic_call(l: *mut lua_State, raise: bool) -> c_int {
         if s.in_call {
             let msg: &[u8] = b"luaRedisGenericCommand() recursive call detected. Are you doing funny stuff with Lua debug hooks?";
             host.log(3, msg);
-            push_error_table(l, msg);
+            push_error_buff(l, msg);
             return 1;
         }
         s.in_call = true;
@@ -271,7 +261,7 @@ unsafe extern "C" fn error_reply(l: *mut lua_State) -> c_int {
     // SAFETY: reads argument 1, pushes one table.
     unsafe {
         if lua_gettop(l) != 1 || lua_type(l, -1) != LUA_TSTRING {
-            push_error_table(l, b"wrong number or type of arguments");
+            push_error_buff(l, b"wrong number or type of arguments");
             return 1;
         }
         let mut err = to_bytes(l, -1).unwrap_or_default();
@@ -291,7 +281,7 @@ unsafe extern "C" fn status_reply(l: *mut lua_State) -> c_int {
     // SAFETY: reads argument 1, pushes one table.
     unsafe {
         if lua_gettop(l) != 1 || lua_type(l, -1) != LUA_TSTRING {
-            push_error_table(l, b"wrong number or type of arguments");
+            push_error_buff(l, b"wrong number or type of arguments");
             return 1;
         }
         lua_newtable(l);
@@ -514,7 +504,7 @@ pub(crate) unsafe extern "C" fn count_hook(l: *mut lua_State, _ar: *mut lua_Debu
                 s.killing = true;
                 kvlab_sethook(l, Some(count_hook), LUA_MASKLINE, 0);
             }
-            push_error_table(l, b"Script killed by user with SCRIPT KILL...");
+            push_error_buff(l, b"Script killed by user with SCRIPT KILL...");
             return HOOK_RAISE;
         }
         0

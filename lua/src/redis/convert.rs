@@ -133,13 +133,7 @@ pub(crate) unsafe fn push_value(l: *mut lua_State, v: &Value) {
     }
 }
 
-/// Redis's `luaPushError`: `{err="ERR <msg>"}`.
-pub(crate) unsafe fn push_error_table(l: *mut lua_State, msg: &[u8]) {
-    // SAFETY: pushes one table.
-    unsafe { push_error_buff(l, msg) }
-}
-
-/// Redis's `luaPushErrorBuff`: a message starting with `-` carries its own code up to the
+/// Redis's `luaPushErrorBuff` (and `luaPushError`, `{err="ERR <msg>"}`): a message starting with `-` carries its own code up to the
 /// first space (`-WRONGTYPE Operation...`), any other gets `ERR`; trailing CR/LF trimmed.
 pub(crate) unsafe fn push_error_buff(l: *mut lua_State, err: &[u8]) {
     let (code, msg): (&[u8], &[u8]) = match err.strip_prefix(b"-") {

@@ -5,7 +5,7 @@
 use crate::cstr;
 use crate::ffi::*;
 use crate::state::to_bytes;
-use std::ffi::{c_char, c_int};
+use std::ffi::c_int;
 
 /// The globals Redis's libraries may create (its allow lists, all five together).
 const ALLOWED: &[&str] = &[
@@ -73,8 +73,7 @@ pub(crate) unsafe fn allow_list_globals(l: *mut lua_State, deprecated_api: bool)
 
 unsafe fn raise(l: *mut lua_State, msg: &str) -> c_int {
     // SAFETY: one push.
-    unsafe { lua_pushlstring(l, msg.as_ptr() as *const c_char, msg.len()) };
-    RAISE_WHERE
+    unsafe { crate::args::error(l, msg.as_bytes()) }
 }
 
 unsafe extern "C" fn new_index_allow_list(l: *mut lua_State) -> c_int {

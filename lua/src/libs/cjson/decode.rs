@@ -1,8 +1,8 @@
 //! `cjson.decode`. The input reads as a C string does: a NUL byte ends it. Nested
 //! arrays and objects are kept on an explicit stack (each open table, and an object's
 //! pending key, on Lua's stack as the C library keeps them), not with Rust recursion.
-use super::super::args::*;
 use super::config;
+use crate::args::*;
 use crate::ffi::*;
 use crate::numfmt::strtod;
 use std::ffi::c_int;

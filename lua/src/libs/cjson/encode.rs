@@ -1,8 +1,8 @@
 //! `cjson.encode`. Nested tables are walked with an explicit stack (each open table, and
 //! an object's current key and value, stay on Lua's stack as the C library keeps them,
 //! so its depth limits fall at the same places), not with Rust recursion.
-use super::super::args::*;
 use super::{config, Config};
+use crate::args::*;
 use crate::ffi::*;
 use crate::numfmt::format_g as fmt_g;
 use std::ffi::c_int;

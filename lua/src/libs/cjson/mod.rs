@@ -14,7 +14,7 @@
 //!   "null"])` (off) and `decode_invalid_numbers([bool])` (on: accept `inf`, `nan`, hex,
 //!   leading `+`/zeros).
 //! * `new()`: another module table with its own settings.
-use super::args::*;
+use crate::args::*;
 use crate::ffi::*;
 use std::ffi::c_int;
 

@@ -1,4 +1,5 @@
-//! Argument checks for the libraries' Rust functions, with the messages of Lua's
+//! Argument checks for the Rust functions behind Lua (the libraries, the `redis` table),
+//! with the messages of Lua's
 //! `luaL_check*` family, and the ways such a function reports an error.
 //!
 //! A Rust function behind Lua never raises (see `c/glue.c`): each check here returns
@@ -118,20 +119,7 @@ pub(crate) unsafe fn opt_integer(
     }
 }
 
-/// The bytes of the string (or number, converted in place) at `idx`, if it is one.
-/// They stay valid while the value stays on the stack.
-pub(crate) unsafe fn to_lstring<'a>(l: *mut lua_State, idx: c_int) -> Option<&'a [u8]> {
-    let mut len = 0usize;
-    // SAFETY: lua_tolstring never raises; the bytes live as long as the value.
-    unsafe {
-        let p = lua_tolstring(l, idx, &mut len);
-        if p.is_null() {
-            None
-        } else {
-            Some(std::slice::from_raw_parts(p as *const u8, len))
-        }
-    }
-}
+pub(crate) use crate::state::to_lstring;
 
 /// `luaL_checklstring`.
 pub(crate) unsafe fn check_lstring<'a>(l: *mut lua_State, narg: c_int) -> Result<&'a [u8], c_int> {
