@@ -109,3 +109,16 @@ fn diff(name: &str, want: &[u8], got: &[u8]) -> String {
     }
     format!("{name}:\n  redis: {w}\n  ours:  {g}")
 }
+
+/// Runs every case and fails, listing the differences, unless each answer is
+/// redis-server's (the host's test and the browser's).
+pub fn assert_all_match() {
+    let (n, failures) = run_all();
+    assert!(n >= 30, "only {n} cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} cases differ from redis-server:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
