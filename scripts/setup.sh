@@ -7,7 +7,8 @@
 #
 # Installs:
 #   apt:    chromium chromium-driver (browser tests), redis-server redis-tools (reference
-#           Redis for differential tests), clang (C code compiled for wasm),
+#           Redis for differential tests), clang and llvm (C code compiled and archived
+#           for wasm: SQLite, Lua),
 #           fonts-wqy-microhei (CJK glyphs for zh-CN screenshots)
 #   rustup: the wasm32-unknown-unknown target
 #   cargo:  trunk 0.22.1; wasm-bindgen-cli at exactly Cargo.lock's wasm-bindgen version
@@ -23,7 +24,7 @@ TRUNK_VERSION=0.22.1
 BINARYEN_VERSION=132
 # fonts-wqy-microhei: a CJK font (1.6 MB) so headless Chromium draws the zh-CN UI in
 # screenshots instead of boxes (fonts-noto-cjk would be ~50 MB).
-APT_PACKAGES=(chromium chromium-driver redis-server redis-tools clang tcl dpkg-dev fonts-wqy-microhei)
+APT_PACKAGES=(chromium chromium-driver redis-server redis-tools clang llvm tcl dpkg-dev fonts-wqy-microhei)
 
 for tool in cargo rustup node npm; do
   command -v "$tool" >/dev/null || die "$tool is required (install Rust with rustup, and Node.js)"

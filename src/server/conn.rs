@@ -184,6 +184,7 @@ fn run_batch(
         }
     }
     shared.wake_ready(&engine, id);
+    shared.print_log(&mut engine);
     next
 }
 

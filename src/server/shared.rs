@@ -47,6 +47,20 @@ impl Shared {
         }
     }
 
+    /// Prints what the engine logged (a script's `redis.log`) to stderr, marked by level
+    /// as Redis's log marks it (`.` debug, `-` verbose, `*` notice, `#` warning).
+    pub fn print_log(&self, engine: &mut Engine) {
+        for (level, line) in engine.take_log() {
+            let mark = match level {
+                0 => '.',
+                1 => '-',
+                2 => '*',
+                _ => '#',
+            };
+            eprintln!("kvlab-server: {mark} {}", String::from_utf8_lossy(&line));
+        }
+    }
+
     /// Queues `reply` for client `id`, encoded for its protocol version, and wakes its
     /// connection to write it. For messages that are not the answer to the client's own
     /// command (pub/sub messages, an unblocked client's reply); the caller holds the engine

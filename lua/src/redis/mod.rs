@@ -57,6 +57,8 @@ pub(crate) struct Shared {
     killing: bool,
     /// `lua-enable-deprecated-api`, read while the environment is set up.
     deprecated_api: bool,
+    /// Scripts run so far (the collector steps every [`GC_PERIOD`]).
+    runs: u32,
 }
 
 /// A script's failure, as the reply Redis sends for it.
@@ -87,6 +89,7 @@ impl Env {
             pending_log: Vec::new(),
             killing: false,
             deprecated_api,
+            runs: 0,
         });
         let ptr = &mut *shared as *mut Shared as *mut c_void;
         // SAFETY: setup runs protected; `shared` outlives the state (dropped after it).
@@ -220,7 +223,10 @@ impl Env {
         unsafe {
             lua_pop(l, 1);
             kvlab_sethook(l, None, 0, 0);
-            gc_step(l);
+            self.shared.runs = self.shared.runs.wrapping_add(1);
+            if self.shared.runs % GC_PERIOD == 0 {
+                lua_gc(l, LUA_GCSTEP, GC_PERIOD as c_int);
+            }
         }
         self.shared.host = None;
         out
@@ -233,20 +239,9 @@ impl Default for Env {
     }
 }
 
-/// Every 50 runs, 50 steps of the collector (Redis's `LUA_GC_CYCLE_PERIOD`), so no full
-/// cycle lands on one script.
-unsafe fn gc_step(l: *mut lua_State) {
-    thread_local!(static RUNS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
-    let n = RUNS.with(|r| {
-        let n = r.get() + 1;
-        r.set(if n == 50 { 0 } else { n });
-        n
-    });
-    if n == 50 {
-        // SAFETY: a collector step on a state not running anything.
-        unsafe { lua_gc(l, LUA_GCSTEP, 50) };
-    }
-}
+/// Redis's `LUA_GC_CYCLE_PERIOD`: every 50 runs, 50 steps of the collector, so that no
+/// full cycle lands on one script.
+const GC_PERIOD: u32 = 50;
 
 /// A log line from code with no host to hand (the allow list, during setup): kept for
 /// [`Env::take_log`].

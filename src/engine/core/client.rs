@@ -47,6 +47,32 @@ pub struct Client {
     pub script: bool,
 }
 
+impl Client {
+    /// A client just connected at `now_ms` from `addr` (to `laddr`): database 0, RESP2,
+    /// no name, no transaction.
+    pub fn new(id: ClientId, addr: &str, laddr: &str, now_ms: i64, authenticated: bool) -> Client {
+        Client {
+            id,
+            db: 0,
+            proto: 2,
+            name: None,
+            addr: addr.to_string(),
+            laddr: laddr.to_string(),
+            created_ms: now_ms,
+            last_cmd_ms: now_ms,
+            last_cmd: "NULL".to_string(),
+            close_after_reply: false,
+            reply_mode: ReplyMode::On,
+            no_evict: false,
+            multi: None,
+            close_asap: false,
+            authenticated,
+            readonly: false,
+            script: false,
+        }
+    }
+}
+
 /// What [`Engine::interrupt`](crate::engine::Engine::interrupt) stopped for a client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Interrupted {

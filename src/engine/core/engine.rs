@@ -128,28 +128,9 @@ impl Engine {
         self.next_client_id += 1;
         let now = self.srv.clock.now_ms();
         self.srv.stats.connections += 1;
-        self.clients.insert(
-            id,
-            Client {
-                id,
-                db: 0,
-                proto: 2,
-                name: None,
-                addr: addr.to_string(),
-                laddr: laddr.to_string(),
-                created_ms: now,
-                last_cmd_ms: now,
-                last_cmd: "NULL".to_string(),
-                close_after_reply: false,
-                reply_mode: ReplyMode::On,
-                no_evict: false,
-                multi: None,
-                close_asap: false,
-                authenticated: !self.srv.config.password_required(),
-                readonly: false,
-                script: false,
-            },
-        );
+        let authenticated = !self.srv.config.password_required();
+        self.clients
+            .insert(id, Client::new(id, addr, laddr, now, authenticated));
         id
     }
 
@@ -348,6 +329,13 @@ impl Engine {
     /// is returned.
     pub fn take_pushes(&mut self, client: ClientId) -> Vec<Reply> {
         self.srv.outboxes.take(client)
+    }
+
+    /// Takes what the server logged since the last call (a script's `redis.log`, its
+    /// warnings), oldest first: `(level, line)` with levels 0 debug to 3 warning. The host
+    /// prints it (kvlab-server to stderr) or shows it.
+    pub fn take_log(&mut self) -> Vec<(i32, Vec<u8>)> {
+        self.srv.log.drain(..).collect()
     }
 
     /// The clients with something queued for [`Engine::take_pushes`], or closed by the engine

@@ -5,7 +5,7 @@ use super::host::{to_reply, ScriptHost};
 use crate::engine::args::Args;
 use crate::engine::cmd::connection::help::help_reply;
 use crate::engine::cmd::multi::wrap_effects;
-use crate::engine::core::client::{Client, ReplyMode};
+use crate::engine::core::client::Client;
 use crate::engine::core::ctx::Ctx;
 use crate::engine::core::evict;
 use crate::engine::error::{CmdResult, Error};
@@ -145,23 +145,11 @@ fn run(
 /// RESP2 until `redis.setresp`, shown as `lua` by MONITOR.
 fn script_client(ctx: &Ctx<'_>) -> Client {
     Client {
-        id: 0,
         db: ctx.client.db,
-        proto: 2,
-        name: None,
-        addr: "lua".into(),
-        laddr: String::new(),
-        created_ms: ctx.now_ms,
-        last_cmd_ms: ctx.now_ms,
-        last_cmd: "NULL".into(),
-        close_after_reply: false,
-        reply_mode: ReplyMode::On,
         no_evict: true,
-        multi: None,
-        close_asap: false,
-        authenticated: true,
         readonly: ctx.client.readonly,
         script: true,
+        ..Client::new(0, "lua", "", ctx.now_ms, true)
     }
 }
 

@@ -21,7 +21,7 @@ pub(super) struct ScriptHost<'c, 'a> {
     pub read_only: bool,
     /// `allow-oom`: memory over `maxmemory` does not refuse commands.
     pub allow_oom: bool,
-    /// Memory was over `maxmemory` when the script started (Redis's
+    /// `maxmemory` is set and memory was over it when the script started (Redis's
     /// `pre_command_oom_state`).
     pub oom_at_start: bool,
     /// Keys of several slots are allowed (no shebang, or `allow-cross-slot-keys`).
@@ -42,7 +42,6 @@ impl ScriptHost<'_, '_> {
             return Err("ERR Write commands are not allowed from read-only scripts.".into());
         }
         if !self.allow_oom
-            && self.ctx.srv.config.maxmemory() > 0
             && !self.write_dirty
             && self.oom_at_start
             && cmd_flags.contains(Flags::DENYOOM)
@@ -111,10 +110,6 @@ impl Host for ScriptHost<'_, '_> {
         let replies = call(site, cmd, pos, argv, Mode::IN_SCRIPT);
         let reply = replies.into_iter().next().unwrap_or(Reply::Nil);
         to_value(reply, resp)
-    }
-
-    fn interrupt(&mut self) -> bool {
-        false
     }
 
     fn log(&mut self, level: i32, message: &[u8]) {
