@@ -45,7 +45,7 @@ pub enum Reply {
     /// RESP3 boolean; `:1`/`:0` in RESP2.
     Bool(bool),
     /// RESP3 verbatim string with its three-letter format (`txt`, `mkd`); bulk in RESP2.
-    Verbatim(&'static str, Vec<u8>),
+    Verbatim([u8; 3], Vec<u8>),
     /// RESP3 big number, kept as its decimal text; a bulk string in RESP2.
     BigNumber(String),
     /// RESP3 out-of-band push (pub/sub messages); an array in RESP2.
@@ -193,7 +193,7 @@ impl Reply {
             Reply::Verbatim(fmt, text) => {
                 if proto >= 3 {
                     write_line(out, b'=', text.len() as i64 + 4);
-                    out.extend_from_slice(fmt.as_bytes());
+                    out.extend_from_slice(fmt);
                     out.push(b':');
                     out.extend_from_slice(text);
                     out.extend_from_slice(b"\r\n");

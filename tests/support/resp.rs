@@ -190,11 +190,7 @@ pub fn parse_reply<R: BufRead>(r: &mut R) -> io::Result<Reply> {
                 if body.len() < 4 || body[3] != b':' {
                     return Err(bad("bad verbatim string"));
                 }
-                let fmt: &'static str = match &body[..3] {
-                    b"txt" => "txt",
-                    b"mkd" => "mkd",
-                    other => Box::leak(text(other.to_vec()).into_boxed_str()),
-                };
+                let fmt: [u8; 3] = body[..3].try_into().expect("three bytes");
                 Reply::Verbatim(fmt, body[4..].to_vec())
             }
             b'|' => {

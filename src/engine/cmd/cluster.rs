@@ -184,7 +184,7 @@ fn cluster_info(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
          cluster_stats_messages_sent:0\r\ncluster_stats_messages_received:0\r\n\
          total_cluster_links_buffer_limit_exceeded:0\r\n"
     );
-    Ok(Reply::Verbatim("txt", text.into_bytes()))
+    Ok(Reply::Verbatim(*b"txt", text.into_bytes()))
 }
 
 /// `CLUSTER KEYSLOT key`: the key's hash slot.

@@ -87,7 +87,7 @@ pub(super) fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             out.push('\n');
         }
     }
-    Ok(Reply::Verbatim("txt", out.into_bytes()))
+    Ok(Reply::Verbatim(*b"txt", out.into_bytes()))
 }
 
 /// Every client, the caller included, in connection (id) order.
@@ -149,7 +149,7 @@ pub(super) fn client_info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let argv_mem: usize = args.argv().iter().map(Vec::len).sum();
     let mut line = client_line(ctx.client, ctx.srv, ctx.now_ms, argv_mem);
     line.push('\n');
-    Ok(Reply::Verbatim("txt", line.into_bytes()))
+    Ok(Reply::Verbatim(*b"txt", line.into_bytes()))
 }
 
 /// CLIENT NO-EVICT ON|OFF

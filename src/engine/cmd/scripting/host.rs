@@ -163,7 +163,7 @@ pub(super) fn to_value(reply: Reply, resp: u8) -> Value {
         Reply::DoubleText(t) => Value::Bulk(t.into_bytes()),
         Reply::Bool(b) if resp3 => Value::Bool(b),
         Reply::Bool(b) => Value::Int(b as i64),
-        Reply::Verbatim(f, t) if resp3 => Value::Verbatim(f.as_bytes().to_vec(), t),
+        Reply::Verbatim(f, t) if resp3 => Value::Verbatim(f.to_vec(), t),
         Reply::Verbatim(_, t) => Value::Bulk(t),
         Reply::BigNumber(n) if resp3 => Value::BigNumber(n.into_bytes()),
         Reply::BigNumber(n) => Value::Bulk(n.into_bytes()),
@@ -190,15 +190,11 @@ pub(super) fn to_reply(v: Value) -> Reply {
         Value::Double(d) => Reply::Double(d),
         Value::Bool(b) => Reply::Bool(b),
         Value::BigNumber(n) => Reply::BigNumber(String::from_utf8_lossy(&n).into_owned()),
-        Value::Verbatim(f, t) => Reply::Verbatim(verbatim_format(&f), t),
-    }
-}
-
-/// The three-letter format of a verbatim reply: the engine's reply keeps it as a static
-/// string, so the formats scripts use are named here; any other shows as `txt`.
-fn verbatim_format(f: &[u8]) -> &'static str {
-    match f {
-        b"mkd" => "mkd",
-        _ => "txt",
+        Value::Verbatim(f, t) => {
+            // Three bytes (the interpreter pads a shorter format with spaces).
+            let mut format = *b"   ";
+            format.iter_mut().zip(&f).for_each(|(d, s)| *d = *s);
+            Reply::Verbatim(format, t)
+        }
     }
 }

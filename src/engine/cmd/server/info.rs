@@ -83,7 +83,7 @@ pub(super) fn info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             text.push_str("\r\n");
         }
     }
-    Ok(Reply::Verbatim("txt", text.into_bytes()))
+    Ok(Reply::Verbatim(*b"txt", text.into_bytes()))
 }
 
 /// The title and fields of one INFO section.

@@ -63,7 +63,7 @@ pub(super) fn memory_doctor(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
         "Hi Sam, I can't find any memory issue in your instance. I can only account for what \
          occurs on this base.\n"
     };
-    Ok(Reply::Verbatim("txt", text.as_bytes().to_vec()))
+    Ok(Reply::Verbatim(*b"txt", text.as_bytes().to_vec()))
 }
 
 /// MEMORY HELP: Redis's subcommand list, word for word (MALLOC-STATS and STATS are listed

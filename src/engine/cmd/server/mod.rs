@@ -251,7 +251,7 @@ mod tests {
 
     fn info_text(e: &mut Engine, id: u64, line: &str) -> String {
         match run(e, id, line) {
-            Reply::Verbatim("txt", t) => String::from_utf8(t).unwrap(),
+            Reply::Verbatim([b't', b'x', b't'], t) => String::from_utf8(t).unwrap(),
             other => panic!("not verbatim: {other:?}"),
         }
     }
