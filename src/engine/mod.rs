@@ -89,6 +89,7 @@ pub mod core;
 pub mod error;
 pub mod evict;
 pub mod export;
+pub mod functions;
 pub mod glob;
 pub mod inspect;
 pub mod json;

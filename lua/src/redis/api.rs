@@ -16,7 +16,7 @@ const REDIS_VERSION: &str = "7.0.15";
 const REDIS_VERSION_NUM: f64 = 0x0007_000f as f64;
 
 /// The shared state, from upvalue 2 of a function registered by [`push_fn`].
-unsafe fn shared<'a>(l: *mut lua_State) -> &'a mut Shared {
+pub(super) unsafe fn shared<'a>(l: *mut lua_State) -> &'a mut Shared {
     // SAFETY: every function registered here has the Shared pointer as upvalue 2, and
     // the Box it points into outlives the state.
     unsafe { &mut *(lua_touserdata(l, lua_upvalueindex(2)) as *mut Shared) }
@@ -29,7 +29,7 @@ unsafe fn host<'a>(s: &Shared) -> Option<&'a mut dyn Host> {
 }
 
 /// Pushes `f` with the Shared pointer as its upvalue 2.
-unsafe fn push_fn(l: *mut lua_State, f: RustFn, shared: *mut c_void) {
+pub(super) unsafe fn push_fn(l: *mut lua_State, f: RustFn, shared: *mut c_void) {
     // SAFETY: two pushes and a closure.
     unsafe {
         lua_pushlightuserdata(l, shared);
@@ -37,7 +37,12 @@ unsafe fn push_fn(l: *mut lua_State, f: RustFn, shared: *mut c_void) {
     }
 }
 
-unsafe fn set_fn(l: *mut lua_State, name: *const c_char, f: RustFn, shared: *mut c_void) {
+pub(super) unsafe fn set_fn(
+    l: *mut lua_State,
+    name: *const c_char,
+    f: RustFn,
+    shared: *mut c_void,
+) {
     // SAFETY: the table to set into is on top.
     unsafe {
         push_fn(l, f, shared);
@@ -45,7 +50,7 @@ unsafe fn set_fn(l: *mut lua_State, name: *const c_char, f: RustFn, shared: *mut
     }
 }
 
-unsafe fn set_num(l: *mut lua_State, name: *const c_char, n: f64) {
+pub(super) unsafe fn set_num(l: *mut lua_State, name: *const c_char, n: f64) {
     // SAFETY: the table to set into is on top.
     unsafe {
         lua_pushnumber(l, n);
@@ -54,7 +59,7 @@ unsafe fn set_num(l: *mut lua_State, name: *const c_char, n: f64) {
 }
 
 /// Raises `msg` as an error table (`{err="ERR msg"}`), as Redis's luaPushError + luaError.
-unsafe fn raise_error_table(l: *mut lua_State, msg: &[u8]) -> c_int {
+pub(super) unsafe fn raise_error_table(l: *mut lua_State, msg: &[u8]) -> c_int {
     // SAFETY: one table pushed.
     unsafe { push_error_buff(l, msg) };
     RAISE
@@ -292,7 +297,7 @@ unsafe extern "C" fn status_reply(l: *mut lua_State) -> c_int {
     }
 }
 
-unsafe extern "C" fn log(l: *mut lua_State) -> c_int {
+pub(super) unsafe extern "C" fn log(l: *mut lua_State) -> c_int {
     // SAFETY: reads the arguments.
     unsafe {
         let argc = lua_gettop(l);

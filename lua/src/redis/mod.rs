@@ -6,6 +6,7 @@
 //! The engine drives it through [`Env`] and answers its commands through [`Host`].
 mod api;
 mod convert;
+mod function;
 mod protect;
 
 use crate::cstr;
@@ -14,6 +15,7 @@ use crate::state::{self, Lua};
 use std::ffi::{c_int, c_void, CString};
 
 pub use convert::Value;
+pub use function::{valid_name as function_name_ok, FunctionEnv, Registered};
 
 /// What a script asks of the server while it runs.
 pub trait Host {
@@ -59,6 +61,8 @@ pub(crate) struct Shared {
     deprecated_api: bool,
     /// Scripts run so far (the collector steps every [`GC_PERIOD`]).
     runs: u32,
+    /// The library being loaded (FUNCTION LOAD), for `redis.register_function`.
+    loading: Option<*mut function::LoadCtx>,
 }
 
 /// A script's failure, as the reply Redis sends for it.
@@ -90,6 +94,7 @@ impl Env {
             killing: false,
             deprecated_api,
             runs: 0,
+            loading: None,
         });
         let ptr = &mut *shared as *mut Shared as *mut c_void;
         // SAFETY: setup runs protected; `shared` outlives the state (dropped after it).
@@ -178,59 +183,56 @@ impl Env {
                     b"NOSCRIPT No matching script. Please use EVAL.".to_vec(),
                 ));
             }
-            self.begin(host);
+            begin(l, &mut self.shared, host);
             set_global_array(l, cstr!("KEYS"), keys);
             set_global_array(l, cstr!("ARGV"), argv);
             let status = lua_pcall(l, 0, 1, -2);
-            let out = self.finish(status, sha);
+            let out = finish(l, &mut self.shared, status, sha);
             lua_pop(l, 1); // the error handler
             out
         }
     }
+}
 
-    /// Arms the run: the host, RESP2, and the count hook (Redis installs it when
-    /// `busy-reply-threshold` is set, which it always is here).
-    unsafe fn begin(&mut self, host: &mut dyn Host) {
-        // SAFETY: erasing the lifetime: the pointer is cleared in `finish`, before the
-        // borrow ends.
-        let host: *mut (dyn Host + 'static) = unsafe { std::mem::transmute(host as *mut dyn Host) };
-        self.shared.host = Some(host);
-        self.shared.resp = 2;
-        self.shared.killing = false;
-        // SAFETY: the hook finds Shared through the registry (set up by setup_eval).
-        unsafe {
-            kvlab_sethook(
-                self.lua.raw(),
-                Some(api::count_hook),
-                LUA_MASKCOUNT,
-                100_000,
-            )
-        };
-    }
+/// Arms the run: the host, RESP2, and the count hook (Redis installs it when
+/// `busy-reply-threshold` is set, which it always is here).
+pub(crate) unsafe fn begin(l: *mut lua_State, shared: &mut Shared, host: &mut dyn Host) {
+    // SAFETY: erasing the lifetime: the pointer is cleared in `finish`, before the
+    // borrow ends.
+    let host: *mut (dyn Host + 'static) = unsafe { std::mem::transmute(host as *mut dyn Host) };
+    shared.host = Some(host);
+    shared.resp = 2;
+    shared.killing = false;
+    // SAFETY: the hook finds Shared through the registry (set up with the state).
+    unsafe { kvlab_sethook(l, Some(api::count_hook), LUA_MASKCOUNT, 100_000) };
+}
 
-    /// Ends the run: converts the result or the error (on top) and disarms.
-    unsafe fn finish(&mut self, status: c_int, name: &str) -> Result<Value, ScriptError> {
-        let l = self.lua.raw();
-        // SAFETY: the result or error value is on top; conversion uses raw access only.
-        let out = unsafe {
-            if status == 0 {
-                Ok(convert::lua_to_value(l, self.shared.resp))
-            } else {
-                Err(ScriptError(convert::script_error(l, name)))
-            }
-        };
-        // SAFETY: as above.
-        unsafe {
-            lua_pop(l, 1);
-            kvlab_sethook(l, None, 0, 0);
-            self.shared.runs = self.shared.runs.wrapping_add(1);
-            if self.shared.runs % GC_PERIOD == 0 {
-                lua_gc(l, LUA_GCSTEP, GC_PERIOD as c_int);
-            }
+/// Ends the run: converts the result or the error (on top) and disarms.
+pub(crate) unsafe fn finish(
+    l: *mut lua_State,
+    shared: &mut Shared,
+    status: c_int,
+    name: &str,
+) -> Result<Value, ScriptError> {
+    // SAFETY: the result or error value is on top; conversion uses raw access only.
+    let out = unsafe {
+        if status == 0 {
+            Ok(convert::lua_to_value(l, shared.resp))
+        } else {
+            Err(ScriptError(convert::script_error(l, name)))
         }
-        self.shared.host = None;
-        out
+    };
+    // SAFETY: as above.
+    unsafe {
+        lua_pop(l, 1);
+        kvlab_sethook(l, None, 0, 0);
+        shared.runs = shared.runs.wrapping_add(1);
+        if shared.runs % GC_PERIOD == 0 {
+            lua_gc(l, LUA_GCSTEP, GC_PERIOD as c_int);
+        }
     }
+    shared.host = None;
+    out
 }
 
 impl Default for Env {
