@@ -152,6 +152,44 @@ LUA_API int lua_isreadonlytable (lua_State *L, int objindex) {\n\
     ),
 ];
 
+/// kvlab's own changes, for scripts that pause (see `src/redis/run.rs`): a script runs in
+/// a coroutine its count hook can yield, and to the script that coroutine must look like
+/// the main thread Redis runs it on — `coroutine.running()` is nil and `coroutine.yield`
+/// fails as it does there. A thread marked with `kvlab_setscript` refuses every yield but
+/// the hook's (`kvlab_hookyield`); `kvlab_canyield` and `kvlab_nccalls` let the hook and
+/// `pcall` see what `lua_yield` and `luaD_call` check.
+const PAUSE_PATCHES: &[(&str, &str, &str)] = &[
+    (
+        "lstate.h",
+        "  lu_byte hookmask;\n",
+        "  lu_byte hookmask;\n  lu_byte kvlab_script;  /* a script's thread: only the hook yields it */\n  lu_byte kvlab_hookyield;\n",
+    ),
+    (
+        "lstate.c",
+        "  L->hookmask = 0;\n",
+        "  L->hookmask = 0;\n  L->kvlab_script = 0;\n  L->kvlab_hookyield = 0;\n",
+    ),
+    (
+        "ldo.c",
+        "  if (L->nCcalls > L->baseCcalls)\n    luaG_runerror(L, \"attempt to yield across metamethod/C-call boundary\");\n",
+        "  if (L->nCcalls > L->baseCcalls || (L->kvlab_script && !L->kvlab_hookyield))\n    luaG_runerror(L, \"attempt to yield across metamethod/C-call boundary\");\n  L->kvlab_hookyield = 0;\n",
+    ),
+    (
+        "lapi.c",
+        "  return (G(L)->mainthread == L);\n}\n",
+        "  return (G(L)->mainthread == L) || L->kvlab_script;\n}\n",
+    ),
+    (
+        "ldo.c",
+        "",
+        "\nLUA_API void kvlab_setscript (lua_State *L, lua_State *from) {\n  L->kvlab_script = 1;\n  L->nCcalls = from->nCcalls;\n}\n\
+         \nLUA_API int kvlab_hookyield (lua_State *L) {\n  L->kvlab_hookyield = 1;\n  return lua_yield(L, 0);\n}\n\
+         \nLUA_API int kvlab_canyield (lua_State *L) {\n  return L->nCcalls <= L->baseCcalls;\n}\n\
+         \nLUA_API int kvlab_nccalls (lua_State *L) {\n  return L->nCcalls;\n}\n\
+         \nLUA_API int kvlab_isscript (lua_State *L) {\n  return L->kvlab_script;\n}\n",
+    ),
+];
+
 /// The Lua sources Redis compiles into the server: the core, the auxiliary library and
 /// the standard libraries it opens (`luaLoadLibraries` in Redis's `script_lua.c`).
 const SOURCES: &[&str] = &[
@@ -239,7 +277,7 @@ fn main() {
 /// Applies the patches for `name` to `text`; each anchor must occur exactly once.
 fn patched(name: &str, text: &str) -> String {
     let mut text = text.to_string();
-    for (file, anchor, replacement) in PATCHES {
+    for (file, anchor, replacement) in PATCHES.iter().chain(PAUSE_PATCHES) {
         if *file == name && anchor.is_empty() {
             text.push_str(replacement);
         } else if *file == name {

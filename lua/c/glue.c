@@ -14,9 +14,15 @@ typedef int (*kvlab_rust_hook)(lua_State *L, lua_Debug *ar);
 /* The codes a Rust function returns instead of a result count (src/ffi.rs). */
 #define KVLAB_RAISE (-1)        /* lua_error(L): the value on top, as is */
 #define KVLAB_RAISE_WHERE (-2)  /* luaL_error(L, "%s", top): prefixed with the position */
+#define KVLAB_YIELD (-3)        /* the script pauses (src/redis/run.rs): the hook's yield */
 #define KVLAB_ARGERROR (-1000)  /* -1000 - n: luaL_argerror(L, n, top) */
 
+LUA_API int kvlab_hookyield(lua_State *L);
+
 static int raise(lua_State *L, int code) {
+  if (code == KVLAB_YIELD) {
+    return kvlab_hookyield(L);
+  }
   if (code == KVLAB_RAISE_WHERE) {
     luaL_where(L, 1);
     lua_insert(L, -2);
@@ -50,13 +56,15 @@ static void hook(lua_State *L, lua_Debug *ar) {
   if (code == 1) {
     lua_error(L);
   } else if (code == 2) {
-    lua_yield(L, 0);
+    kvlab_hookyield(L);
   }
 }
 
 /* Installs `f` as the hook of `L` (NULL removes it). `f` returns 0 to go on, 1 to raise
  * the value it left on top, 2 to yield (count and line events only). */
 void kvlab_sethook(lua_State *L, kvlab_rust_hook f, int mask, int count) {
-  the_hook = f;
+  /* One Rust hook serves every state; removing it from one state must not pull it from
+   * under another that is running (states on other threads, in tests). */
+  if (f) the_hook = f;
   lua_sethook(L, f ? hook : NULL, f ? mask : 0, count);
 }

@@ -35,6 +35,11 @@ pub const RAISE: c_int = -1;
 pub const RAISE_WHERE: c_int = -2;
 /// `ARGERROR - n`: raise "bad argument #n to 'f' (<message on top>)" (`luaL_argerror`).
 pub const ARGERROR: c_int = -1000;
+/// Yield the running script's thread, as the hook does (`src/redis/run.rs`): `pcall`
+/// passes a pause of the function it runs on to its caller.
+pub const YIELD: c_int = -3;
+/// Lua's `LUAI_MAXCCALLS` (luaconf.h): the deepest nesting of C calls.
+pub const LUAI_MAXCCALLS: c_int = 200;
 pub const HOOK_RAISE: c_int = 1;
 pub const HOOK_YIELD: c_int = 2;
 
@@ -225,6 +230,14 @@ extern "C" {
     // c/glue.c
     pub fn kvlab_push_rust_fn(l: *mut lua_State, f: RustFn, nup: c_int);
     pub fn kvlab_sethook(l: *mut lua_State, f: Option<RustHook>, mask: c_int, count: c_int);
+
+    // build.rs's PAUSE_PATCHES
+    /// Marks `l` a script's thread (only the hook may yield it) and gives it the C-call
+    /// depth of `from`, as `lua_pcall` would count a call from there.
+    pub fn kvlab_setscript(l: *mut lua_State, from: *mut lua_State);
+    pub fn kvlab_canyield(l: *mut lua_State) -> c_int;
+    pub fn kvlab_nccalls(l: *mut lua_State) -> c_int;
+    pub fn kvlab_isscript(l: *mut lua_State) -> c_int;
 }
 
 // The macros of lua.h.

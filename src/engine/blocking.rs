@@ -90,6 +90,10 @@ pub enum BlockOp {
     /// with the client's deferred commands and run when the pause ends. Nothing else
     /// ends it (not `CLIENT UNBLOCK`, not a timeout).
     Postpone,
+    /// A script that paused ([`crate::engine::busy`]): its caller waits for its end; a
+    /// client that sent a command meanwhile waits for `busy-reply-threshold` or the end,
+    /// whichever comes first. Nothing else ends it.
+    Script,
     /// `WAIT`: waits for replicas' acknowledgements. There are no replicas, so nothing
     /// serves it: it ends at its timeout (or `CLIENT UNBLOCK`) with the count acknowledged,
     /// 0. It waits on no key.
@@ -180,7 +184,7 @@ impl BlockOp {
                 count.to_string().into_bytes(),
             ],
             // Served directly, or never served: there is no one-command equivalent.
-            BlockOp::XRead(_) | BlockOp::Wait | BlockOp::Postpone => Vec::new(),
+            BlockOp::XRead(_) | BlockOp::Wait | BlockOp::Postpone | BlockOp::Script => Vec::new(),
         }
     }
 }

@@ -79,6 +79,7 @@
 
 pub mod args;
 pub mod blocking;
+pub mod busy;
 pub mod cli;
 pub mod clock;
 pub mod cluster;

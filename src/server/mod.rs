@@ -52,6 +52,12 @@
 //! connection or close it; they share the handle and its [`Notify`](tokio::sync::Notify) with the engine's
 //! queues.
 //!
+//! # Scripts that pause
+//! A script that runs longer than a slice pauses ([`crate::engine::busy`]); the server's
+//! script task resumes it slice by slice, yielding to the connections in between, so
+//! others get `BUSY` past `busy-reply-threshold` and `SCRIPT KILL` reaches it, as with
+//! redis-server.
+//!
 //! # Effects
 //! The engine records each write as a replayable effect. Nothing persists them natively
 //! yet, so the tick task drops them, keeping memory flat; persistence or replication would
@@ -224,8 +230,10 @@ async fn shutdown_signal() -> io::Result<()> {
 /// Only if accepting fails in a way that retrying can't fix.
 pub async fn serve(listener: TcpListener, shared: Rc<Shared>) -> io::Result<()> {
     let ticker = tokio::task::spawn_local(tick_loop(Rc::clone(&shared)));
+    let scripts = tokio::task::spawn_local(script_loop(Rc::clone(&shared)));
     let result = accept_loop(&listener, &shared).await;
     ticker.abort();
+    scripts.abort();
     result
 }
 
@@ -261,6 +269,28 @@ async fn accept_loop(listener: &TcpListener, shared: &Rc<Shared>) -> io::Result<
             id,
             handle,
         ));
+    }
+}
+
+/// Runs a script that paused ([`crate::engine::busy`]) slice by slice, yielding to the
+/// other tasks between slices so that connections are read meanwhile (and answered
+/// `BUSY` past `busy-reply-threshold`, or allowed `SCRIPT KILL`), until it ends.
+async fn script_loop(shared: Rc<Shared>) {
+    loop {
+        shared.script.notified().await;
+        loop {
+            let running = {
+                let mut engine = shared.engine.borrow_mut();
+                let running = engine.resume_script();
+                shared.wake_ready(&engine, 0);
+                shared.print_log(&mut engine);
+                running
+            };
+            if !running {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
     }
 }
 

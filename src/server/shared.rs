@@ -17,6 +17,8 @@ pub struct Shared {
     pub conns: RefCell<HashMap<ClientId, Rc<ConnHandle>>>,
     /// Wakes the tick loop to look at the blocked clients' deadlines again.
     pub timer: Notify,
+    /// Wakes the script loop: a script paused and must be resumed.
+    pub script: Notify,
 }
 
 impl Shared {
@@ -26,13 +28,14 @@ impl Shared {
             engine: RefCell::new(engine),
             conns: RefCell::new(HashMap::new()),
             timer: Notify::new(),
+            script: Notify::new(),
         }
     }
 
     /// Wakes the connection of every client the engine queued something for (or closed),
     /// except `me` (the caller, which drains its own queue), and the tick loop when a
     /// blocked client's deadline may have come closer. Called after each batch of commands
-    /// and each tick. **O(clients woken).**
+    /// and each tick, and the script loop when a script paused. **O(clients woken).**
     pub fn wake_ready(&self, engine: &Engine, me: ClientId) {
         let conns = self.conns.borrow();
         for id in engine.clients_with_pushes() {
@@ -44,6 +47,9 @@ impl Shared {
         }
         if me != 0 && engine.next_timeout_ms().is_some() {
             self.timer.notify_one();
+        }
+        if engine.script_running() {
+            self.script.notify_one();
         }
     }
 

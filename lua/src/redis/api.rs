@@ -3,7 +3,7 @@
 //!
 //! Each function is a [`RustFn`]: it never raises, it returns a code (see `c/glue.c`).
 use super::convert::{push_error_buff, push_value, Value};
-use super::{Host, Shared};
+use super::{run, Host, Interrupt, Shared};
 use crate::args;
 use crate::cstr;
 use crate::ffi::*;
@@ -226,22 +226,40 @@ unsafe extern "C" fn pcall(l: *mut lua_State) -> c_int {
 }
 
 /// The global `pcall` of Redis 7: errors raised as tables (by `redis.call`) come back
-/// as their `err` string, as older versions returned them.
+/// as their `err` string, as older versions returned them. Called from the run's
+/// innermost thread where that thread may pause, it runs the function in a thread of its
+/// own so that a pause inside reaches the script (run.rs); elsewhere, and where a further
+/// C call would pass Lua's limit of 200 (so that the error is Lua's own), it is a plain
+/// `lua_pcall`.
 unsafe extern "C" fn redis_pcall_global(l: *mut lua_State) -> c_int {
-    // SAFETY: a protected call from a Rust frame: errors stop at the call, below us.
+    // SAFETY: protected calls from a Rust frame: errors stop at the call, below us.
     unsafe {
         let argc = lua_gettop(l);
+        let s = shared(l);
+        let threaded = argc >= 1
+            && s.threads.last() == Some(&l)
+            && kvlab_canyield(l) != 0
+            && kvlab_nccalls(l) + 1 < LUAI_MAXCCALLS;
+        if threaded {
+            let co = lua_newthread(l);
+            kvlab_setscript(co, l);
+            run::push_thread(l, s);
+            lua_xmove(l, co, argc);
+            let status = lua_resume(co, argc - 1);
+            if status == LUA_YIELD {
+                // Paused inside: the run resumes `co` first, then this pcall's caller
+                // with what `co` ended with (run.rs's drive).
+                return YIELD;
+            }
+            let n = run::pcall_results(co, status, l);
+            run::pop_thread(l, s);
+            return n;
+        }
         lua_pushboolean(l, 1);
         lua_insert(l, 1);
         if lua_pcall(l, argc - 1, LUA_MULTRET, 0) != 0 {
             lua_remove(l, 1);
-            if lua_istable(l, -1) {
-                lua_pushstring(l, cstr!("err"));
-                lua_rawget(l, -2);
-                if lua_isstring(l, -1) != 0 {
-                    lua_replace(l, -2);
-                }
-            }
+            run::err_field_as_string(l);
             lua_pushboolean(l, 0);
             lua_insert(l, 1);
         }
@@ -488,10 +506,11 @@ unsafe extern "C" fn math_randomseed(l: *mut lua_State) -> c_int {
     }
 }
 
-/// The count hook (Redis's `luaMaskCountHook`): asks the host whether to stop; once a
-/// kill is asked it fires on every line, so a `pcall` cannot swallow the error for long.
+/// The count hook (Redis's `luaMaskCountHook`): asks the host whether to go on, pause
+/// (run.rs) or stop; once a kill is asked it fires on every line of every thread of the
+/// run, so a `pcall` cannot swallow the error for long.
 pub(crate) unsafe extern "C" fn count_hook(l: *mut lua_State, _ar: *mut lua_Debug) -> c_int {
-    // SAFETY: the registry holds the running Env's Shared (set by Env::begin).
+    // SAFETY: the registry holds the running environment's Shared (set up with it).
     unsafe {
         lua_getfield(l, LUA_REGISTRYINDEX, cstr!("kvlab_shared"));
         let s = lua_touserdata(l, -1) as *mut Shared;
@@ -500,18 +519,31 @@ pub(crate) unsafe extern "C" fn count_hook(l: *mut lua_State, _ar: *mut lua_Debu
             return 0;
         }
         let s = &mut *s;
-        let kill = s.killing || host(s).is_some_and(|h| h.interrupt());
-        if kill {
-            if !s.killing {
-                if let Some(h) = host(s) {
-                    h.log(3, b"Lua script killed by user with SCRIPT KILL.");
+        let asked = if s.killing {
+            Interrupt::Kill
+        } else {
+            host(s).map_or(Interrupt::Continue, |h| h.interrupt())
+        };
+        match asked {
+            Interrupt::Kill => {
+                if !s.killing {
+                    if let Some(h) = host(s) {
+                        h.log(3, b"Lua script killed by user with SCRIPT KILL.");
+                    }
+                    s.killing = true;
+                    kvlab_sethook(l, Some(count_hook), LUA_MASKLINE, 0);
+                    for &t in &s.threads {
+                        kvlab_sethook(t, Some(count_hook), LUA_MASKLINE, 0);
+                    }
                 }
-                s.killing = true;
-                kvlab_sethook(l, Some(count_hook), LUA_MASKLINE, 0);
+                push_error_buff(l, b"Script killed by user with SCRIPT KILL...");
+                HOOK_RAISE
             }
-            push_error_buff(l, b"Script killed by user with SCRIPT KILL...");
-            return HOOK_RAISE;
+            // Only the run's innermost thread, at its own level (no C call in between).
+            Interrupt::Pause if s.threads.last() == Some(&l) && kvlab_canyield(l) != 0 => {
+                HOOK_YIELD
+            }
+            _ => 0,
         }
-        0
     }
 }

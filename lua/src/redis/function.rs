@@ -6,7 +6,7 @@
 //! a library's top level can do nothing but register its functions.
 use super::api::{self, raise_error_table, set_fn, set_num, shared};
 use super::convert::push_error_buff;
-use super::{begin, finish, protect, Host, ScriptError, Shared, Value};
+use super::{protect, run, Host, ScriptError, Shared, Step, Value};
 use crate::cstr;
 use crate::ffi::*;
 use crate::state::{self, to_bytes, Lua};
@@ -51,7 +51,6 @@ pub struct FunctionEnv {
 
 const LIBRARY_API: *const c_char = cstr!("kvlab_library_api");
 const GLOBALS_API: *const c_char = cstr!("kvlab_globals_api");
-const ERROR_HANDLER: *const c_char = cstr!("kvlab_error_handler");
 const CALLBACKS: *const c_char = cstr!("kvlab_callbacks");
 const NEXT_ID: *const c_char = cstr!("kvlab_next_id");
 
@@ -69,6 +68,8 @@ impl FunctionEnv {
             deprecated_api: false,
             runs: 0,
             loading: None,
+            threads: Vec::new(),
+            name: String::new(),
         });
         let ptr = &mut *shared as *mut Shared as *mut c_void;
         // SAFETY: setup runs protected; `shared` outlives the state.
@@ -169,7 +170,7 @@ impl FunctionEnv {
     }
 
     /// Calls function `id` (named `name` in errors) with its keys and arguments as its
-    /// two table arguments (Redis's `luaEngineCall`).
+    /// two table arguments (Redis's `luaEngineCall`), to its end.
     pub fn call(
         &mut self,
         id: i32,
@@ -178,26 +179,57 @@ impl FunctionEnv {
         args: &[&[u8]],
         host: &mut dyn Host,
     ) -> Result<Value, ScriptError> {
+        let mut step = self.start_call(id, name, keys, args, host);
+        loop {
+            match step {
+                Step::Done(out) => return out,
+                Step::Paused => step = self.resume(host),
+            }
+        }
+    }
+
+    /// Starts function `id`; like [`Env::start_script`](super::Env::start_script), it may
+    /// pause, and then nothing else may run here until [`FunctionEnv::resume`] ended it.
+    pub fn start_call(
+        &mut self,
+        id: i32,
+        name: &str,
+        keys: &[&[u8]],
+        args: &[&[u8]],
+        host: &mut dyn Host,
+    ) -> Step {
         let l = self.lua.raw();
-        // SAFETY: the host pointer lives for the call only (cleared by finish).
+        // SAFETY: the host pointer lives for the step only; the run is protected.
         unsafe {
             lua_checkstack(l, 6);
-            lua_getfield(l, LUA_REGISTRYINDEX, ERROR_HANDLER);
             lua_getfield(l, LUA_REGISTRYINDEX, CALLBACKS);
             lua_rawgeti(l, -1, id);
             lua_remove(l, -2);
             if lua_isnil(l, -1) {
-                lua_pop(l, 2);
-                return Err(ScriptError(b"ERR Function not found".to_vec()));
+                lua_pop(l, 1);
+                return Step::Done(Err(ScriptError(b"ERR Function not found".to_vec())));
             }
-            begin(l, &mut self.shared, host);
             push_array(l, keys);
             push_array(l, args);
-            let status = lua_pcall(l, 2, 1, -4);
-            let out = finish(l, &mut self.shared, status, name);
-            lua_pop(l, 1);
-            out
+            run::start(l, &mut self.shared, host, 2, name)
         }
+    }
+
+    /// Goes on with the paused function.
+    pub fn resume(&mut self, host: &mut dyn Host) -> Step {
+        // SAFETY: the run's threads are anchored and suspended.
+        unsafe { run::resume(self.lua.raw(), &mut self.shared, host) }
+    }
+
+    /// True while a function is paused here.
+    pub fn is_paused(&self) -> bool {
+        !self.shared.threads.is_empty()
+    }
+
+    /// Drops the paused function without running the rest of it.
+    pub fn abandon(&mut self) {
+        // SAFETY: un-anchoring only.
+        unsafe { run::abandon(self.lua.raw(), &mut self.shared) }
     }
 }
 
@@ -539,7 +571,8 @@ unsafe extern "C" fn setup_functions(l: *mut lua_State) -> c_int {
         );
         debug_assert_eq!(status, 0);
         lua_call(l, 0, 1);
-        lua_setfield(l, LUA_REGISTRYINDEX, ERROR_HANDLER);
+        lua_setfield(l, LUA_REGISTRYINDEX, run::ERROR_HANDLER);
+        run::setup(l);
 
         protect::lock_globals(l);
         lua_pushvalue(l, LUA_GLOBALSINDEX);

@@ -8,6 +8,7 @@ mod api;
 mod convert;
 mod function;
 mod protect;
+mod run;
 
 use crate::cstr;
 use crate::ffi::*;
@@ -16,6 +17,7 @@ use std::ffi::{c_int, c_void, CString};
 
 pub use convert::Value;
 pub use function::{valid_name as function_name_ok, FunctionEnv, Registered};
+pub use run::{Interrupt, Step};
 
 /// What a script asks of the server while it runs.
 pub trait Host {
@@ -24,10 +26,10 @@ pub trait Host {
     /// it ran (unknown, not allowed from scripts, a write in a read-only script) answers
     /// its error as [`Value::Error`] too.
     fn call(&mut self, argv: Vec<Vec<u8>>, resp: u8) -> Value;
-    /// Called every 100,000 instructions (Redis's `scriptInterrupt`): `true` kills the
-    /// script (SCRIPT KILL, FUNCTION KILL).
-    fn interrupt(&mut self) -> bool {
-        false
+    /// Called every 100,000 instructions (Redis's `scriptInterrupt`): go on, pause (see
+    /// [`Step::Paused`]), or kill the script (SCRIPT KILL, FUNCTION KILL).
+    fn interrupt(&mut self) -> Interrupt {
+        Interrupt::Continue
     }
     /// `redis.log(level, ...)`, for levels at or above [`Host::verbosity`].
     fn log(&mut self, level: i32, message: &[u8]);
@@ -59,10 +61,15 @@ pub(crate) struct Shared {
     killing: bool,
     /// `lua-enable-deprecated-api`, read while the environment is set up.
     deprecated_api: bool,
-    /// Scripts run so far (the collector steps every [`GC_PERIOD`]).
+    /// Scripts run so far (the collector steps every 50, run.rs).
     runs: u32,
     /// The library being loaded (FUNCTION LOAD), for `redis.register_function`.
     loading: Option<*mut function::LoadCtx>,
+    /// The threads of the run in progress: the script's, then one per `pcall` running
+    /// in a thread of its own (run.rs); empty between runs.
+    threads: Vec<*mut lua_State>,
+    /// The name errors of the run in progress are reported under.
+    name: String,
 }
 
 /// A script's failure, as the reply Redis sends for it.
@@ -95,6 +102,8 @@ impl Env {
             deprecated_api,
             runs: 0,
             loading: None,
+            threads: Vec::new(),
+            name: String::new(),
         });
         let ptr = &mut *shared as *mut Shared as *mut c_void;
         // SAFETY: setup runs protected; `shared` outlives the state (dropped after it).
@@ -161,8 +170,8 @@ impl Env {
     }
 
     /// Runs the script `f_<sha>` (compiled by [`Env::create_script`]) with KEYS and ARGV
-    /// (Redis's `luaCallFunction` in EVAL mode). `resp3_caller` is the caller's protocol,
-    /// which decides how `false` and `nil` come out. `Err` is the error reply's text.
+    /// (Redis's `luaCallFunction` in EVAL mode) to its end: [`Env::start_script`], resumed
+    /// as long as it pauses. `Err` is the error reply's text.
     pub fn run_script(
         &mut self,
         sha: &str,
@@ -170,69 +179,60 @@ impl Env {
         argv: &[&[u8]],
         host: &mut dyn Host,
     ) -> Result<Value, ScriptError> {
+        let mut step = self.start_script(sha, keys, argv, host);
+        loop {
+            match step {
+                Step::Done(out) => return out,
+                Step::Paused => step = self.resume(host),
+            }
+        }
+    }
+
+    /// Starts the script `f_<sha>` with KEYS and ARGV. It runs until it ends or until
+    /// the host's [`Host::interrupt`] pauses it ([`Step::Paused`]); then nothing else may
+    /// run in this environment until [`Env::resume`] has run it to its end (or
+    /// [`Env::abandon`] dropped it).
+    pub fn start_script(
+        &mut self,
+        sha: &str,
+        keys: &[&[u8]],
+        argv: &[&[u8]],
+        host: &mut dyn Host,
+    ) -> Step {
         let l = self.lua.raw();
         let name = script_key(sha);
-        // SAFETY: the host pointer is only used during this call and cleared before it
-        // returns; every Lua call below is protected.
+        // SAFETY: the host pointer is only used during the step and cleared before it
+        // returns; every Lua call runs protected (in lua_resume).
         unsafe {
-            lua_getglobal(l, cstr!("__redis__err__handler"));
             lua_getfield(l, LUA_REGISTRYINDEX, name.as_ptr());
             if lua_isnil(l, -1) {
-                lua_pop(l, 2);
-                return Err(ScriptError(
+                lua_pop(l, 1);
+                return Step::Done(Err(ScriptError(
                     b"NOSCRIPT No matching script. Please use EVAL.".to_vec(),
-                ));
+                )));
             }
-            begin(l, &mut self.shared, host);
             set_global_array(l, cstr!("KEYS"), keys);
             set_global_array(l, cstr!("ARGV"), argv);
-            let status = lua_pcall(l, 0, 1, -2);
-            let out = finish(l, &mut self.shared, status, sha);
-            lua_pop(l, 1); // the error handler
-            out
+            run::start(l, &mut self.shared, host, 0, sha)
         }
     }
-}
 
-/// Arms the run: the host, RESP2, and the count hook (Redis installs it when
-/// `busy-reply-threshold` is set, which it always is here).
-pub(crate) unsafe fn begin(l: *mut lua_State, shared: &mut Shared, host: &mut dyn Host) {
-    // SAFETY: erasing the lifetime: the pointer is cleared in `finish`, before the
-    // borrow ends.
-    let host: *mut (dyn Host + 'static) = unsafe { std::mem::transmute(host as *mut dyn Host) };
-    shared.host = Some(host);
-    shared.resp = 2;
-    shared.killing = false;
-    // SAFETY: the hook finds Shared through the registry (set up with the state).
-    unsafe { kvlab_sethook(l, Some(api::count_hook), LUA_MASKCOUNT, 100_000) };
-}
-
-/// Ends the run: converts the result or the error (on top) and disarms.
-pub(crate) unsafe fn finish(
-    l: *mut lua_State,
-    shared: &mut Shared,
-    status: c_int,
-    name: &str,
-) -> Result<Value, ScriptError> {
-    // SAFETY: the result or error value is on top; conversion uses raw access only.
-    let out = unsafe {
-        if status == 0 {
-            Ok(convert::lua_to_value(l, shared.resp))
-        } else {
-            Err(ScriptError(convert::script_error(l, name)))
-        }
-    };
-    // SAFETY: as above.
-    unsafe {
-        lua_pop(l, 1);
-        kvlab_sethook(l, None, 0, 0);
-        shared.runs = shared.runs.wrapping_add(1);
-        if shared.runs % GC_PERIOD == 0 {
-            lua_gc(l, LUA_GCSTEP, GC_PERIOD as c_int);
-        }
+    /// Goes on with the paused script, with `host` for what it asks from now on.
+    pub fn resume(&mut self, host: &mut dyn Host) -> Step {
+        // SAFETY: the run's threads are anchored and suspended.
+        unsafe { run::resume(self.lua.raw(), &mut self.shared, host) }
     }
-    shared.host = None;
-    out
+
+    /// True while a script is paused here.
+    pub fn is_paused(&self) -> bool {
+        !self.shared.threads.is_empty()
+    }
+
+    /// Drops the paused script without running the rest of it.
+    pub fn abandon(&mut self) {
+        // SAFETY: un-anchoring only.
+        unsafe { run::abandon(self.lua.raw(), &mut self.shared) }
+    }
 }
 
 impl Default for Env {
@@ -240,10 +240,6 @@ impl Default for Env {
         Env::new()
     }
 }
-
-/// Redis's `LUA_GC_CYCLE_PERIOD`: every 50 runs, 50 steps of the collector, so that no
-/// full cycle lands on one script.
-const GC_PERIOD: u32 = 50;
 
 /// A log line from code with no host to hand (the allow list, during setup): kept for
 /// [`Env::take_log`].
@@ -317,6 +313,7 @@ unsafe extern "C" fn setup_eval(l: *mut lua_State) -> c_int {
         crate::libs_open(l);
         api::register(l, shared);
         api::register_debugger_stubs(l, shared);
+        run::setup(l);
         // Setup runs no user code: nothing here can fail short of memory running out,
         // which aborts (state.rs), so no error ever unwinds through this Rust frame.
         let status = luaL_loadbuffer(
@@ -327,6 +324,8 @@ unsafe extern "C" fn setup_eval(l: *mut lua_State) -> c_int {
         );
         debug_assert_eq!(status, 0);
         lua_call(l, 0, 0);
+        lua_getglobal(l, cstr!("__redis__err__handler"));
+        lua_setfield(l, LUA_REGISTRYINDEX, run::ERROR_HANDLER);
         protect::lock_globals(l);
     }
     0

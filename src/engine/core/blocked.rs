@@ -102,6 +102,10 @@ impl Engine {
     /// [`Engine::next_timeout_ms`] says.
     /// **O(k log n)** for k clients timed out.
     pub fn expire_blocked(&mut self) -> usize {
+        if self.srv.running.is_some() {
+            // Not while a script runs (see Engine::tick).
+            return 0;
+        }
         let now = self.srv.clock.now_ms();
         // A CLIENT PAUSE that ran out releases the commands it held back.
         self.srv.pause_at(now);

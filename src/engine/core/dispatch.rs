@@ -153,6 +153,14 @@ impl Engine {
             self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
             return vec![self.reject(id, e, is_exec)];
         }
+        if let Some(busy) = self.srv.running.as_ref().filter(|r| r.timed_out) {
+            // Redis's processCommand while a script runs past busy-reply-threshold.
+            if !cmd.flags.contains(Flags::ALLOW_BUSY) {
+                let e = Error::Coded(busy.busy_error().into());
+                self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
+                return vec![self.reject(id, e, is_exec)];
+            }
+        }
         let now_ms = self.srv.clock.now_ms();
         if let Some(pause) = self.srv.pause_at(now_ms) {
             // Redis's processCommand: under CLIENT PAUSE the command waits (queued ones
@@ -478,7 +486,7 @@ pub fn call(
 /// Offers a command that ran for `duration_us` to the slow log, which keeps it if it
 /// reached `slowlog-log-slower-than` (see [`slowlog`]). The arguments are copied and
 /// redacted only then.
-pub(super) fn offer_to_slowlog(
+pub(crate) fn offer_to_slowlog(
     srv: &mut Server,
     client: &Client,
     argv: &[Vec<u8>],

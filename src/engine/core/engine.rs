@@ -83,6 +83,7 @@ impl Engine {
                 postponed: Default::default(),
                 evictor: evict::Evictor::default(),
                 scripts: Default::default(),
+                running: None,
                 log: Default::default(),
             },
             clients: HashMap::new(),
@@ -153,7 +154,17 @@ impl Engine {
     /// while blocked; subscriptions end without unsubscribe notices; `MONITOR` stops; output
     /// not yet taken is discarded. Returns what was stopped. **O(keys waited on +
     /// subscriptions).**
+    ///
+    /// A client waiting for its own script asks the script to stop, as `SCRIPT KILL`
+    /// (or `FUNCTION KILL`) would, and keeps waiting for the reply, which comes with the
+    /// script's next slice ([`Engine::resume_script`]); `blocked` is false then (the
+    /// client still waits), and a script that wrote cannot be stopped.
     pub fn interrupt(&mut self, id: ClientId) -> Interrupted {
+        if let Some(r) = self.srv.running.as_mut().filter(|r| r.caller == id) {
+            let eval = r.eval;
+            let _ = r.kill(eval);
+            return Interrupted::default();
+        }
         let blocked = self.srv.unblock(id).is_some();
         self.srv.blocking.forget(id);
         let subscribed = self.srv.pubsub.total(id) > 0;
@@ -205,9 +216,20 @@ impl Engine {
 
     /// Takes the effects recorded since the last call, in order. The list of keys the
     /// server dropped among them is cleared too: take it first with [`Engine::take_dropped`].
+    ///
+    /// A script that paused keeps its effects until it ends: they come out together, as
+    /// one transaction, never half of them.
     pub fn take_effects(&mut self) -> Vec<Effect> {
         self.srv.dropped.clear();
-        std::mem::take(&mut self.srv.effects)
+        match self.srv.running.as_mut() {
+            Some(r) => {
+                let first = r.first_effect.min(self.srv.effects.len());
+                let kept = self.srv.effects.split_off(first);
+                r.first_effect = 0;
+                std::mem::replace(&mut self.srv.effects, kept)
+            }
+            None => std::mem::take(&mut self.srv.effects),
+        }
     }
 
     /// Takes the keys the server removed on its own (expired or evicted) since the effects
@@ -250,6 +272,9 @@ impl Engine {
             self.srv.blocking.defer(client, argv);
             return Reply::NilArray;
         }
+        let Some(argv) = self.hold_for_script(client, argv) else {
+            return Reply::NilArray;
+        };
         let mut replies = self.run(client, argv).into_iter();
         let first = replies.next().unwrap_or(Reply::NilArray);
         for r in replies {
@@ -274,8 +299,29 @@ impl Engine {
             self.srv.blocking.defer(client, argv);
             return;
         }
+        let Some(argv) = self.hold_for_script(client, argv) else {
+            return;
+        };
         self.submit_now(client, argv);
         self.after_command();
+    }
+
+    /// While a script that paused has not reached `busy-reply-threshold`, another client's
+    /// command waits, as Redis leaves it unread ([`crate::engine::busy`]): the client is
+    /// blocked with it deferred, and `None` returned. Otherwise the command is handed back.
+    fn hold_for_script(&mut self, client: ClientId, argv: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
+        let Some(r) = self.srv.running.as_mut() else {
+            return Some(argv);
+        };
+        if r.timed_out || r.caller == client {
+            return Some(argv);
+        }
+        r.waiters.push(client);
+        let db = self.clients.get(&client).map_or(0, |c| c.db);
+        self.srv
+            .block(client, db, Vec::new(), None, blocking::BlockOp::Script);
+        self.srv.blocking.defer(client, argv);
+        None
     }
 
     /// [`Engine::submit`] for a client that is not blocked, without the work that follows
@@ -296,8 +342,19 @@ impl Engine {
     /// (Redis's `handleClientsBlockedOnKeys`), clients unblocked meanwhile run what they
     /// sent while blocked (`processUnblockedClients`), and clients over their output limit
     /// are flagged.
-    pub(super) fn after_command(&mut self) {
-        self.handle_ready_keys();
+    ///
+    /// While a script is paused nothing of this happens, as in Redis, where the script is
+    /// still inside its command — except, once it passed `busy-reply-threshold`, that
+    /// clients unblocked meanwhile have what they sent answered (`BUSY`, mostly).
+    pub(crate) fn after_command(&mut self) {
+        let running = self.srv.running.as_ref().map(|r| r.timed_out);
+        if running == Some(false) {
+            self.sync_killed();
+            return;
+        }
+        if running.is_none() {
+            self.handle_ready_keys();
+        }
         while let Some(id) = self.srv.blocking.next_unblocked() {
             loop {
                 let stop = self
@@ -312,7 +369,9 @@ impl Engine {
                     break;
                 };
                 self.submit_now(id, argv);
-                self.handle_ready_keys();
+                if self.srv.running.is_none() {
+                    self.handle_ready_keys();
+                }
             }
         }
         self.sync_killed();
@@ -371,6 +430,11 @@ impl Engine {
     pub fn tick(&mut self) -> usize {
         const MAX_ROUNDS: usize = 16;
         const ACCEPTABLE_STALE_PERCENT: usize = 10;
+        if self.srv.running.is_some() {
+            // Redis's cron does not run while a script does: no key expires, no blocked
+            // client times out.
+            return 0;
+        }
         let now = self.srv.clock.now_ms();
         let mut removed = 0;
         if self.srv.pause_at(now).is_some() {

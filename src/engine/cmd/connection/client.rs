@@ -357,10 +357,11 @@ pub(super) fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let Ok(target) = u64::try_from(target) else {
         return Ok(Reply::Integer(0));
     };
-    // A command held back by CLIENT PAUSE waits for the pause, not for data.
+    // A command held back by CLIENT PAUSE waits for the pause, not for data; one held by
+    // a running script, for the script.
     let postponed = matches!(
         ctx.srv.blocking.get(target).map(|b| &b.op),
-        Some(BlockOp::Postpone)
+        Some(BlockOp::Postpone | BlockOp::Script)
     );
     if postponed {
         return Ok(Reply::Integer(0));

@@ -3,6 +3,8 @@
 
 use super::host::{to_reply, ScriptHost};
 use crate::engine::args::Args;
+use crate::engine::blocking::BlockOp;
+use crate::engine::busy::{Checks, RunEnv, Running, NOTBUSY};
 use crate::engine::cmd::connection::help::help_reply;
 use crate::engine::cmd::multi::wrap_effects;
 use crate::engine::core::client::Client;
@@ -12,6 +14,7 @@ use crate::engine::error::{CmdResult, Error};
 use crate::engine::num::parse_i64;
 use crate::engine::reply::Reply;
 use crate::engine::scripting::{self, Script, ScriptFlags};
+use kvlab_lua::redis::{ScriptError, Step, Value};
 
 const NOSCRIPT: &str = "NOSCRIPT No matching script. Please use EVAL.";
 
@@ -113,14 +116,7 @@ fn run(
             ));
         }
     }
-    let client = script_client(ctx);
-    let first_effect = ctx.srv.effects.len();
-    let mut env = ctx.srv.scripts.take_env();
-    let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-    let argv: Vec<&[u8]> = argv.iter().map(Vec::as_slice).collect();
-    let mut host = ScriptHost {
-        ctx,
-        client,
+    let checks = Checks {
         read_only: ro || (!compat && flags.contains(ScriptFlags::NO_WRITES)),
         allow_oom: !compat && flags.contains(ScriptFlags::ALLOW_OOM),
         oom_at_start,
@@ -128,17 +124,74 @@ fn run(
         slot: None,
         write_dirty: false,
     };
-    let out = env.run_script(sha, &keys, &argv, &mut host);
-    drop(host);
+    let client = script_client(ctx);
+    let first_effect = ctx.srv.effects.len();
+    let started_us = ctx.srv.clock.monotonic_us();
+    let mut env = ctx.srv.scripts.take_env();
+    let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+    let argv: Vec<&[u8]> = argv.iter().map(Vec::as_slice).collect();
+    let name = format!("f_{sha}");
+    let can_pause = !ctx.deny_blocking;
+    let mut host = ScriptHost {
+        ctx,
+        client,
+        checks,
+        can_pause,
+        slice_us: started_us,
+        kill: false,
+        name,
+    };
+    let step = env.start_script(sha, &keys, &argv, &mut host);
+    let ScriptHost {
+        client,
+        checks,
+        name,
+        ..
+    } = host;
     for (level, line) in env.take_log() {
         ctx.srv.log(level, &line);
     }
-    ctx.srv.scripts.put_env(env);
-    wrap_effects(&mut ctx.srv.effects, first_effect);
-    Ok(match out {
+    match step {
+        Step::Done(out) => {
+            ctx.srv.scripts.put_env(env);
+            wrap_effects(&mut ctx.srv.effects, first_effect);
+            Ok(script_reply(out))
+        }
+        Step::Paused => {
+            // What FUNCTION STATS shows as the command (the script by its digest).
+            let command = [if ro { "EVAL_RO" } else { "EVAL" }, sha]
+                .iter()
+                .map(|s| s.as_bytes().to_vec())
+                .chain(std::iter::once(keys.len().to_string().into_bytes()))
+                .chain(keys.iter().chain(argv.iter()).map(|a| a.to_vec()))
+                .collect();
+            ctx.srv.running = Some(Box::new(Running {
+                caller: ctx.client.id,
+                client,
+                checks,
+                first_effect,
+                now_ms: ctx.now_ms,
+                started_us,
+                eval: true,
+                name,
+                argv: command,
+                kill: false,
+                timed_out: false,
+                waiters: Vec::new(),
+                env: RunEnv::Eval(env),
+            }));
+            ctx.block(Vec::new(), None, BlockOp::Script);
+            Ok(Reply::Nil)
+        }
+    }
+}
+
+/// A script's result as the caller's reply.
+pub(crate) fn script_reply(out: Result<Value, ScriptError>) -> Reply {
+    match out {
         Ok(v) => to_reply(v),
         Err(e) => Reply::Error(String::from_utf8_lossy(&e.0).into_owned()),
-    })
+    }
 }
 
 /// The client a script's commands run as (Redis's `lua_client`): the caller's database,
@@ -197,12 +250,21 @@ pub(super) fn script_flush(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     Ok(Reply::ok())
 }
 
-/// `SCRIPT KILL`: with no script running (a script runs to its end before another
-/// command is read), `NOTBUSY`.
-pub(super) fn script_kill(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
-    Err(Error::Coded(
-        "NOTBUSY No scripts in execution right now.".into(),
-    ))
+/// `SCRIPT KILL`: stops the running script at its next check (Redis's `scriptKill`),
+/// unless it has written or is a function. O(1).
+pub(super) fn script_kill(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    kill(ctx, true)
+}
+
+/// `SCRIPT KILL` (`eval`) and `FUNCTION KILL`.
+pub(crate) fn kill(ctx: &mut Ctx<'_>, eval: bool) -> CmdResult {
+    match ctx.srv.running.as_mut() {
+        None => Err(Error::Coded(NOTBUSY.into())),
+        Some(r) => match r.kill(eval) {
+            Ok(()) => Ok(Reply::ok()),
+            Err(e) => Err(Error::Coded(e.into())),
+        },
+    }
 }
 
 /// `SCRIPT DEBUG YES | SYNC | NO`.

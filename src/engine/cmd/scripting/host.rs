@@ -2,7 +2,9 @@
 //! checks a command from a script gets, the run as the script's own client, and the
 //! conversions between the engine's replies and the interpreter's.
 
-use kvlab_lua::redis::{Host, Value};
+use kvlab_lua::redis::{Host, Interrupt, Value};
+
+use crate::engine::busy::{Checks, SLICE_MS};
 
 use crate::engine::cluster;
 use crate::engine::core::client::Client;
@@ -12,44 +14,40 @@ use crate::engine::error::Error;
 use crate::engine::reply::{format_double, Reply};
 use crate::engine::table::Flags;
 
-/// One script run's side of the server.
-pub(super) struct ScriptHost<'c, 'a> {
+/// One script run's side of the server, for one slice of its run.
+pub(crate) struct ScriptHost<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,
     /// The client the script's commands run as.
     pub client: Client,
-    /// `EVAL_RO`, or a `no-writes` script: write commands are refused.
-    pub read_only: bool,
-    /// `allow-oom`: memory over `maxmemory` does not refuse commands.
-    pub allow_oom: bool,
-    /// `maxmemory` is set and memory was over it when the script started (Redis's
-    /// `pre_command_oom_state`).
-    pub oom_at_start: bool,
-    /// Keys of several slots are allowed (no shebang, or `allow-cross-slot-keys`).
-    pub allow_cross_slot: bool,
-    /// The slot of the keys touched so far (cluster mode).
-    pub slot: Option<u16>,
-    /// A write command ran: later checks on the server's state no longer stop it.
-    pub write_dirty: bool,
+    /// What `redis.call` checks.
+    pub checks: Checks,
+    /// The run may pause (see [`crate::engine::busy`]): not inside `EXEC`.
+    pub can_pause: bool,
+    /// When this slice started, monotonic microseconds.
+    pub slice_us: i64,
+    /// `SCRIPT KILL` asked for it.
+    pub kill: bool,
+    /// The name the log gives it.
+    pub name: String,
 }
-
 impl ScriptHost<'_, '_> {
     /// Redis's checks of `scriptCall`, in its order; `Err` is the error reply's text.
     fn check(&mut self, cmd_flags: Flags, keys: &[&[u8]]) -> Result<(), String> {
         if cmd_flags.contains(Flags::NOSCRIPT) {
             return Err("ERR This Redis command is not allowed from script".into());
         }
-        if self.read_only && cmd_flags.intersects(Flags::WRITE.union(Flags::MAY_REPLICATE)) {
+        if self.checks.read_only && cmd_flags.intersects(Flags::WRITE.union(Flags::MAY_REPLICATE)) {
             return Err("ERR Write commands are not allowed from read-only scripts.".into());
         }
-        if !self.allow_oom
-            && !self.write_dirty
-            && self.oom_at_start
+        if !self.checks.allow_oom
+            && !self.checks.write_dirty
+            && self.checks.oom_at_start
             && cmd_flags.contains(Flags::DENYOOM)
         {
             return Err(Error::OutOfMemory.to_string());
         }
         if cmd_flags.contains(Flags::WRITE) {
-            self.write_dirty = true;
+            self.checks.write_dirty = true;
         }
         if self.ctx.srv.config.cluster_enabled() && !keys.is_empty() {
             let first = cluster::key_slot(keys[0]);
@@ -59,9 +57,9 @@ impl ScriptHost<'_, '_> {
                     "ERR Script attempted to access a non local key in a cluster node".into(),
                 );
             }
-            if !self.allow_cross_slot {
-                match self.slot {
-                    None => self.slot = Some(first),
+            if !self.checks.allow_cross_slot {
+                match self.checks.slot {
+                    None => self.checks.slot = Some(first),
                     Some(s) if s != first => {
                         return Err(
                             "ERR Script attempted to access keys that do not hash to the same slot"
@@ -110,6 +108,30 @@ impl Host for ScriptHost<'_, '_> {
         let replies = call(site, cmd, pos, argv, Mode::IN_SCRIPT);
         let reply = replies.into_iter().next().unwrap_or(Reply::Nil);
         to_value(reply, resp)
+    }
+
+    fn interrupt(&mut self) -> Interrupt {
+        if self.kill {
+            return Interrupt::Kill;
+        }
+        let elapsed_ms = (self.ctx.srv.clock.monotonic_us() - self.slice_us) / 1000;
+        if elapsed_ms >= self.ctx.srv.config.busy_reply_threshold().max(SLICE_MS)
+            && !self.checks.write_dirty
+        {
+            // It could not pause for all that time (inside EXEC, a metamethod, a sort
+            // comparator): nothing can reach it with SCRIPT KILL, so it is killed here.
+            let why = format!(
+                "Script {} ran for {elapsed_ms} ms where it could not pause (inside MULTI/EXEC, a metamethod, a comparator or a coroutine); killing it as SCRIPT KILL would.",
+                self.name
+            );
+            self.ctx.srv.log(3, why.as_bytes());
+            self.kill = true;
+            return Interrupt::Kill;
+        }
+        if self.can_pause && elapsed_ms >= SLICE_MS {
+            return Interrupt::Pause;
+        }
+        Interrupt::Continue
     }
 
     fn log(&mut self, level: i32, message: &[u8]) {

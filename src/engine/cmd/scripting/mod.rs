@@ -5,6 +5,7 @@
 
 mod eval;
 mod host;
+mod resume;
 
 use crate::engine::core::ctx::Command;
 use crate::engine::table::{Flags, Group, KeySpec};
