@@ -151,6 +151,18 @@ impl EngineService {
         self.flush()
     }
 
+    /// True while a script that paused has yet to end ([`Engine::script_running`]).
+    pub fn script_running(&self) -> bool {
+        self.0.engine.borrow().script_running()
+    }
+
+    /// The next slice of a script that paused ([`Engine::resume_script`]): when it ends,
+    /// its caller's reply is in the outcome.
+    pub fn resume_script(&self) -> Outcome {
+        self.0.engine.borrow_mut().resume_script();
+        self.flush()
+    }
+
     /// One timer tick: active expiry and blocked-client timeouts ([`Engine::tick`]).
     pub fn tick(&self) -> Outcome {
         self.0.engine.borrow_mut().tick();

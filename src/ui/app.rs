@@ -49,6 +49,21 @@ pub fn App() -> Html {
         });
     }
 
+    // A script that paused runs on slice by slice, each after the page has repainted, so
+    // the page stays usable (other panes get BUSY past busy-reply-threshold, Ctrl+C or
+    // SCRIPT KILL reach it).
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(state.script_slice, move |slice| {
+            let next = (*slice > 0).then(|| {
+                gloo_timers::callback::Timeout::new(0, move || {
+                    dispatcher.dispatch(Action::ResumeScript)
+                })
+            });
+            move || drop(next)
+        });
+    }
+
     // Once the workbench is on screen, the rest of a split build's wasm loads behind it.
     use_effect_with((), |_| super::split::load_in_background());
 

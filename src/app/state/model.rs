@@ -145,6 +145,9 @@ pub struct State {
     pub(super) next_req: u64,
     /// Changes when this tab's role or its other tabs change (the role badge).
     pub tabs_version: u64,
+    /// Moves after each action that leaves a script paused: the page then schedules
+    /// [`Action::ResumeScript`] (after a repaint, so the page stays usable).
+    pub script_slice: u64,
     /// This tab's part among the workspace's tabs, as of the action being reduced.
     pub(super) tabs: TabCtx,
     /// What the action being reduced asks the browser to do (empty between actions).
@@ -169,6 +172,7 @@ impl PartialEq for State {
             && self.flat == other.flat
             && self.import_report == other.import_report
             && self.tabs_version == other.tabs_version
+            && self.script_slice == other.script_slice
     }
 }
 
@@ -215,6 +219,9 @@ pub enum Action {
     CloseVenn,
     /// The 100 ms timer: active expiry, blocked-client timeouts, countdowns.
     Tick,
+    /// Run the next slice of a script that paused ([`crate::engine::busy`]); the page
+    /// asks for it, a repaint after the last one, while [`State::script_slice`] moves.
+    ResumeScript,
     /// The Chinese HELP texts were fetched.
     HelpZh(Rc<console::HelpZh>),
     /// Run imported commands on a client of their own (the workspace manager's import);
@@ -272,6 +279,7 @@ impl State {
             import_report: None,
             next_req: 0,
             tabs_version: 0,
+            script_slice: 0,
             tabs: TabCtx::default(),
             out: Vec::new(),
         };

@@ -29,6 +29,18 @@ impl State {
             next.now_ms = now;
             return (Rc::new(next), Vec::new());
         }
+        if action == Action::ResumeScript {
+            if tabs.follower() || !self.ws.engine.script_running() {
+                return (self, Vec::new());
+            }
+            let outcome = self.ws.engine.resume_script();
+            let mut next = Rc::unwrap_or_clone(self);
+            next.tabs = *tabs;
+            next.absorb(outcome, None);
+            next.script_slice += u64::from(next.ws.engine.script_running());
+            let out = std::mem::take(&mut next.out);
+            return (Rc::new(next), out);
+        }
         if action == Action::Tick {
             let outcome = self.ws.engine.tick();
             let now = self.ws.engine.read(|e| e.server().clock.now_ms());
@@ -179,6 +191,10 @@ impl State {
                 next.tabs_version += 1;
             }
             Action::TabsChanged => next.tabs_version += 1,
+            Action::ResumeScript => {}
+        }
+        if next.ws.engine.script_running() {
+            next.script_slice += 1;
         }
         let out = std::mem::take(&mut next.out);
         (Rc::new(next), out)

@@ -138,6 +138,7 @@ fn run(
         checks,
         can_pause,
         slice_us: started_us,
+        pause_asked_us: None,
         kill: false,
         name,
     };

@@ -25,6 +25,8 @@ pub(crate) struct ScriptHost<'c, 'a> {
     pub can_pause: bool,
     /// When this slice started, monotonic microseconds.
     pub slice_us: i64,
+    /// When this slice first asked the script to pause, monotonic microseconds.
+    pub pause_asked_us: Option<i64>,
     /// `SCRIPT KILL` asked for it.
     pub kill: bool,
     /// The name the log gives it.
@@ -114,24 +116,35 @@ impl Host for ScriptHost<'_, '_> {
         if self.kill {
             return Interrupt::Kill;
         }
-        let elapsed_ms = (self.ctx.srv.clock.monotonic_us() - self.slice_us) / 1000;
-        if elapsed_ms >= self.ctx.srv.config.busy_reply_threshold().max(SLICE_MS)
-            && !self.checks.write_dirty
-        {
-            // It could not pause for all that time (inside EXEC, a metamethod, a sort
-            // comparator): nothing can reach it with SCRIPT KILL, so it is killed here.
+        let now = self.ctx.srv.clock.monotonic_us();
+        if (now - self.slice_us) / 1000 < SLICE_MS {
+            return Interrupt::Continue;
+        }
+        // The slice is over. A script asked to pause that is still here could not (it is
+        // inside a metamethod, a comparator, a coroutine of its own), and one inside EXEC
+        // cannot at all: nothing can reach it with SCRIPT KILL, so past the threshold it
+        // is killed here, as SCRIPT KILL would (never once it wrote).
+        let stuck_since = if self.can_pause {
+            *self.pause_asked_us.get_or_insert(now)
+        } else {
+            self.slice_us
+        };
+        let stuck_ms = (now - stuck_since) / 1000;
+        let threshold = self.ctx.srv.config.busy_reply_threshold().max(SLICE_MS);
+        if stuck_ms >= threshold && !self.checks.write_dirty {
             let why = format!(
-                "Script {} ran for {elapsed_ms} ms where it could not pause (inside MULTI/EXEC, a metamethod, a comparator or a coroutine); killing it as SCRIPT KILL would.",
+                "Script {} ran for {stuck_ms} ms where it could not pause (inside MULTI/EXEC, a metamethod, a comparator or a coroutine); killing it as SCRIPT KILL would.",
                 self.name
             );
             self.ctx.srv.log(3, why.as_bytes());
             self.kill = true;
             return Interrupt::Kill;
         }
-        if self.can_pause && elapsed_ms >= SLICE_MS {
-            return Interrupt::Pause;
+        if self.can_pause {
+            Interrupt::Pause
+        } else {
+            Interrupt::Continue
         }
-        Interrupt::Continue
     }
 
     fn log(&mut self, level: i32, message: &[u8]) {

@@ -76,6 +76,7 @@ impl Engine {
             checks,
             can_pause: true,
             slice_us: now_us,
+            pause_asked_us: None,
             kill,
             name,
         };
@@ -116,7 +117,7 @@ impl Engine {
                 true
             }
             Step::Done(out) => {
-                self.end_script(r, out);
+                self.end_script(*r, out);
                 false
             }
         }
@@ -146,7 +147,7 @@ impl Engine {
     /// The script ended: its interpreter goes back, its effects become one transaction,
     /// its caller gets the reply (and the slow log the command), and everyone held runs
     /// what they sent.
-    fn end_script(&mut self, r: Box<Running>, out: Result<Value, ScriptError>) {
+    fn end_script(&mut self, r: Running, out: Result<Value, ScriptError>) {
         let Running {
             caller,
             first_effect,
@@ -154,7 +155,7 @@ impl Engine {
             waiters,
             env,
             ..
-        } = *r;
+        } = r;
         let RunEnv::Eval(env) = env;
         self.srv.scripts.put_env(env);
         wrap_effects(&mut self.srv.effects, first_effect);
@@ -181,5 +182,169 @@ impl Engine {
             }
         }
         self.after_command();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::clock::FnClock;
+    use crate::engine::testing::{run, T0};
+    use crate::engine::{ClientId, Engine, Reply};
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    /// An engine whose monotonic clock moves 1 ms at each reading, so that a script's
+    /// slices (20 ms) and the threshold are counts of the hook's checks, not of real time.
+    fn engine() -> (Engine, ClientId, ClientId) {
+        let mono = Rc::new(Cell::new(0.0));
+        let m = Rc::clone(&mono);
+        let clock = FnClock(
+            || T0 as f64,
+            Some(move || {
+                m.set(m.get() + 1.0);
+                m.get()
+            }),
+        );
+        let mut e = Engine::new(Box::new(clock), 7);
+        let (a, b) = (e.connect(), e.connect());
+        assert_eq!(
+            run(&mut e, a, "CONFIG SET busy-reply-threshold 100"),
+            Reply::ok()
+        );
+        (e, a, b)
+    }
+
+    fn error(text: &str) -> Reply {
+        Reply::Error(text.to_string())
+    }
+
+    const BUSY: &str =
+        "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+
+    #[test]
+    fn others_wait_then_get_busy_and_script_kill_ends_the_script() {
+        let (mut e, a, b) = engine();
+        run(&mut e, a, "EVAL \"while true do end\" 0");
+        assert!(e.script_running());
+        assert!(e.take_pushes(a).is_empty());
+        // Before the threshold, what others send waits, unanswered.
+        run(&mut e, b, "PING");
+        e.resume_script();
+        assert!(e.take_pushes(b).is_empty());
+        while !e.server().running.as_ref().is_some_and(|r| r.timed_out) {
+            assert!(e.resume_script());
+        }
+        // Past it, the held PING is answered BUSY, and so is the next command.
+        assert_eq!(e.take_pushes(b), vec![error(BUSY)]);
+        e.submit(b, vec![b"GET".to_vec(), b"k".to_vec()]);
+        assert_eq!(e.take_pushes(b), vec![error(BUSY)]);
+        e.submit(b, vec![b"SCRIPT".to_vec(), b"KILL".to_vec()]);
+        assert_eq!(e.take_pushes(b), vec![Reply::ok()]);
+        assert!(!e.resume_script());
+        let killed = e.take_pushes(a);
+        assert!(
+            matches!(&killed[..], [Reply::Error(m)] if m.starts_with("ERR Script killed by user with SCRIPT KILL...")),
+            "{killed:?}"
+        );
+        assert_eq!(run(&mut e, b, "PING"), Reply::status("PONG"));
+        assert_eq!(
+            run(&mut e, b, "SCRIPT KILL"),
+            error("NOTBUSY No scripts in execution right now.")
+        );
+    }
+
+    #[test]
+    fn a_script_that_wrote_cannot_be_killed_and_its_writes_come_out_as_one() {
+        let (mut e, a, b) = engine();
+        run(
+            &mut e,
+            a,
+            "EVAL \"redis.call('incr', 'n') for i = 1, 30000000 do end redis.call('incr', 'n') return redis.call('get', 'n')\" 0",
+        );
+        assert!(e.script_running());
+        // Nothing of the script is handed out while it runs.
+        assert!(e.take_effects().is_empty());
+        while !e.server().running.as_ref().is_some_and(|r| r.timed_out) {
+            assert!(e.resume_script());
+        }
+        let unkillable = run(&mut e, b, "SCRIPT KILL");
+        assert!(
+            matches!(&unkillable, Reply::Error(m) if m.starts_with("UNKILLABLE")),
+            "{unkillable:?}"
+        );
+        while e.resume_script() {}
+        assert_eq!(e.take_pushes(a), vec![Reply::Bulk(b"2".to_vec())]);
+        let effects: Vec<Vec<Vec<u8>>> = e.take_effects().into_iter().map(|x| x.argv).collect();
+        let names: Vec<String> = effects
+            .iter()
+            .map(|a| String::from_utf8_lossy(&a[0]).to_uppercase())
+            .collect();
+        assert_eq!(names, ["MULTI", "INCR", "INCR", "EXEC"]);
+    }
+
+    #[test]
+    fn what_others_sent_before_the_threshold_runs_after_the_script_in_order() {
+        let (mut e, a, b) = engine();
+        run(
+            &mut e,
+            a,
+            "EVAL \"for i = 1, 3000000 do end return redis.call('set', 'k', 'script')\" 0",
+        );
+        assert!(e.script_running());
+        e.submit(b, vec![b"SET".to_vec(), b"k".to_vec(), b"b".to_vec()]);
+        e.submit(b, vec![b"GET".to_vec(), b"k".to_vec()]);
+        // The caller's own next command waits for its script too.
+        e.submit(a, vec![b"GET".to_vec(), b"k".to_vec()]);
+        while e.resume_script() {}
+        assert_eq!(
+            e.take_pushes(a),
+            vec![Reply::ok(), Reply::Bulk(b"script".to_vec())]
+        );
+        assert_eq!(
+            e.take_pushes(b),
+            vec![Reply::ok(), Reply::Bulk(b"b".to_vec())]
+        );
+    }
+
+    #[test]
+    fn a_script_that_cannot_pause_is_killed_past_the_threshold_unless_it_wrote() {
+        let (mut e, a, _) = engine();
+        // Inside a sort comparator no pause is possible.
+        let r = run(
+            &mut e,
+            a,
+            "EVAL \"table.sort({3, 2, 1}, function(x, y) while true do end end)\" 0",
+        );
+        assert!(
+            matches!(&r, Reply::Error(m) if m.starts_with("ERR Script killed by user with SCRIPT KILL...")),
+            "{r:?}"
+        );
+        assert!(!e.script_running());
+        assert!(e
+            .take_log()
+            .iter()
+            .any(|(_, l)| String::from_utf8_lossy(l).contains("could not pause")));
+        // Inside MULTI/EXEC neither.
+        run(&mut e, a, "MULTI");
+        run(&mut e, a, "EVAL \"while true do end\" 0");
+        let r = run(&mut e, a, "EXEC");
+        assert!(
+            matches!(&r, Reply::Array(v) if matches!(&v[..], [Reply::Error(m)] if m.contains("SCRIPT KILL"))),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn ctrl_c_on_the_caller_asks_its_script_to_stop() {
+        let (mut e, a, _) = engine();
+        run(&mut e, a, "EVAL \"while true do end\" 0");
+        assert!(e.script_running());
+        assert!(!e.interrupt(a).any());
+        assert!(!e.resume_script());
+        let killed = e.take_pushes(a);
+        assert!(
+            matches!(&killed[..], [Reply::Error(m)] if m.contains("SCRIPT KILL")),
+            "{killed:?}"
+        );
     }
 }
