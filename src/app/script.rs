@@ -3,7 +3,7 @@
 //! the argument, as in `sdssplitargs`), and a small Lua highlighter for the editor and for
 //! the echo of a script in the log. Host code, tested by `cargo test`.
 //!
-//! Design (see `docs/scripting-console.md`): a pane's **script editor** opens from the
+//! Design (README, *Consoles*): a pane's **script editor** opens from the
 //! pane's `Lua` button, or when Enter is pressed on an `EVAL`/`EVAL_RO`/`SCRIPT LOAD` line
 //! whose quote is still open (`EVAL "local n = 1` ⏎): the text after the quote moves into
 //! the editor and typing goes on there. In the editor Enter inserts a line break and

@@ -242,13 +242,23 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
                 }
             </div>
             if script_open {
-                <ScriptEditor draft={props.pane.script.clone()} error={props.pane.script_error}
-                    focus={props.pane.script_focus} lang={props.lang}
-                    on_action={props.on_action.reform(move |a: LineAction| Action::Line(id, a))}
-                    command_ref={input_ref.clone()} />
+                { editor(props, &input_ref) }
             }
             { status }
         </section>
+    }
+}
+
+/// The pane's script editor. (Kept out of line: start-up renders none, so this stays out
+/// of the first load.)
+#[inline(never)]
+fn editor(props: &ConsolePaneProps, input_ref: &NodeRef) -> Html {
+    let id = props.pane.id;
+    html! {
+        <ScriptEditor draft={props.pane.script.clone()} error={props.pane.script_error}
+            focus={props.pane.script_focus} lang={props.lang}
+            on_action={props.on_action.reform(move |a: LineAction| Action::Line(id, a))}
+            command_ref={input_ref.clone()} />
     }
 }
 
