@@ -174,6 +174,28 @@ pub fn split_commands(first: &str, text: &str) -> Vec<String> {
     out
 }
 
+/// Stands for a line break inside a history entry when the history is stored a line per
+/// entry (U+2028 LINE SEPARATOR, which `str::lines` does not split at).
+const ENTRY_BREAK: char = '\u{2028}';
+
+/// The console history as stored: an entry a line, a multi-line entry (a script) with its
+/// line breaks as [`ENTRY_BREAK`]. Histories stored before scripts read back the same.
+pub fn history_text(history: &[String]) -> String {
+    let entries: Vec<String> = history
+        .iter()
+        .map(|l| {
+            l.replace("\r\n", "\n")
+                .replace('\n', &ENTRY_BREAK.to_string())
+        })
+        .collect();
+    entries.join("\n")
+}
+
+/// The history [`history_text`] stored.
+pub fn history_from_text(text: &str) -> Vec<String> {
+    text.lines().map(|l| l.replace(ENTRY_BREAK, "\n")).collect()
+}
+
 /// The editor's draft for an `EVAL`/`EVAL_RO`/`SCRIPT LOAD` line whose script quote is
 /// still open, as Enter on it hands it over: the text after the quote and a new line.
 pub fn handover(line: &str) -> Option<ScriptDraft> {
@@ -524,6 +546,19 @@ mod tests {
             vec!["SET k \"a\nGET k".to_string()]
         );
         assert_eq!(split_args("SET k \"a\nGET k"), None);
+    }
+
+    #[test]
+    fn multi_line_history_entries_survive_storage() {
+        let history = vec![
+            "SET a 1".to_string(),
+            "EVAL \"local x = 1\nreturn x\" 0".to_string(),
+            "GET a".to_string(),
+        ];
+        let text = history_text(&history);
+        assert_eq!(text.lines().count(), 3);
+        assert_eq!(history_from_text(&text), history);
+        assert_eq!(history_from_text("PING\nGET a\n"), ["PING", "GET a"]);
     }
 
     #[test]

@@ -152,9 +152,24 @@ test('returning visitor: loaded and evaluated scripts are there after a reload; 
   await waitLog(/"831718c21eb8cace8e6f31e7782a9d8e38ed5600"/);
   await run("EVAL \"return 'evaled'\" 0");
   await waitLog(/"evaled"/);
+  await command().focus();
+  await page.evaluate(() => {
+    const data = new DataTransfer();
+    data.setData('text/plain', "EVAL \"local v = 'multi'\nreturn v\" 0\n");
+    document.querySelector('input.command').dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  });
+  await waitLog(/"multi"/);
   // The replies are on screen only once committed: reload at once.
   await reload();
   assert.equal(await log().getByText('kept').count(), 0, 'a fresh log');
+  // The history kept the multi-line script whole: ↑ opens it in the editor.
+  await command().press('ArrowUp');
+  const code = page.getByRole('group', { name: 'Lua script' }).getByRole('textbox', { name: 'Lua script' });
+  await code.waitFor({ timeout: 5_000 });
+  assert.equal(await code.inputValue(), "local v = 'multi'\nreturn v");
+  await page.getByRole('button', { name: 'Lua script' }).click();
   await run('EVALSHA 831718c21eb8cace8e6f31e7782a9d8e38ed5600 0');
   await run('EVALSHA 5030cd4f77c2127230df57b0e8e55bcef63222ef 0');
   await run('SCRIPT EXISTS 831718c21eb8cace8e6f31e7782a9d8e38ed5600 5030cd4f77c2127230df57b0e8e55bcef63222ef ffffffffffffffffffffffffffffffffffffffff');
