@@ -60,6 +60,16 @@ impl ScriptSync {
     /// What changed between what was known and `cache`; `None` when nothing did. **O(n)**
     /// in the scripts cached (a comparison of names; a learner's cache holds a few).
     fn diff(&mut self, cache: &indexmap::IndexMap<String, Script>) -> Option<ScriptChange> {
+        if self.known.is_empty() && cache.is_empty() {
+            return None;
+        }
+        self.changes(cache)
+    }
+
+    /// [`ScriptSync::diff`] once there are scripts (out of line: a session that never
+    /// scripts never runs it).
+    #[inline(never)]
+    fn changes(&mut self, cache: &indexmap::IndexMap<String, Script>) -> Option<ScriptChange> {
         let kept = self.known.len() <= cache.len()
             && self.known.iter().zip(cache.keys()).all(|(a, b)| a == b);
         let from = if kept { self.known.len() } else { 0 };
@@ -208,6 +218,9 @@ impl EngineService {
     /// script observers (they stored them). Call it before the first command. Returns how
     /// many were cached.
     pub fn restore_scripts(&self, bodies: &[Vec<u8>]) -> usize {
+        if bodies.is_empty() {
+            return 0;
+        }
         let mut engine = self.0.engine.borrow_mut();
         let n = load_scripts(&mut engine, bodies);
         let _ = self
@@ -272,7 +285,12 @@ impl EngineService {
     fn flush(&self) -> Outcome {
         let (effects, dropped, output, log, scripts) = {
             let mut engine = self.0.engine.borrow_mut();
-            let log = engine.take_log();
+            // Both are rare; the common case costs two checks.
+            let log = if engine.server().log.is_empty() {
+                Vec::new()
+            } else {
+                engine.take_log()
+            };
             let scripts = self
                 .0
                 .scripts

@@ -311,11 +311,10 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
     status.snapshot_bytes = snap_bytes.as_ref().map_or(0, Vec::len);
     status.log_bytes = log.iter().map(|(_, b)| b.len()).sum();
     status.problems = recovery.damage.iter().map(FormatError::to_string).collect();
-    inner.restored_scripts = Array::from(&loaded.get(3))
-        .iter()
-        .filter(|v| v.is_object())
-        .map(|v| Uint8Array::new(&v).to_vec())
-        .collect();
+    let scripts = Array::from(&loaded.get(3));
+    if scripts.length() > 0 {
+        inner.restored_scripts = read_scripts(&scripts);
+    }
     inner.next_seq = recovery.last_seq + 1;
     inner.log_records = log.len();
     if !owner {
@@ -351,6 +350,16 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
     inner.compact_due = inner.log_records > COMPACT_RECORDS || status.log_bytes > COMPACT_BYTES;
     inner.status = status;
     (Persister::from(inner), recovery.dbs)
+}
+
+/// The stored scripts' bodies (out of line: a first visit has none).
+#[inline(never)]
+fn read_scripts(scripts: &Array) -> Vec<Vec<u8>> {
+    scripts
+        .iter()
+        .filter(|v| v.is_object())
+        .map(|v| Uint8Array::new(&v).to_vec())
+        .collect()
 }
 
 impl Inner {
