@@ -103,6 +103,9 @@ test('Enter on EVAL with its quote open hands the script over to the editor', as
   await code.press('Control+Enter');
   const text = await waitLog(/> EVAL "local greeting = 'hi'\nreturn greeting" 0\s+"hi"/);
   assert.ok(text);
+  // SCRIPT LOAD caches it and answers its SHA-1 (recorded from redis-server).
+  await page.getByRole('button', { name: 'SCRIPT LOAD', exact: true }).click();
+  await waitLog(/> SCRIPT LOAD "local greeting = 'hi'\nreturn greeting"\s+"ddac1d37d649b9bd21428c8a6505d8b910a3cb23"/);
   // A keys line with an open quote runs nothing and says why.
   await page.getByRole('textbox', { name: 'Keys (KEYS)' }).fill('"open');
   await code.press('Control+Enter');
