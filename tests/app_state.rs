@@ -746,3 +746,66 @@ fn help_speaks_both_languages() {
         "{zh}"
     );
 }
+
+#[test]
+fn the_script_editor_runs_eval_as_one_command_line() {
+    use kvlab::app::script::{ScriptField, ScriptRun};
+    let s = state();
+    // Enter on an EVAL line whose quote is open: the script goes on in the editor.
+    let (s, out) = type_line(s, ALONE, 1, "EVAL \"local n = redis.call('INCR', KEYS[1])");
+    assert_eq!(out, []);
+    let p = s.first_pane();
+    assert!(p.script_open);
+    assert_eq!(p.script.body, "local n = redis.call('INCR', KEYS[1])\n");
+    assert_eq!(p.draft, "");
+    assert_eq!(last(&s, 1), Entry::Welcome, "nothing ran");
+    let body = "local n = redis.call('INCR', KEYS[1])\nreturn n * 2";
+    let edit = |f, t: &str| Action::Line(1, LineAction::ScriptEdit(f, t.into()));
+    let (s, _) = act(s, ALONE, edit(ScriptField::Body, body));
+    let (s, _) = act(s, ALONE, edit(ScriptField::Keys, "hits"));
+    let (s, out) = act(
+        s,
+        ALONE,
+        Action::Line(1, LineAction::ScriptRun(ScriptRun::Eval)),
+    );
+    let line = format!("EVAL \"{body}\" 1 hits");
+    assert_eq!(
+        last(&s, 1),
+        command(PROMPT, &line, Some("(integer) 2"), false)
+    );
+    assert_eq!(out, [history(&[&line])]);
+    assert!(s.first_pane().script_open, "the editor stays open");
+    // ↑ brings the multi-line script back into the editor, not the one-line box.
+    let (s, _) = act(s, ALONE, Action::Line(1, LineAction::ScriptOpen(false)));
+    let (s, _) = act(s, ALONE, Action::Line(1, LineAction::HistoryPrev));
+    let p = s.first_pane();
+    assert!(p.script_open);
+    assert_eq!(
+        (p.script.body.as_str(), p.script.keys.as_str()),
+        (body, "hits")
+    );
+    assert_eq!(p.draft, "");
+    // A pasted multi-line EVAL is one command.
+    let (s, _) = act(
+        s,
+        ALONE,
+        Action::Line(
+            1,
+            LineAction::Paste("EVAL 'return\n{1,\n2}' 0\nGET hits\n".into()),
+        ),
+    );
+    let log = &s.first_pane().log;
+    assert_eq!(
+        *log[log.len() - 2],
+        command(
+            PROMPT,
+            "EVAL 'return\n{1,\n2}' 0",
+            Some("1) (integer) 1\n2) (integer) 2"),
+            false
+        )
+    );
+    assert_eq!(
+        last(&s, 1),
+        command(PROMPT, "GET hits", Some("\"1\""), false)
+    );
+}

@@ -73,6 +73,65 @@ async fn writes_come_back_after_reopening_and_after_a_compaction() {
 }
 
 #[wasm_bindgen_test]
+async fn scripts_come_back_after_reopening_and_a_flush_forgets_them() {
+    use kvlab::app::engine::{EngineService, ScriptChange};
+    let ws = unique("scripts");
+    let (p, _) = persist::open(&ws).await;
+    assert!(p.take_scripts().is_empty());
+    // The engine service reports each change of the script cache; the persister stores it,
+    // with a write of the same moment or on its own, pending until committed.
+    let service = EngineService::new(Engine::new(Box::new(FnClock::wall(js_sys::Date::now)), 7));
+    let q = p.clone();
+    service.observe_scripts(Rc::new(move |c: &ScriptChange| q.record_scripts(c)));
+    let q = p.clone();
+    service.observe(Rc::new(move |e: &[kvlab::engine::Effect]| {
+        q.record(e.to_vec(), js_sys::Date::now() as i64)
+    }));
+    let c = service.connect();
+    service.submit(c, argv("SCRIPT LOAD \"return 'one'\""));
+    assert!(
+        p.status().pending,
+        "a loaded script is pending until committed"
+    );
+    service.submit(c, argv("EVAL \"redis.call('SET', 'k', 'v') return 2\" 0"));
+    p.flushed().await;
+    assert!(!p.status().pending);
+    p.close().await;
+
+    let (p, dbs) = persist::open(&ws).await;
+    let mut bodies = p.take_scripts();
+    bodies.sort();
+    assert_eq!(
+        bodies,
+        vec![
+            b"redis.call('SET', 'k', 'v') return 2".to_vec(),
+            b"return 'one'".to_vec()
+        ]
+    );
+    assert_eq!(dbs[0].len(), 1, "the script's write is in the log too");
+    // Put back, they run by SHA-1; a flush deletes them from storage too.
+    let service = EngineService::new(Engine::new(Box::new(FnClock::wall(js_sys::Date::now)), 7));
+    assert_eq!(service.restore_scripts(&bodies), 2);
+    let q = p.clone();
+    service.observe_scripts(Rc::new(move |c: &ScriptChange| q.record_scripts(c)));
+    let c = service.connect();
+    let sha = kvlab::engine::scripting::sha1hex(b"return 'one'");
+    let out = service.submit(c, argv(&format!("EVALSHA {sha} 0")));
+    assert_eq!(
+        out.output_of(c).collect::<Vec<_>>(),
+        [&Reply::Bulk(b"one".to_vec())]
+    );
+    service.submit(c, argv("SCRIPT FLUSH"));
+    service.submit(c, argv("SCRIPT LOAD \"return 'after'\""));
+    p.flushed().await;
+    p.close().await;
+    let (p, _) = persist::open(&ws).await;
+    assert_eq!(p.take_scripts(), vec![b"return 'after'".to_vec()]);
+    p.close().await;
+    persist::delete_workspace(&ws).await.unwrap();
+}
+
+#[wasm_bindgen_test]
 async fn a_second_opener_of_a_held_workspace_reads_but_does_not_write() {
     let ws = unique("held");
     let (p, dbs) = persist::open(&ws).await;

@@ -11,9 +11,12 @@
 //! - [`route`]: the URL fragment's routes, parsed and written in one place.
 //! - [`share`]: share links and Try-it links (the payloads of two routes).
 //! - [`console`]: redis-cli's hints, Tab completion and `HELP`, from the command table.
+//! - [`script`]: multi-line Lua scripts in the console: the editor's `EVAL` line, pasted
+//!   commands, the Lua highlighter.
 
 pub mod console;
 pub mod engine;
 pub mod route;
+pub mod script;
 pub mod share;
 pub mod state;

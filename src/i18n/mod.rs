@@ -6,7 +6,8 @@
 //!   ([`strings`]), [`WalkStrings`] for the walkthrough page ([`walk`]), [`ConsoleStrings`]
 //!   for the console ([`console`]), and one per part of the workbench: [`TabStrings`]
 //!   ([`tabs`]), [`ShareStrings`] and [`EmbedStrings`] ([`share`]), [`WorkspaceStrings`] and
-//!   [`PersistStrings`] ([`workspace`]), [`HelpStrings`] ([`help`]), each reached through a
+//!   [`PersistStrings`] ([`workspace`]), [`HelpStrings`] ([`help`]), [`ScriptStrings`]
+//!   ([`script`], the script editor), each reached through a
 //!   method of [`Lang`] (`lang.tabs()`, `lang.share()`, …);
 //! - texts that take a value are enum variants with their parameters, whose `text(lang)`
 //!   has one arm per language: [`WalkMsg`] (what is wrong with a walkthrough file, made by
@@ -22,6 +23,7 @@
 pub mod console;
 pub mod help;
 mod lang;
+pub mod script;
 pub mod share;
 pub mod strings;
 pub mod tabs;
@@ -31,6 +33,7 @@ pub mod workspace;
 pub use console::ConsoleStrings;
 pub use help::HelpStrings;
 pub use lang::Lang;
+pub use script::ScriptStrings;
 pub use share::{share_error_text, EmbedStrings, ShareStrings};
 pub use strings::Strings;
 pub use tabs::TabStrings;
@@ -55,6 +58,7 @@ mod tests {
                 format!("{:?}", lang.workspaces()),
                 format!("{:?}", lang.persist()),
                 format!("{:?}", lang.help()),
+                format!("{:?}", lang.script()),
             ] {
                 assert!(
                     !table.contains(": \"\""),

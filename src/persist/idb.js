@@ -2,6 +2,7 @@
 // returns a Promise and never throws synchronously. One IndexedDB database per workspace,
 // named PREFIX + workspace, with three object stores:
 //   meta        "snapshot" -> Uint8Array (engine::snapshot format)
+//               "script:<sha1>" -> Uint8Array (a cached Lua script's body, SCRIPT LOAD/EVAL)
 //   log         seq (number) -> Uint8Array (one log record each)
 //   quarantine  seq (number) -> Uint8Array (records found corrupt, kept for inspection)
 
@@ -41,15 +42,36 @@ export async function kv_open(workspace) {
   return db;
 }
 
-/** Everything stored: [snapshot or null, log keys, log values], in key order. */
+/** The keys of the stored scripts in `meta`: "script:" and a SHA-1. */
+const SCRIPTS = () => IDBKeyRange.bound('script:', 'script:\uffff');
+
+/** Everything stored: [snapshot or null, log keys, log values, script bodies], in key
+ * order. */
 export async function kv_load(db) {
   const tx = db.transaction(['meta', 'log'], 'readonly');
-  const [snap, keys, values] = await Promise.all([
+  const [snap, keys, values, scripts] = await Promise.all([
     req(tx.objectStore('meta').get('snapshot')),
     req(tx.objectStore('log').getAllKeys()),
     req(tx.objectStore('log').getAll()),
+    req(tx.objectStore('meta').getAll(SCRIPTS())),
   ]);
-  return [snap ?? null, keys, values];
+  return [snap ?? null, keys, values, scripts];
+}
+
+/** Appends one log record (unless `seq` < 0) and stores script changes — forgets every
+ * stored script first if `flush`, then puts `shas[i]` -> `bodies[i]` — in one transaction;
+ * resolves once it has committed durably. */
+export function kv_write(db, seq, bytes, flush, shas, bodies) {
+  try {
+    const tx = db.transaction(['meta', 'log'], 'readwrite', { durability: 'strict' });
+    if (seq >= 0) tx.objectStore('log').put(bytes.slice(), seq);
+    const meta = tx.objectStore('meta');
+    if (flush) meta.delete(SCRIPTS());
+    shas.forEach((sha, i) => meta.put(bodies[i], 'script:' + sha));
+    return done(tx);
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }
 
 /** Appends one log record; resolves once the transaction has committed durably. */
@@ -80,11 +102,12 @@ export function kv_compact(db, snapshot, upto, bad) {
   }
 }
 
-/** Stored bytes of an open workspace (snapshot plus log). */
+/** Stored bytes of an open workspace (snapshot, log and scripts). */
 export async function kv_size(db) {
-  const [snap, , values] = await kv_load(db);
+  const [snap, , values, scripts] = await kv_load(db);
   let n = snap ? snap.byteLength : 0;
   for (const v of values) n += v.byteLength;
+  for (const v of scripts) n += v.byteLength;
   return n;
 }
 

@@ -12,6 +12,15 @@
 //! [`COMPACT_RECORDS`], a snapshot replaces it, once the page has been quiet for
 //! [`COMPACT_IDLE_MS`] (snapshot and log truncation are one transaction).
 //!
+//! # Scripts
+//! Redis keeps no script across a restart; the web app keeps the learner's cached scripts
+//! (`SCRIPT LOAD`, `EVAL`) across reloads. [`Persister::record_scripts`] takes each change
+//! of the engine's script cache (`app::engine::ScriptChange`) and writes it in the same
+//! transaction as the log record of the same moment, under `meta` keys `script:<sha1>`;
+//! `SCRIPT FLUSH` deletes them all. Like a write, a script is pending until committed
+//! ([`Status::pending`]). [`Persister::take_scripts`] gives the stored bodies to put back
+//! (with `SCRIPT LOAD`) before the first command.
+//!
 //! # Load
 //! [`open`] takes the workspace's Web Lock, opens its database, reads the snapshot and the
 //! log and rebuilds the dataset ([`snapshot::recover`]). Keys whose deadline passed while the
@@ -43,6 +52,7 @@ use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use crate::app::engine::ScriptChange;
 use crate::engine::keyspace::Db;
 use crate::engine::snapshot::{self, FormatError, TimedEffect};
 use crate::engine::{Effect, Engine};
@@ -62,6 +72,15 @@ extern "C" {
     async fn kv_load(db: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch)]
     async fn kv_append(db: &JsValue, seq: f64, bytes: &[u8]) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch)]
+    async fn kv_write(
+        db: &JsValue,
+        seq: f64,
+        bytes: &[u8],
+        flush: bool,
+        shas: Array,
+        bodies: Array,
+    ) -> Result<(), JsValue>;
     #[wasm_bindgen(catch)]
     async fn kv_compact(
         db: &JsValue,
@@ -172,6 +191,10 @@ struct Inner {
     release: Option<js_sys::Function>,
     next_seq: u64,
     pending: Vec<TimedEffect>,
+    /// Script changes not written yet: forget the stored ones first, then these.
+    pending_scripts: ScriptChange,
+    /// Stored scripts' bodies read by [`open`], until [`Persister::take_scripts`].
+    restored_scripts: Vec<Vec<u8>>,
     flushing: bool,
     log_records: usize,
     compact_due: bool,
@@ -190,6 +213,8 @@ impl Inner {
             release: None,
             next_seq: 1,
             pending: Vec::new(),
+            pending_scripts: ScriptChange::default(),
+            restored_scripts: Vec::new(),
             flushing: false,
             log_records: 0,
             compact_due: false,
@@ -286,6 +311,10 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
     status.snapshot_bytes = snap_bytes.as_ref().map_or(0, Vec::len);
     status.log_bytes = log.iter().map(|(_, b)| b.len()).sum();
     status.problems = recovery.damage.iter().map(FormatError::to_string).collect();
+    let scripts = Array::from(&loaded.get(3));
+    if scripts.length() > 0 {
+        inner.restored_scripts = read_scripts(&scripts);
+    }
     inner.next_seq = recovery.last_seq + 1;
     inner.log_records = log.len();
     if !owner {
@@ -321,6 +350,23 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
     inner.compact_due = inner.log_records > COMPACT_RECORDS || status.log_bytes > COMPACT_BYTES;
     inner.status = status;
     (Persister::from(inner), recovery.dbs)
+}
+
+/// The stored scripts' bodies (out of line: a first visit has none).
+#[inline(never)]
+fn read_scripts(scripts: &Array) -> Vec<Vec<u8>> {
+    scripts
+        .iter()
+        .filter(|v| v.is_object())
+        .map(|v| Uint8Array::new(&v).to_vec())
+        .collect()
+}
+
+impl Inner {
+    /// True when a script change waits to be written.
+    fn has_scripts(&self) -> bool {
+        self.pending_scripts.flushed || !self.pending_scripts.added.is_empty()
+    }
 }
 
 impl From<Inner> for Persister {
@@ -377,13 +423,43 @@ impl Persister {
     /// True when nothing is waiting to be written or being written.
     pub fn is_idle(&self) -> bool {
         let i = self.inner.borrow();
-        !i.flushing && i.pending.is_empty()
+        !i.flushing && i.pending.is_empty() && !i.has_scripts()
+    }
+
+    /// The stored scripts' bodies [`open`] read (once; empty afterwards). Cache them before
+    /// the first command (`EngineService::restore_scripts`).
+    pub fn take_scripts(&self) -> Vec<Vec<u8>> {
+        std::mem::take(&mut self.inner.borrow_mut().restored_scripts)
+    }
+
+    /// Saves a change of the engine's script cache. Call it right after the command that
+    /// made it, like [`Persister::record`]; it is written with the next log record, or on
+    /// its own.
+    pub fn record_scripts(&self, change: &ScriptChange) {
+        if !self.is_saving() {
+            return;
+        }
+        let start = {
+            let mut i = self.inner.borrow_mut();
+            let p = &mut i.pending_scripts;
+            if change.flushed {
+                p.flushed = true;
+                p.added.clear();
+            }
+            p.added.extend(change.added.iter().cloned());
+            !std::mem::replace(&mut i.flushing, true)
+        };
+        if start {
+            self.notify();
+            let me = self.clone();
+            wasm_bindgen_futures::spawn_local(async move { me.flush().await });
+        }
     }
 
     fn notify(&self) {
         let (f, s) = {
             let mut i = self.inner.borrow_mut();
-            i.status.pending = i.flushing || !i.pending.is_empty();
+            i.status.pending = i.flushing || !i.pending.is_empty() || i.has_scripts();
             (i.on_status.clone(), i.status.clone())
         };
         if let Some(f) = f {
@@ -417,29 +493,47 @@ impl Persister {
 
     async fn flush(&self) {
         loop {
-            let (db, seq, bytes) = {
+            let (db, seq, bytes, scripts) = {
                 let mut i = self.inner.borrow_mut();
-                if i.pending.is_empty() || i.status.mode != Mode::Saved {
+                if (i.pending.is_empty() && !i.has_scripts()) || i.status.mode != Mode::Saved {
                     i.flushing = false;
                     drop(i);
                     self.notify();
                     break;
                 }
                 let effects = std::mem::take(&mut i.pending);
-                let seq = i.next_seq;
-                i.next_seq += 1;
+                let scripts = std::mem::take(&mut i.pending_scripts);
+                let seq = (!effects.is_empty()).then(|| {
+                    i.next_seq += 1;
+                    i.next_seq - 1
+                });
                 let Some(db) = i.db.clone() else {
                     i.flushing = false;
                     break;
                 };
-                (db, seq, snapshot::encode_log_record(seq, &effects))
+                let bytes = seq.map(|seq| snapshot::encode_log_record(seq, &effects));
+                (db, seq, bytes, scripts)
             };
             let t0 = perf_now();
-            let result = kv_append(&db, seq as f64, &bytes).await;
+            let result = match (&bytes, scripts.flushed || !scripts.added.is_empty()) {
+                (Some(bytes), false) => kv_append(&db, seq.unwrap_or(0) as f64, bytes).await,
+                (bytes, _) => {
+                    let (shas, bodies) = (Array::new(), Array::new());
+                    for (sha, body) in &scripts.added {
+                        shas.push(&JsValue::from_str(sha));
+                        bodies.push(&Uint8Array::from(body.as_slice()));
+                    }
+                    let seq = seq.map_or(-1.0, |s| s as f64);
+                    let bytes = bytes.as_deref().unwrap_or(&[]);
+                    kv_write(&db, seq, bytes, scripts.flushed, shas, bodies).await
+                }
+            };
             {
                 let mut i = self.inner.borrow_mut();
                 match result {
+                    Ok(()) if bytes.is_none() => i.status.last_commit_ms = perf_now() - t0,
                     Ok(()) => {
+                        let bytes = bytes.as_deref().unwrap_or(&[]);
                         i.status.appended += 1;
                         i.status.log_bytes += bytes.len();
                         i.status.last_commit_ms = perf_now() - t0;

@@ -23,7 +23,7 @@ impl State {
             _ => Lang::detect(),
         };
         let history = storage::get("history")
-            .map(|h| h.lines().map(str::to_string).collect())
+            .map(|h| crate::app::script::history_from_text(&h))
             .unwrap_or_default();
         let theme = match storage::get("theme").as_deref() {
             Some("light") => Theme::Light,

@@ -292,6 +292,12 @@ test('axe-core: no serious or critical violations on any main screen, both theme
       await seed();
       await run('HELP SET');
       found.push(...(await axe(`${theme} ${lang} console`)));
+      // The script editor, with a highlighted script in it and in the log.
+      await run('EVAL "local n = 1 -- one" 0');
+      await page.locator('.pane-head .raw-toggle').nth(1).click();
+      await page.locator('.script-editor textarea').fill("-- a comment\nlocal n = redis.call('INCR', KEYS[1])\nreturn {n, 2.5, ARGV[1]}");
+      found.push(...(await axe(`${theme} ${lang} script editor`)));
+      await page.locator('.pane-head .raw-toggle').nth(1).click();
       await item('login').click();
       await item('queue').click();
       await item('tags').click();

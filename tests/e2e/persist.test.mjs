@@ -6,13 +6,15 @@
 //
 // Each test gets its own browser profile (its own IndexedDB) and workspace. The crash test
 // starts Chromium itself, connects over CDP, and SIGKILLs the whole browser process group
-// right after the replies are painted, then starts it again on the same profile.
+// right after the replies are painted (writes and a SCRIPT LOAD), then starts it again on the
+// same profile.
 //
 // Environment: KVLAB_DIST, CHROMIUM as in console.test.mjs; KVLAB_CRASH_TRIALS (default 5).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -357,6 +359,10 @@ test('writes survive SIGKILL of the browser right after their replies are painte
       assert.equal(await run(page, `SET t${t}k${i} v${i}`), 'OK');
     }
     assert.equal(await run(page, `INCR counter`), `(integer) ${t + 1}`);
+    // A cached script is kept like a write (a learner's scripts survive a reload).
+    const script = `return ${t} + 100`;
+    const sha = createHash('sha1').update(script).digest('hex');
+    assert.equal(await run(page, `SCRIPT LOAD "${script}"`), `"${sha}"`);
     await painted(page);
     await killGroup(child);
     ({ child, page } = await startOwnBrowser(profile));
@@ -368,6 +374,7 @@ test('writes survive SIGKILL of the browser right after their replies are painte
       `trial ${t}`,
     );
     assert.equal(await run(page, 'GET counter'), `"${t + 1}"`, `trial ${t}`);
+    assert.equal(await run(page, `EVALSHA ${sha} 0`), `(integer) ${t + 100}`, `trial ${t}`);
     await killGroup(child);
   }
 });

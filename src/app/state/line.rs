@@ -3,6 +3,7 @@
 use super::model::{Command, State};
 use super::pane::{Completion, Entry, LineAction, PaneId, MAX_HISTORY};
 use crate::app::console;
+use crate::app::script::{self, ScriptField};
 use crate::tabs::Msg;
 
 impl State {
@@ -36,6 +37,15 @@ impl State {
                 p.history_pos = None;
             }
             LineAction::Submit => {
+                // `EVAL "local n = 1` ⏎: the script goes on in the editor.
+                if let Some(draft) = script::handover(&p.draft) {
+                    p.draft.clear();
+                    p.script = draft;
+                    p.script_open = true;
+                    p.script_focus += 1;
+                    p.script_error = None;
+                    return;
+                }
                 let line = std::mem::take(&mut p.draft);
                 p.history_pos = None;
                 p.stash.clear();
@@ -43,14 +53,31 @@ impl State {
             }
             LineAction::Paste(text) => {
                 let first = std::mem::take(&mut p.draft);
-                let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-                if let Some(l) = lines.first_mut() {
-                    *l = format!("{first}{l}");
-                }
-                for line in lines.into_iter().filter(|l| !l.trim().is_empty()) {
+                for line in script::split_commands(&first, &text) {
                     self.run(id, line);
                 }
             }
+            LineAction::ScriptOpen(open) => {
+                p.script_open = open;
+                if open {
+                    p.script_focus += 1;
+                }
+            }
+            LineAction::ScriptEdit(field, text) => {
+                p.script_error = None;
+                match field {
+                    ScriptField::Body => p.script.body = text,
+                    ScriptField::Keys => p.script.keys = text,
+                    ScriptField::Args => p.script.args = text,
+                }
+            }
+            LineAction::ScriptRun(run) => match script::eval_line(&p.script, run) {
+                Ok(line) => {
+                    p.script_error = None;
+                    self.run(id, line);
+                }
+                Err(e) => p.script_error = Some(e),
+            },
             LineAction::HistoryPrev => {
                 let pos = match p.history_pos {
                     None if history_len == 0 => return,
@@ -62,12 +89,14 @@ impl State {
                 };
                 p.history_pos = Some(pos);
                 p.draft = self.history.get(pos).cloned().unwrap_or_default();
+                p.recall_script();
             }
             LineAction::HistoryNext => match p.history_pos {
                 None => {}
                 Some(pos) if pos + 1 < history_len => {
                     p.history_pos = Some(pos + 1);
                     p.draft = self.history.get(pos + 1).cloned().unwrap_or_default();
+                    p.recall_script();
                 }
                 Some(_) => {
                     p.history_pos = None;

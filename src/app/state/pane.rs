@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use crate::app::script::{DraftError, ScriptDraft, ScriptField, ScriptRun};
 use crate::engine::ClientId;
 use crate::i18n::Lang;
 use crate::tabs::Session;
@@ -74,6 +75,15 @@ pub struct Pane {
     /// In a follower tab: commands sent to the leader and not answered yet — their number
     /// and the absolute index (`log_base` + position) of their block.
     pub(super) waiting: Vec<(u64, u64)>,
+    /// The script editor's text (kept while the editor is closed).
+    pub script: ScriptDraft,
+    /// The script editor is open.
+    pub script_open: bool,
+    /// Bumped when the editor should take the focus (opened by its button, or by Enter on
+    /// an `EVAL "…` line whose quote is open).
+    pub script_focus: u32,
+    /// The editor's last run failed before it ran: a line that does not split.
+    pub script_error: Option<DraftError>,
 }
 
 /// The candidates Tab found for the word being typed, shown as a list under the line.
@@ -109,6 +119,17 @@ impl Pane {
             let excess = self.log.len() - MAX_LOG;
             self.log.drain(..excess);
             self.log_base += excess as u64;
+        }
+    }
+
+    /// A multi-line script recalled from the history opens in the editor (a one-line box
+    /// cannot show its line breaks); the box is left empty.
+    pub(super) fn recall_script(&mut self) {
+        if let Some(draft) = crate::app::script::recall(&self.draft) {
+            self.script = draft;
+            self.script_open = true;
+            self.script_error = None;
+            self.draft.clear();
         }
     }
 
@@ -167,6 +188,13 @@ pub enum LineAction {
     /// Ctrl+C: stop what the client waits in (`BLPOP`, `SUBSCRIBE`, `MONITOR`), as
     /// redis-cli's Ctrl+C does; otherwise drop the line being typed, as a shell does.
     Interrupt,
-    /// Several lines pasted: run them in order.
+    /// Text pasted: the commands it holds run in order (a line break inside quotes stays
+    /// in its argument: a pasted multi-line `EVAL "…" 0` is one command).
     Paste(String),
+    /// Open (`true`, focused) or close the script editor.
+    ScriptOpen(bool),
+    /// A field of the script editor changed.
+    ScriptEdit(ScriptField, String),
+    /// Ctrl+Enter or a button in the script editor: run the script as typed there.
+    ScriptRun(ScriptRun),
 }

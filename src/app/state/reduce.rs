@@ -289,6 +289,10 @@ impl State {
             escaped_text: false,
             session: None,
             waiting: Vec::new(),
+            script: Default::default(),
+            script_open: false,
+            script_focus: 0,
+            script_error: None,
         });
         self.ws.active = id;
     }

@@ -77,7 +77,7 @@ fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
             <>
                 <div class="echo">
                     <span class="prompt">{ prompt.clone() }</span>
-                    <span class="line">{ line.clone() }</span>
+                    <span class="line">{ echo(line) }</span>
                 </div>
                 if let Some(out) = output {
                     <pre class={classes!("out", error.then_some("error"))}>{ lines(out) }</pre>
@@ -88,6 +88,22 @@ fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
             <pre class={classes!("out", "late", error.then_some("error"))}>{ lines(output) }</pre>
         },
         Entry::Note(text) => html! { <p class="note">{ text.clone() }</p> },
+    }
+}
+
+/// A command line as typed, with the script it carries (`EVAL "…"`) highlighted as Lua.
+/// (Kept out of line: start-up renders no command, so this stays out of the first load.)
+#[inline(never)]
+fn echo(line: &str) -> Html {
+    match crate::app::script::script_in_line(line) {
+        Some(r) => html! {
+            <>
+                { line[..r.start].to_string() }
+                { super::script_editor::lua_html(&line[r.clone()]) }
+                { line[r.end..].to_string() }
+            </>
+        },
+        None => html! { { line.to_string() } },
     }
 }
 

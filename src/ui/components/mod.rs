@@ -5,6 +5,7 @@ pub mod command_line;
 pub mod header;
 pub mod log;
 pub mod pane;
+pub mod script_editor;
 pub mod status_bar;
 pub mod tab_badge;
 pub mod value_view;

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::command_line::CommandLine;
 use super::log::Log;
+use super::script_editor::ScriptEditor;
 use crate::tabs::WaitsFor;
 use crate::ui::i18n::Lang;
 use crate::ui::state::{Action, LineAction, Pane};
@@ -139,6 +140,10 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
             focus(&input_ref);
         })
     };
+    let script_open = props.pane.script_open;
+    let on_script = props
+        .on_action
+        .reform(move |_: MouseEvent| Action::Line(id, LineAction::ScriptOpen(!script_open)));
     let stop = html! {
         <button type="button" class="stop" title={t.stop_title} onclick={on_stop}>
             { t.stop }<kbd>{ "Ctrl+C" }</kbd>
@@ -203,6 +208,11 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
                     aria-pressed={raw.to_string()} title={t.raw_title} onclick={set_raw(!raw)}>
                     { "--raw" }
                 </button>
+                <button type="button" class={classes!("raw-toggle", script_open.then_some("on"))}
+                    aria-pressed={script_open.to_string()} aria-label={props.lang.script().editor}
+                    title={props.lang.script().open_title} onclick={on_script}>
+                    { props.lang.script().open }
+                </button>
                 <button type="button" class="icon-button" aria-label={t.reset}
                     title={t.reset} onclick={on_reset}>{ "↺" }</button>
                 if props.closable {
@@ -231,8 +241,24 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
                     </p>
                 }
             </div>
+            if script_open {
+                { editor(props, &input_ref) }
+            }
             { status }
         </section>
+    }
+}
+
+/// The pane's script editor. (Kept out of line: start-up renders none, so this stays out
+/// of the first load.)
+#[inline(never)]
+fn editor(props: &ConsolePaneProps, input_ref: &NodeRef) -> Html {
+    let id = props.pane.id;
+    html! {
+        <ScriptEditor draft={props.pane.script.clone()} error={props.pane.script_error}
+            focus={props.pane.script_focus} lang={props.lang}
+            on_action={props.on_action.reform(move |a: LineAction| Action::Line(id, a))}
+            command_ref={input_ref.clone()} />
     }
 }
 

@@ -1,7 +1,7 @@
 //! The engine service on the browser's clock. The service itself — the single door
 //! through which the app reaches an engine — is host code, [`crate::app::engine`]; this
 //! file adds only what needs the browser: an engine on `Date.now()`, seeded from
-//! `Math.random()`.
+//! `Math.random()`, whose log (a script's `redis.log`) goes to the browser's console.
 
 pub use crate::app::engine::{EngineService, Observer, ObserverId, Outcome};
 use crate::engine::{Engine, FnClock};
@@ -20,6 +20,31 @@ impl EngineService {
             }),
         );
         let seed = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
-        EngineService::new(Engine::new(Box::new(clock), seed))
+        let service = EngineService::new(Engine::new(Box::new(clock), seed));
+        service.observe_log(std::rc::Rc::new(|lines: &[(i32, Vec<u8>)]| {
+            for (level, line) in lines {
+                console_line(*level, line);
+            }
+        }));
+        service
+    }
+}
+
+/// One line of the server's log in the browser's console, as Redis marks its levels
+/// (`.` debug, `-` verbose, `*` notice, `#` warning): warnings with `console.warn`, debug
+/// with `console.debug`, the rest with `console.log`.
+fn console_line(level: i32, line: &[u8]) {
+    let mark = match level {
+        0 => '.',
+        1 => '-',
+        2 => '*',
+        _ => '#',
+    };
+    let text =
+        wasm_bindgen::JsValue::from_str(&format!("kvlab {mark} {}", String::from_utf8_lossy(line)));
+    match level {
+        3.. => web_sys::console::warn_1(&text),
+        0 => web_sys::console::debug_1(&text),
+        _ => web_sys::console::log_1(&text),
     }
 }

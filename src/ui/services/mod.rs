@@ -26,9 +26,9 @@ pub fn perform(commands: Vec<Command>) {
     for command in commands {
         match command {
             Command::Store { name, value } => storage::set(name, &value),
-            Command::SaveHistory(history) => {
-                storage::set_later("history", move || history.join("\n"))
-            }
+            Command::SaveHistory(history) => storage::set_later("history", move || {
+                crate::app::script::history_text(&history)
+            }),
             Command::Post(msg) => tabs::post(msg),
             Command::PostCommitted(msg) => tabs::send(msg),
         }

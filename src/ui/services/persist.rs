@@ -21,6 +21,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::app::engine::{load_scripts, ScriptChange};
 use crate::engine::keyspace::Db;
 use crate::engine::snapshot;
 use crate::engine::{Effect, Engine};
@@ -122,11 +123,22 @@ pub fn install(engine: &Rc<RefCell<Engine>>) {
     });
 }
 
-/// Installs the restored dataset into the service's engine and saves every later write:
-/// the service's observers see each batch of effects, in order, right after it happens.
+/// Installs the restored dataset into the service's engine, caches the stored scripts
+/// again (`SCRIPT LOAD`, before any command), and saves every later write and script: the
+/// service's observers see each batch of effects and each change of the script cache, in
+/// order, right after it happens.
 pub fn connect(service: &super::engine::EngineService) {
     let shared = service.shared();
     install(&shared);
+    let scripts = PERSISTER.with(|x| x.borrow().as_ref().map(Persister::take_scripts));
+    service.restore_scripts(&scripts.unwrap_or_default());
+    service.observe_scripts(Rc::new(|change: &ScriptChange| {
+        PERSISTER.with(|x| {
+            if let Some(p) = x.borrow().as_ref() {
+                p.record_scripts(change);
+            }
+        });
+    }));
     let engine = Rc::downgrade(&shared);
     service.observe(Rc::new(move |effects: &[Effect]| {
         let at = engine
@@ -176,6 +188,9 @@ pub async fn take_over(engine: &Rc<RefCell<Engine>>) {
     p.on_status(show_status);
     if let Ok(mut e) = engine.try_borrow_mut() {
         snapshot::install(&mut e, dbs);
+        // The scripts are stored already: the service reports them once more at the next
+        // command (its record of the cache is the replica's, empty), an idempotent put.
+        load_scripts(&mut e, &p.take_scripts());
     }
     p.attach(engine);
     PERSISTER.with(|x| *x.borrow_mut() = Some(p));
