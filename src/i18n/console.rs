@@ -8,6 +8,10 @@ use super::lang::Lang;
 pub struct ConsoleStrings {
     /// The note after Ctrl+C stopped a blocked command.
     pub interrupted_block: &'static str,
+    /// The note after Ctrl+C asked the pane's running script to stop (as SCRIPT KILL).
+    pub interrupted_script: &'static str,
+    /// The note after Ctrl+C on a script that wrote, which nothing may stop.
+    pub unkillable_script: &'static str,
     /// The note after Ctrl+C ended the subscriptions.
     pub interrupted_subscribe: &'static str,
     /// The note after Ctrl+C stopped `MONITOR`.
@@ -39,6 +43,8 @@ pub struct ConsoleStrings {
 /// English console texts.
 pub const CONSOLE_EN: ConsoleStrings = ConsoleStrings {
     interrupted_block: "(interrupted: the command no longer waits)",
+    interrupted_script: "(asked the script to stop, as SCRIPT KILL does: its error reply follows)",
+    unkillable_script: "(the script has written, so it cannot be stopped: Redis answers UNKILLABLE; wait for its end)",
     interrupted_subscribe: "(interrupted: unsubscribed from everything)",
     interrupted_monitor: "(interrupted: MONITOR stopped)",
     monitoring: "monitoring: every command the server runs appears here",
@@ -57,6 +63,8 @@ pub const CONSOLE_EN: ConsoleStrings = ConsoleStrings {
 /// Chinese console texts.
 pub const CONSOLE_ZH: ConsoleStrings = ConsoleStrings {
     interrupted_block: "（已中断：命令不再等待）",
+    interrupted_script: "（已请求脚本停止，同 SCRIPT KILL：随后显示它的错误回复）",
+    unkillable_script: "（脚本已执行写命令，无法停止：Redis 会回复 UNKILLABLE；请等待它结束）",
     interrupted_subscribe: "（已中断：已退订全部频道）",
     interrupted_monitor: "（已中断：MONITOR 已停止）",
     monitoring: "监视中：服务器执行的每条命令都会显示在这里",

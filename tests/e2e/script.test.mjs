@@ -206,3 +206,52 @@ test('returning visitor with the service worker installed: EVALSHA works after t
   await waitLog(new RegExp(`EVALSHA ${got} 1 visits\\s+\\(integer\\) 1\\s+127\\.0\\.0\\.1:6379> EVALSHA ${got} 1 visits\\s+\\(integer\\) 2`));
   assert.deepEqual(browser.errors, []);
 });
+
+test('a runaway script never freezes the page: another pane gets BUSY, SCRIPT KILL and Ctrl+C stop it', async () => {
+  await page.setViewportSize({ width: 1366, height: 850 });
+  await page.getByRole('button', { name: '+ Client' }).click();
+  const one = page.getByRole('region', { name: 'client 1' });
+  const two = page.getByRole('region', { name: 'client 2' });
+  const box = (p) => p.getByRole('textbox', { name: /^(Command|命令)$/ });
+  const type = async (p, line) => {
+    await box(p).fill(line);
+    await box(p).press('Enter');
+  };
+  const waitIn = async (p, re, timeout = 10_000) => {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const text = await p.getByRole('log').innerText();
+      if (re.test(text)) return text;
+      if (Date.now() > deadline) assert.fail(`no ${re} in:\n${text}`);
+      await page.waitForTimeout(50);
+    }
+  };
+  await box(two).waitFor();
+  await type(one, 'CONFIG SET busy-reply-threshold 300');
+  await waitIn(one, /CONFIG SET busy-reply-threshold 300\s+OK/);
+  await type(one, 'EVAL "while true do end" 0');
+  await one.locator('.pane-status.blocked').waitFor();
+  // The page keeps answering while the script runs.
+  const t0 = Date.now();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  assert.ok(Date.now() - t0 < 1_000, `a frame took ${Date.now() - t0} ms`);
+  // Past busy-reply-threshold another client gets redis-server's BUSY…
+  await type(two, 'PING');
+  await waitIn(two, /PING\s+\(error\) BUSY Redis is busy running a script\. You can only call SCRIPT KILL or SHUTDOWN NOSAVE\./);
+  // …and SCRIPT KILL stops the script, whose caller gets redis-server's error.
+  await type(two, 'SCRIPT KILL');
+  await waitIn(two, /SCRIPT KILL\s+OK/);
+  await waitIn(
+    one,
+    /\(error\) ERR Script killed by user with SCRIPT KILL\.\.\. script: 694a5fe1ddb97a4c6a1bf299d9537c7d3d0f84e7, on @user_script:1\./,
+  );
+  await one.locator('.pane-status.blocked').waitFor({ state: 'detached' });
+  // Ctrl+C in the script's own pane asks it to stop the same way.
+  await type(one, 'EVAL "while true do end" 0');
+  await one.locator('.pane-status.blocked').waitFor();
+  await box(one).press('Control+c');
+  await waitIn(one, /\^C \(asked the script to stop, as SCRIPT KILL does: its error reply follows\)/);
+  await one.locator('.pane-status.blocked').waitFor({ state: 'detached' });
+  await type(two, 'PING');
+  await waitIn(two, /SCRIPT KILL\s+OK[\s\S]*PING\s+PONG/);
+});

@@ -193,7 +193,14 @@ impl State {
             p.waiting.clear();
         }
         let t = lang.console();
-        if stopped.any() {
+        if let Some(asked) = stopped.script {
+            let what = if asked {
+                t.interrupted_script
+            } else {
+                t.unkillable_script
+            };
+            p.push(Entry::Note(format!("^C {what}")));
+        } else if stopped.any() {
             let what = if stopped.monitor {
                 t.interrupted_monitor
             } else if stopped.subscribed {

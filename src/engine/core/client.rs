@@ -82,6 +82,9 @@ pub struct Interrupted {
     pub subscribed: bool,
     /// It was a `MONITOR`.
     pub monitor: bool,
+    /// It waits for its own script, which was asked to stop (`Some(true)`), or cannot be
+    /// because it wrote (`Some(false)`); it still waits for the reply.
+    pub script: Option<bool>,
 }
 
 impl Interrupted {

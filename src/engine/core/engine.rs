@@ -157,13 +157,15 @@ impl Engine {
     ///
     /// A client waiting for its own script asks the script to stop, as `SCRIPT KILL`
     /// (or `FUNCTION KILL`) would, and keeps waiting for the reply, which comes with the
-    /// script's next slice ([`Engine::resume_script`]); `blocked` is false then (the
-    /// client still waits), and a script that wrote cannot be stopped.
+    /// script's next slice ([`Engine::resume_script`]); `script` tells, and a script that
+    /// wrote cannot be stopped.
     pub fn interrupt(&mut self, id: ClientId) -> Interrupted {
         if let Some(r) = self.srv.running.as_mut().filter(|r| r.caller == id) {
             let eval = r.eval;
-            let _ = r.kill(eval);
-            return Interrupted::default();
+            return Interrupted {
+                script: Some(r.kill(eval).is_ok()),
+                ..Interrupted::default()
+            };
         }
         let blocked = self.srv.unblock(id).is_some();
         self.srv.blocking.forget(id);
@@ -175,6 +177,7 @@ impl Engine {
             blocked,
             subscribed,
             monitor,
+            script: None,
         }
     }
 

@@ -339,7 +339,7 @@ mod tests {
         let (mut e, a, _) = engine();
         run(&mut e, a, "EVAL \"while true do end\" 0");
         assert!(e.script_running());
-        assert!(!e.interrupt(a).any());
+        assert_eq!(e.interrupt(a).script, Some(true));
         assert!(!e.resume_script());
         let killed = e.take_pushes(a);
         assert!(
