@@ -3,7 +3,7 @@
 //! data, like keys: `FUNCTION DUMP` and the snapshot carry it); the callbacks live in
 //! the functions' own Lua state ([`FunctionEnv`]), made when the first library loads.
 //!
-//! The commands are in [`crate::engine::cmd::scripting`].
+//! The commands are in [`crate::engine::cmd::functions`].
 
 use indexmap::IndexMap;
 use kvlab_lua::redis::FunctionEnv;
@@ -254,8 +254,10 @@ impl Functions {
         lib.functions.iter().find(|f| f.name == name)
     }
 
-    /// `FUNCTION RESTORE`'s libraries: each compiled apart, then linked by `policy`
-    /// (`b'F'`lush, `b'A'`ppend, `b'R'`eplace).
+    /// `FUNCTION RESTORE`'s libraries: compiled one by one apart from the current ones,
+    /// as into Redis's fresh library context (a library or function named twice in the
+    /// payload is an error), then linked by `policy` (`b'F'`lush, `b'A'`ppend,
+    /// `b'R'`eplace). On error nothing changes.
     pub fn restore(
         &mut self,
         codes: Vec<Vec<u8>>,
@@ -265,13 +267,30 @@ impl Functions {
         let mut libs: Vec<Library> = Vec::new();
         let mut err = None;
         for code in codes {
-            match self.compile(code, 0, clock) {
-                Ok(lib) if libs.iter().any(|l| l.name == lib.name) => {
-                    err = Some(format!("Library {} already exists", lib.name));
-                    libs.push(lib);
+            let name = match metadata(&code) {
+                Ok((name, _)) => name,
+                Err(e) => {
+                    err = Some(e);
                     break;
                 }
-                Ok(lib) => libs.push(lib),
+            };
+            if libs.iter().any(|l| l.name == name) {
+                err = Some(format!("Library '{name}' already exists"));
+                break;
+            }
+            match self.compile(code, 0, clock) {
+                Ok(lib) => {
+                    let twice = lib.functions.iter().find(|f| {
+                        libs.iter()
+                            .any(|l| l.functions.iter().any(|g| g.name == f.name))
+                    });
+                    if let Some(f) = twice {
+                        err = Some(format!("Function {} already exists", f.name));
+                        libs.push(lib);
+                        break;
+                    }
+                    libs.push(lib);
+                }
                 Err(e) => {
                     err = Some(e);
                     break;

@@ -83,6 +83,7 @@ impl Engine {
                 postponed: Default::default(),
                 evictor: evict::Evictor::default(),
                 scripts: Default::default(),
+                functions: Default::default(),
                 log: Default::default(),
             },
             clients: HashMap::new(),

@@ -76,6 +76,8 @@ pub struct Server {
     pub evictor: evict::Evictor,
     /// The script cache and the Lua interpreter (EVAL).
     pub scripts: crate::engine::scripting::Scripts,
+    /// The function libraries and their Lua engine (FUNCTION, FCALL).
+    pub functions: crate::engine::functions::Functions,
     /// What the server logged (a script's `redis.log`, warnings), oldest first, for the
     /// host to print or show; the latest [`LOG_KEEP`] lines are kept.
     pub log: std::collections::VecDeque<(i32, Vec<u8>)>,

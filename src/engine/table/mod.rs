@@ -62,6 +62,7 @@ pub static TABLE: Table = Table::new(&[
     super::cmd::geo::COMMANDS,
     super::cmd::stream::COMMANDS,
     super::cmd::scripting::COMMANDS,
+    super::cmd::functions::COMMANDS,
 ]);
 
 /// The families of blocking commands that serve clients blocked on keys (see

@@ -4,7 +4,7 @@
 //! `host`.
 
 mod eval;
-mod host;
+pub(crate) mod host;
 
 use crate::engine::core::ctx::Command;
 use crate::engine::table::{Flags, Group, KeySpec};
