@@ -41,7 +41,8 @@ pub struct Functions {
     env: Option<FunctionEnv>,
     /// Libraries by name, in load order.
     pub libraries: IndexMap<String, Library>,
-    /// Function name to its library's name.
+    /// Function name, lowercase (Redis looks functions up ignoring case), to its
+    /// library's name.
     pub index: IndexMap<String, String>,
 }
 
@@ -52,6 +53,9 @@ impl std::fmt::Debug for Functions {
             .finish()
     }
 }
+
+/// `used_memory_vm_functions` of a fresh redis-server 7.0.15.
+pub const FRESH_VM_BYTES: usize = 58_368;
 
 /// `FUNCTION LOAD`'s timeout (Redis's `LOAD_TIMEOUT_MS`).
 pub const LOAD_TIMEOUT_MS: u64 = 500;
@@ -130,9 +134,23 @@ impl Functions {
             .unwrap_or_default()
     }
 
-    /// Bytes the engine holds (`used_memory_vm_functions`).
-    pub fn lua_memory(&self) -> usize {
-        self.env.as_ref().map_or(0, FunctionEnv::memory)
+    /// Bytes the engine holds (`used_memory_vm_functions`); before the first library
+    /// loads, what a fresh redis-server reports (it makes its engine at start-up).
+    pub fn vm_memory(&self) -> usize {
+        self.env
+            .as_ref()
+            .map_or(FRESH_VM_BYTES, FunctionEnv::memory)
+    }
+
+    /// Bytes the libraries take besides the engine (`used_memory_functions`), estimated
+    /// as Redis counts them: a fixed overhead, each library's code and records, each
+    /// function's record.
+    pub fn memory(&self) -> usize {
+        200 + self
+            .libraries
+            .values()
+            .map(|l| l.code.len() + 64 + 112 * l.functions.len())
+            .sum::<usize>()
     }
 
     /// Compiles a library without linking it (the first half of
@@ -198,7 +216,7 @@ impl Functions {
         if err.is_none() {
             'outer: for lib in &libs {
                 for f in &lib.functions {
-                    if let Some(owner) = self.index.get(&f.name) {
+                    if let Some(owner) = self.index.get(&f.name.to_ascii_lowercase()) {
                         let replaced = libs.iter().any(|l| &l.name == owner);
                         if !replaced {
                             err = Some(format!("Function {} already exists", f.name));
@@ -219,7 +237,8 @@ impl Functions {
         for lib in libs {
             self.delete(&lib.name);
             for f in &lib.functions {
-                self.index.insert(f.name.clone(), lib.name.clone());
+                self.index
+                    .insert(f.name.to_ascii_lowercase(), lib.name.clone());
             }
             self.libraries.insert(lib.name.clone(), lib);
         }
@@ -232,7 +251,7 @@ impl Functions {
             return false;
         };
         for f in &lib.functions {
-            self.index.shift_remove(&f.name);
+            self.index.shift_remove(&f.name.to_ascii_lowercase());
         }
         if let Some(env) = self.env.as_mut() {
             env.forget(lib.functions.iter().map(|f| f.id));
@@ -247,11 +266,13 @@ impl Functions {
         self.env = None;
     }
 
-    /// A function by name, with its library.
+    /// A function by name, ignoring ASCII case.
     pub fn find(&self, name: &[u8]) -> Option<&Function> {
-        let name = std::str::from_utf8(name).ok()?;
-        let lib = self.libraries.get(self.index.get(name)?)?;
-        lib.functions.iter().find(|f| f.name == name)
+        let name = std::str::from_utf8(name).ok()?.to_ascii_lowercase();
+        let lib = self.libraries.get(self.index.get(&name)?)?;
+        lib.functions
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(&name))
     }
 
     /// `FUNCTION RESTORE`'s libraries: compiled one by one apart from the current ones,
@@ -281,8 +302,11 @@ impl Functions {
             match self.compile(code, 0, clock) {
                 Ok(lib) => {
                     let twice = lib.functions.iter().find(|f| {
-                        libs.iter()
-                            .any(|l| l.functions.iter().any(|g| g.name == f.name))
+                        libs.iter().any(|l| {
+                            l.functions
+                                .iter()
+                                .any(|g| g.name.eq_ignore_ascii_case(&f.name))
+                        })
                     });
                     if let Some(f) = twice {
                         err = Some(format!("Function {} already exists", f.name));
@@ -348,6 +372,7 @@ mod tests {
             Err("Function f already exists".into())
         );
         assert!(f.find(b"f").is_some());
+        assert!(f.find(b"F").is_some(), "function names ignore case");
         assert!(f.delete("lib"));
         assert!(f.find(b"f").is_none());
         assert!(!f.delete("lib"));
