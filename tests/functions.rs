@@ -1,8 +1,11 @@
 //! Functions as data: `FUNCTION DUMP` and `FUNCTION RESTORE` speak redis-server 7.0.15's
 //! payload (a payload it dumped, recorded below as hex, restores here, and the one dumped
 //! here is byte for byte its own), and the libraries survive a snapshot, a replay of the
-//! effect log, and the replication to a follower tab.
+//! effect log, and the replication to a follower tab. With redis-server installed, a live
+//! one restores kvlab's dump of a larger library and dumps the same bytes back.
 #![cfg(not(target_arch = "wasm32"))]
+
+mod support;
 
 use kvlab::engine::snapshot::{
     apply_effects, decode_snapshot, encode_engine, encode_log_record, encode_snapshot, install,
@@ -177,4 +180,71 @@ fn fcall_writes_replicate_as_one_transaction() {
             .map(|s| s.to_vec())
             .collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn redis_server_restores_our_dump_and_dumps_it_back() {
+    if std::process::Command::new("redis-server")
+        .arg("--version")
+        .output()
+        .map_or(true, |o| !o.status.success())
+    {
+        eprintln!("note: redis-server is not installed; the live round trip is skipped");
+        return;
+    }
+    let mut code = String::from("#!lua name=big\n");
+    for i in 0..40 {
+        code.push_str(&format!(
+            "redis.register_function('f{i}', function(keys, args) return redis.call('set', keys[1], '{}') end)\n",
+            "v".repeat(i % 17)
+        ));
+    }
+    let (mut e, c) = engine();
+    assert_eq!(
+        run(&mut e, c, &[b"FUNCTION", b"LOAD", code.as_bytes()]),
+        bulk("big")
+    );
+    let Reply::Bulk(ours) = run(&mut e, c, &[b"FUNCTION", b"DUMP"]) else {
+        panic!("FUNCTION DUMP gives a bulk string");
+    };
+    let guard = support::process::redis_server(&[]);
+    let mut redis = guard.client();
+    let restore: [&[u8]; 3] = [b"FUNCTION", b"RESTORE", &ours];
+    assert_eq!(redis.call(&restore).unwrap(), Reply::ok());
+    assert_eq!(redis.call(&["FCALL", "f5", "1", "k"]).unwrap(), Reply::ok());
+    assert_eq!(redis.call(&["GET", "k"]).unwrap(), bulk("vvvvv"));
+    assert_eq!(
+        redis.call(&["FUNCTION", "DUMP"]).unwrap(),
+        Reply::Bulk(ours)
+    );
+
+    // LZF as Redis builds it: random long comments, from short to past 8 KiB (LZF's
+    // window), of few letters (many matches) or many (few), dump alike.
+    redis.call(&["FUNCTION", "FLUSH"]).unwrap();
+    let mut rng = fastrand::Rng::with_seed(7);
+    for round in 0..40 {
+        let letters: &[u8] = if round % 2 == 0 {
+            b"ab \n"
+        } else {
+            b"abcdefghijklmnopqrstuvwxyz0123456789 \n"
+        };
+        let len = rng.usize(0..if round % 5 == 0 { 20_000 } else { 600 });
+        let comment: String = (0..len)
+            .map(|_| letters[rng.usize(..letters.len())] as char)
+            .collect();
+        let code = format!(
+            "#!lua name=r\nredis.register_function('r', function() return 1 end)\n--[==[{comment}]==]"
+        );
+        let load: [&[u8]; 4] = [b"FUNCTION", b"LOAD", b"REPLACE", code.as_bytes()];
+        assert_eq!(redis.call(&load).unwrap(), bulk("r"));
+        let (mut e, c) = engine();
+        run(&mut e, c, &load);
+        let same =
+            run(&mut e, c, &[b"FUNCTION", b"DUMP"]) == redis.call(&["FUNCTION", "DUMP"]).unwrap();
+        assert!(
+            same,
+            "round {round}, {len} bytes of comment: the dumps differ"
+        );
+        redis.call(&["FUNCTION", "FLUSH"]).unwrap();
+    }
 }
