@@ -152,6 +152,7 @@ mod tests {
             ["discard", "exec", "quit", "reset"]
         );
         assert_eq!(with(DispatchFlags::RUNS_QUEUE), ["exec"]);
+        assert_eq!(with(DispatchFlags::FUNCTION_FLAGS), ["fcall", "fcall_ro"]);
         let mut nothing: Vec<&str> = all()
             .filter(|c| c.touches == Touches::Nothing)
             .map(|c| c.name)

@@ -15,7 +15,7 @@ mod lzf;
 pub mod payload;
 
 use crate::engine::core::ctx::Command;
-use crate::engine::table::{Flags, Group, KeySpec};
+use crate::engine::table::{DispatchFlags, Flags, Group, KeySpec};
 
 use fcall::{fcall, fcall_ro};
 use library::{
@@ -23,10 +23,14 @@ use library::{
     function_load, function_restore, function_stats,
 };
 
+/// Redis's flags for FCALL (MAY_REPLICATE is internal: COMMAND INFO does not show it); the
+/// function's own replace some before the command runs
+/// ([`crate::engine::functions::script_command_flags`]).
 const FCALL_FLAGS: Flags = Flags::NOSCRIPT
     .union(Flags::STALE)
     .union(Flags::SKIP_MONITOR)
-    .union(Flags::NO_MANDATORY_KEYS);
+    .union(Flags::NO_MANDATORY_KEYS)
+    .union(Flags::MAY_REPLICATE);
 const RW_KEYS: &[KeySpec] = &[KeySpec::index(2, "RW access update")
     .keynum(0, 1, 1)
     .notes("We cannot tell how the keys will be used so we assume the worst, RW and UPDATE")];
@@ -43,6 +47,7 @@ pub const COMMANDS: &[Command] = &[
     Command::new("fcall", -3, Group::Scripting, fcall)
         .key_specs(RW_KEYS)
         .flags(FCALL_FLAGS)
+        .dispatch(DispatchFlags::FUNCTION_FLAGS)
         .doc(
             FCALL_ARGS,
             "Calls a function that FUNCTION LOAD registered: KEYS holds the key names, ARGV the other arguments.",
@@ -52,6 +57,7 @@ pub const COMMANDS: &[Command] = &[
     Command::new("fcall_ro", -3, Group::Scripting, fcall_ro)
         .key_specs(RO_KEYS)
         .flags(FCALL_FLAGS.union(Flags::READONLY))
+        .dispatch(DispatchFlags::FUNCTION_FLAGS)
         .doc(
             FCALL_ARGS,
             "Calls a function flagged no-writes: any write command it calls fails.",
