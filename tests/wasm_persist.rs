@@ -44,7 +44,7 @@ fn unique(name: &str) -> String {
 #[wasm_bindgen_test]
 async fn writes_come_back_after_reopening_and_after_a_compaction() {
     let ws = unique("roundtrip");
-    let (p, dbs) = persist::open(&ws).await;
+    let (p, dbs, _) = persist::open(&ws).await;
     assert_eq!(p.status().mode, Mode::Saved);
     assert!(dbs.iter().all(|d| d.is_empty()));
     let e = engine();
@@ -60,7 +60,7 @@ async fn writes_come_back_after_reopening_and_after_a_compaction() {
     run(&e, &p, "INCR a");
     p.close().await;
 
-    let (p2, dbs) = persist::open(&ws).await;
+    let (p2, dbs, _) = persist::open(&ws).await;
     assert_eq!(
         p2.status().mode,
         Mode::Saved,
@@ -134,13 +134,13 @@ async fn scripts_come_back_after_reopening_and_a_flush_forgets_them() {
 #[wasm_bindgen_test]
 async fn a_second_opener_of_a_held_workspace_reads_but_does_not_write() {
     let ws = unique("held");
-    let (p, dbs) = persist::open(&ws).await;
+    let (p, dbs, _) = persist::open(&ws).await;
     let e = engine();
     install(&mut e.borrow_mut(), dbs);
     p.attach(&e);
     run(&e, &p, "SET owner first");
     p.flushed().await;
-    let (q, dbs) = persist::open(&ws).await;
+    let (q, dbs, _) = persist::open(&ws).await;
     assert_eq!(q.status().mode, Mode::OtherTab);
     assert_eq!(dbs[0].len(), 1);
     assert!(!q.is_saving());
@@ -152,7 +152,7 @@ async fn a_second_opener_of_a_held_workspace_reads_but_does_not_write() {
 #[wasm_bindgen_test]
 async fn workspaces_are_listed_and_deleted() {
     let ws = unique("listed");
-    let (p, _) = persist::open(&ws).await;
+    let (p, _, _) = persist::open(&ws).await;
     p.close().await;
     assert!(persist::list_workspaces().await.contains(&ws));
     persist::delete_workspace(&ws).await.unwrap();
@@ -166,7 +166,7 @@ async fn workspaces_are_listed_and_deleted() {
 async fn a_million_member_sorted_set_survives_the_log_and_a_snapshot() {
     const MEMBERS: usize = 1_000_000;
     let ws = unique("zset-1m");
-    let (p, dbs) = persist::open(&ws).await;
+    let (p, dbs, _) = persist::open(&ws).await;
     let e = engine();
     install(&mut e.borrow_mut(), dbs);
     p.attach(&e);
@@ -212,7 +212,7 @@ async fn a_million_member_sorted_set_survives_the_log_and_a_snapshot() {
     };
 
     let t0 = perf_now();
-    let (p2, dbs) = persist::open(&ws).await;
+    let (p2, dbs, _) = persist::open(&ws).await;
     let from_log_ms = perf_now() - t0;
     same_set(&dbs);
     let e2 = engine();
@@ -223,7 +223,7 @@ async fn a_million_member_sorted_set_survives_the_log_and_a_snapshot() {
     p2.close().await;
 
     let t0 = perf_now();
-    let (p3, dbs) = persist::open(&ws).await;
+    let (p3, dbs, _) = persist::open(&ws).await;
     let from_snapshot_ms = perf_now() - t0;
     same_set(&dbs);
     p3.close().await;
@@ -247,7 +247,7 @@ fn perf_now() -> f64 {
 async fn bench_persist_100k_mixed_keys() {
     const KEYS: usize = 100_000;
     let ws = unique("bench");
-    let (p, dbs) = persist::open(&ws).await;
+    let (p, dbs, _) = persist::open(&ws).await;
     let e = engine();
     install(&mut e.borrow_mut(), dbs);
     p.attach(&e);
@@ -314,7 +314,7 @@ async fn bench_persist_100k_mixed_keys() {
     p.close().await;
 
     let t0 = perf_now();
-    let (p2, dbs) = persist::open(&ws).await;
+    let (p2, dbs, _) = persist::open(&ws).await;
     let e2 = engine();
     install(&mut e2.borrow_mut(), dbs);
     let restore_ms = perf_now() - t0;

@@ -30,7 +30,7 @@
 //!
 //! [`Engine::resume_script`]: crate::engine::Engine::resume_script
 
-use kvlab_lua::redis::Env;
+use kvlab_lua::redis::{Env, FunctionEnv};
 
 use crate::engine::core::client::{Client, ClientId};
 
@@ -43,8 +43,6 @@ pub const BUSY_EVAL: &str =
 /// `BUSY` while a function runs (Redis's `slowscripterr`).
 pub const BUSY_FUNCTION: &str =
     "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
-/// `SCRIPT KILL` / `FUNCTION KILL` with nothing running.
-pub const NOTBUSY: &str = "NOTBUSY No scripts in execution right now.";
 /// `SCRIPT KILL` / `FUNCTION KILL` of a script that wrote.
 pub const UNKILLABLE: &str = "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
 
@@ -72,6 +70,34 @@ pub struct Checks {
 pub enum RunEnv {
     /// An `EVAL` script's.
     Eval(Env),
+    /// A function's (`FCALL`).
+    Function(FunctionEnv),
+}
+
+impl RunEnv {
+    /// What `redis.log` wrote outside a run (while a library loaded).
+    pub fn take_log(&mut self) -> Vec<(i32, Vec<u8>)> {
+        match self {
+            RunEnv::Eval(e) => e.take_log(),
+            RunEnv::Function(f) => f.take_log(),
+        }
+    }
+
+    /// Gives the interpreter back to the server.
+    pub fn put_back(self, srv: &mut crate::engine::core::server::Server) {
+        match self {
+            RunEnv::Eval(e) => srv.scripts.put_env(e),
+            RunEnv::Function(f) => srv.functions.put_env(f),
+        }
+    }
+
+    /// The next slice of the paused run.
+    pub fn resume(&mut self, host: &mut dyn kvlab_lua::redis::Host) -> kvlab_lua::redis::Step {
+        match self {
+            RunEnv::Eval(e) => e.resume(host),
+            RunEnv::Function(f) => f.resume(host),
+        }
+    }
 }
 
 /// A script that paused (see the module's docs).

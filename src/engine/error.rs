@@ -69,6 +69,12 @@ pub enum Error {
     /// needed failed (a browser tab out of memory), answered as Redis answers a write over
     /// its memory limit instead of aborting.
     OutOfMemory,
+    /// `NOTBUSY No scripts in execution right now.` (SCRIPT KILL, FUNCTION KILL)
+    NotBusy,
+    /// `ERR Number of keys can't be greater than number of args` (EVAL, FCALL)
+    KeysOverArgs,
+    /// `ERR Number of keys can't be negative` (EVAL, FCALL)
+    KeysNegative,
     /// `ERR invalid cursor`
     InvalidCursor,
     /// `ERR bit offset is not an integer or out of range` (SETBIT, GETBIT, BITFIELD)
@@ -226,6 +232,11 @@ impl fmt::Display for Error {
             Error::OutOfMemory => {
                 f.write_str("OOM command not allowed when used memory > 'maxmemory'.")
             }
+            Error::NotBusy => f.write_str("NOTBUSY No scripts in execution right now."),
+            Error::KeysOverArgs => {
+                f.write_str("ERR Number of keys can't be greater than number of args")
+            }
+            Error::KeysNegative => f.write_str("ERR Number of keys can't be negative"),
             Error::InvalidCursor => f.write_str("ERR invalid cursor"),
             Error::BitOffset => f.write_str("ERR bit offset is not an integer or out of range"),
             Error::BitfieldType => f.write_str(

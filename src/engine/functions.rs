@@ -3,12 +3,13 @@
 //! data, like keys: `FUNCTION DUMP` and the snapshot carry it); the callbacks live in
 //! the functions' own Lua state ([`FunctionEnv`]), made when the first library loads.
 //!
-//! The commands are in [`crate::engine::cmd::scripting`].
+//! The commands are in [`crate::engine::cmd::functions`].
 
 use indexmap::IndexMap;
 use kvlab_lua::redis::FunctionEnv;
 
 use crate::engine::scripting::ScriptFlags;
+use crate::engine::table::Flags;
 
 /// One function of a library.
 #[derive(Debug, Clone)]
@@ -41,7 +42,8 @@ pub struct Functions {
     env: Option<FunctionEnv>,
     /// Libraries by name, in load order.
     pub libraries: IndexMap<String, Library>,
-    /// Function name to its library's name.
+    /// Function name, lowercase (Redis looks functions up ignoring case), to its
+    /// library's name.
     pub index: IndexMap<String, String>,
 }
 
@@ -52,6 +54,32 @@ impl std::fmt::Debug for Functions {
             .finish()
     }
 }
+
+/// The flags a command that runs a script with `script` flags has for the checks before
+/// it runs (Redis's `scriptFlagsToCmdFlags`): the script's flags replace the command's
+/// `write`, `denyoom` and `stale` (`no-writes` implies `allow-oom`), and the command no
+/// longer "may replicate": the flags tell.
+pub fn script_command_flags(cmd: Flags, script: ScriptFlags) -> Flags {
+    let mut flags = cmd.difference(
+        Flags::STALE
+            .union(Flags::DENYOOM)
+            .union(Flags::WRITE)
+            .union(Flags::MAY_REPLICATE),
+    );
+    if !script.intersects(ScriptFlags::ALLOW_OOM | ScriptFlags::NO_WRITES) {
+        flags |= Flags::DENYOOM;
+    }
+    if !script.contains(ScriptFlags::NO_WRITES) {
+        flags |= Flags::WRITE;
+    }
+    if script.contains(ScriptFlags::ALLOW_STALE) {
+        flags |= Flags::STALE;
+    }
+    flags
+}
+
+/// `used_memory_vm_functions` of a fresh redis-server 7.0.15.
+pub const FRESH_VM_BYTES: usize = 58_368;
 
 /// `FUNCTION LOAD`'s timeout (Redis's `LOAD_TIMEOUT_MS`).
 pub const LOAD_TIMEOUT_MS: u64 = 500;
@@ -130,9 +158,23 @@ impl Functions {
             .unwrap_or_default()
     }
 
-    /// Bytes the engine holds (`used_memory_vm_functions`).
-    pub fn lua_memory(&self) -> usize {
-        self.env.as_ref().map_or(0, FunctionEnv::memory)
+    /// Bytes the engine holds (`used_memory_vm_functions`); before the first library
+    /// loads, what a fresh redis-server reports (it makes its engine at start-up).
+    pub fn vm_memory(&self) -> usize {
+        self.env
+            .as_ref()
+            .map_or(FRESH_VM_BYTES, FunctionEnv::memory)
+    }
+
+    /// Bytes the libraries take besides the engine (`used_memory_functions`), estimated
+    /// as Redis counts them: a fixed overhead, each library's code and records, each
+    /// function's record.
+    pub fn memory(&self) -> usize {
+        200 + self
+            .libraries
+            .values()
+            .map(|l| l.code.len() + 64 + 112 * l.functions.len())
+            .sum::<usize>()
     }
 
     /// Compiles a library without linking it (the first half of
@@ -198,7 +240,7 @@ impl Functions {
         if err.is_none() {
             'outer: for lib in &libs {
                 for f in &lib.functions {
-                    if let Some(owner) = self.index.get(&f.name) {
+                    if let Some(owner) = self.index.get(&f.name.to_ascii_lowercase()) {
                         let replaced = libs.iter().any(|l| &l.name == owner);
                         if !replaced {
                             err = Some(format!("Function {} already exists", f.name));
@@ -219,7 +261,8 @@ impl Functions {
         for lib in libs {
             self.delete(&lib.name);
             for f in &lib.functions {
-                self.index.insert(f.name.clone(), lib.name.clone());
+                self.index
+                    .insert(f.name.to_ascii_lowercase(), lib.name.clone());
             }
             self.libraries.insert(lib.name.clone(), lib);
         }
@@ -232,7 +275,7 @@ impl Functions {
             return false;
         };
         for f in &lib.functions {
-            self.index.shift_remove(&f.name);
+            self.index.shift_remove(&f.name.to_ascii_lowercase());
         }
         if let Some(env) = self.env.as_mut() {
             env.forget(lib.functions.iter().map(|f| f.id));
@@ -247,15 +290,29 @@ impl Functions {
         self.env = None;
     }
 
-    /// A function by name, with its library.
-    pub fn find(&self, name: &[u8]) -> Option<&Function> {
-        let name = std::str::from_utf8(name).ok()?;
-        let lib = self.libraries.get(self.index.get(name)?)?;
-        lib.functions.iter().find(|f| f.name == name)
+    /// The flags of `FCALL name ...` or `FCALL_RO name ...` (`cmd` its row's flags) as
+    /// processCommand sees them (Redis's `fcallGetCommandFlags`): its function's, if it
+    /// exists.
+    pub fn fcall_flags(&self, cmd: Flags, argv: &[Vec<u8>]) -> Flags {
+        match argv.get(1).and_then(|name| self.find(name)) {
+            Some(f) => script_command_flags(cmd, f.flags),
+            None => cmd,
+        }
     }
 
-    /// `FUNCTION RESTORE`'s libraries: each compiled apart, then linked by `policy`
-    /// (`b'F'`lush, `b'A'`ppend, `b'R'`eplace).
+    /// A function by name, ignoring ASCII case.
+    pub fn find(&self, name: &[u8]) -> Option<&Function> {
+        let name = std::str::from_utf8(name).ok()?.to_ascii_lowercase();
+        let lib = self.libraries.get(self.index.get(&name)?)?;
+        lib.functions
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(&name))
+    }
+
+    /// `FUNCTION RESTORE`'s libraries: compiled one by one apart from the current ones,
+    /// as into Redis's fresh library context (a library or function named twice in the
+    /// payload is an error), then linked by `policy` (`b'F'`lush, `b'A'`ppend,
+    /// `b'R'`eplace). On error nothing changes.
     pub fn restore(
         &mut self,
         codes: Vec<Vec<u8>>,
@@ -265,13 +322,33 @@ impl Functions {
         let mut libs: Vec<Library> = Vec::new();
         let mut err = None;
         for code in codes {
-            match self.compile(code, 0, clock) {
-                Ok(lib) if libs.iter().any(|l| l.name == lib.name) => {
-                    err = Some(format!("Library {} already exists", lib.name));
-                    libs.push(lib);
+            let name = match metadata(&code) {
+                Ok((name, _)) => name,
+                Err(e) => {
+                    err = Some(e);
                     break;
                 }
-                Ok(lib) => libs.push(lib),
+            };
+            if libs.iter().any(|l| l.name == name) {
+                err = Some(format!("Library '{name}' already exists"));
+                break;
+            }
+            match self.compile(code, 0, clock) {
+                Ok(lib) => {
+                    let twice = lib.functions.iter().find(|f| {
+                        libs.iter().any(|l| {
+                            l.functions
+                                .iter()
+                                .any(|g| g.name.eq_ignore_ascii_case(&f.name))
+                        })
+                    });
+                    if let Some(f) = twice {
+                        err = Some(format!("Function {} already exists", f.name));
+                        libs.push(lib);
+                        break;
+                    }
+                    libs.push(lib);
+                }
                 Err(e) => {
                     err = Some(e);
                     break;
@@ -329,6 +406,7 @@ mod tests {
             Err("Function f already exists".into())
         );
         assert!(f.find(b"f").is_some());
+        assert!(f.find(b"F").is_some(), "function names ignore case");
         assert!(f.delete("lib"));
         assert!(f.find(b"f").is_none());
         assert!(!f.delete("lib"));

@@ -257,10 +257,11 @@ async fn sleep(ms: u32) {
 }
 
 /// Opens `workspace`: its stored dataset (empty when there is none or it cannot be read) and
-/// the persister that saves the writes from now on. Never fails: every failure becomes a
-/// [`Mode`] (see the module docs). Install the dataset with [`snapshot::install`] before
-/// the first command runs, then [`Persister::attach`] the engine.
-pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
+/// the persister that saves the writes from now on, and its function libraries' code.
+/// Never fails: every failure becomes a [`Mode`] (see the module docs). Install the
+/// dataset with [`snapshot::install`] and [`snapshot::install_functions`] before the first
+/// command runs, then [`Persister::attach`] the engine.
+pub async fn open(workspace: &str) -> (Persister, Vec<Db>, Vec<Vec<u8>>) {
     let t0 = perf_now();
     let mut inner = Inner::new(workspace, Mode::Saved);
     let mut status = inner.status.clone();
@@ -274,7 +275,7 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
                 reason: kv_error_name(&e),
             };
             inner.status = status;
-            return (Persister::from(inner), Vec::new());
+            return (Persister::from(inner), Vec::new(), Vec::new());
         }
     };
     let loaded = match kv_load(&db).await {
@@ -284,7 +285,7 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
                 reason: kv_error_name(&e),
             };
             inner.status = status;
-            return (Persister::from(inner), Vec::new());
+            return (Persister::from(inner), Vec::new(), Vec::new());
         }
     };
     let snap = loaded.get(0);
@@ -305,7 +306,7 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
                 reason: e.to_string(),
             };
             inner.status = status;
-            return (Persister::from(inner), Vec::new());
+            return (Persister::from(inner), Vec::new(), Vec::new());
         }
     };
     status.snapshot_bytes = snap_bytes.as_ref().map_or(0, Vec::len);
@@ -331,7 +332,12 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
                 bad.push(&pair);
             }
         }
-        let bytes = snapshot::encode_snapshot(&recovery.dbs, recovery.last_seq, now() as i64);
+        let bytes = snapshot::encode_snapshot_with(
+            &recovery.dbs,
+            &recovery.functions,
+            recovery.last_seq,
+            now() as i64,
+        );
         match kv_compact(&db, &bytes, recovery.last_seq as f64, bad).await {
             Ok(()) => {
                 status.snapshot_bytes = bytes.len();
@@ -349,7 +355,7 @@ pub async fn open(workspace: &str) -> (Persister, Vec<Db>) {
     inner.db = Some(db);
     inner.compact_due = inner.log_records > COMPACT_RECORDS || status.log_bytes > COMPACT_BYTES;
     inner.status = status;
-    (Persister::from(inner), recovery.dbs)
+    (Persister::from(inner), recovery.dbs, recovery.functions)
 }
 
 /// The stored scripts' bodies (out of line: a first visit has none).
@@ -595,7 +601,7 @@ impl Persister {
             // Everything up to next_seq - 1 is appended and nothing is pending, so the
             // engine's dataset is exactly the log's result.
             let upto = i.next_seq - 1;
-            let bytes = snapshot::encode_snapshot(engine.dbs(), upto, engine.now_ms());
+            let bytes = snapshot::encode_engine(&engine, upto);
             (i.db.clone()?, upto, bytes, perf_now() - t0)
         };
         let result = kv_compact(&db, &bytes, upto as f64, Array::new()).await;

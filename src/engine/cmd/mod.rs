@@ -6,6 +6,7 @@ pub mod blocking;
 pub mod cluster;
 pub mod command;
 pub mod connection;
+pub mod functions;
 pub mod geo;
 pub mod hash;
 pub mod hyperloglog;

@@ -129,12 +129,13 @@ impl Engine {
             // holds such a command).
             let now_ms = self.srv.clock.now_ms();
             if evict::perform_evictions(&mut self.srv, now_ms) == evict::Outcome::Fail {
-                let denyoom = cmd.flags.contains(Flags::DENYOOM)
+                let srv = &self.srv;
+                let denyoom = command_flags(srv, cmd, &argv).contains(Flags::DENYOOM)
                     || (is_exec
                         && c.multi.as_ref().is_some_and(|m| {
                             m.queue
                                 .iter()
-                                .any(|q| queued_flags(self.table, q).contains(Flags::DENYOOM))
+                                .any(|q| queued_flags(srv, self.table, q).contains(Flags::DENYOOM))
                         }))
                     || (in_multi && !top.dispatch.contains(DispatchFlags::ENDS_MULTI));
                 if denyoom {
@@ -166,12 +167,13 @@ impl Engine {
             // Redis's processCommand: under CLIENT PAUSE the command waits (queued ones
             // too), all of them or those that may write (EXEC: if its queue writes).
             const WRITES: Flags = Flags::WRITE.union(Flags::MAY_REPLICATE);
-            let writes = cmd.flags.intersects(WRITES)
+            let srv = &self.srv;
+            let writes = command_flags(srv, cmd, &argv).intersects(WRITES)
                 || (is_exec
                     && c.multi.as_ref().is_some_and(|m| {
                         m.queue
                             .iter()
-                            .any(|q| queued_flags(self.table, q).intersects(WRITES))
+                            .any(|q| queued_flags(srv, self.table, q).intersects(WRITES))
                     }));
             if pause.all || writes {
                 let db = c.db;
@@ -508,12 +510,22 @@ pub(crate) fn offer_to_slowlog(
     srv.slowlog.offer(&entry, slower_than, max_len);
 }
 
-/// The flags of a queued command's row (empty if it is no longer found, which cannot
-/// happen: the table is static).
-fn queued_flags(table: &'static Table, q: &Queued) -> Flags {
+/// The flags of a queued command (see [`command_flags`]; empty if its row is no longer
+/// found, which cannot happen: the table is static).
+fn queued_flags(srv: &Server, table: &'static Table, q: &Queued) -> Flags {
     table
         .resolved(&q.argv, q.pos)
-        .map_or(Flags::empty(), |c| c.flags)
+        .map_or(Flags::empty(), |c| command_flags(srv, c, &q.argv))
+}
+
+/// A command's flags for the checks before it runs (Redis's `getCommandFlags`): those of
+/// its row, or for `FCALL` those its function implies.
+fn command_flags(srv: &Server, cmd: &Command, argv: &[Vec<u8>]) -> Flags {
+    if cmd.dispatch.contains(DispatchFlags::FUNCTION_FLAGS) {
+        srv.functions.fcall_flags(cmd.flags, argv)
+    } else {
+        cmd.flags
+    }
 }
 
 /// True for `EXEC`: the command that runs the queue ([`DispatchFlags::RUNS_QUEUE`]).

@@ -78,6 +78,8 @@ pub struct Server {
     pub scripts: crate::engine::scripting::Scripts,
     /// The script that paused in its run, if one did ([`crate::engine::busy`]).
     pub running: Option<Box<crate::engine::busy::Running>>,
+    /// The function libraries and their Lua engine (FUNCTION, FCALL).
+    pub functions: crate::engine::functions::Functions,
     /// What the server logged (a script's `redis.log`, warnings), oldest first, for the
     /// host to print or show; the latest [`LOG_KEEP`] lines are kept.
     pub log: std::collections::VecDeque<(i32, Vec<u8>)>,

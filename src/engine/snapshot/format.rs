@@ -11,6 +11,8 @@ use crate::engine::NUM_DBS;
 pub const VERSION: u16 = 1;
 /// Magic at the start of a snapshot.
 pub const SNAPSHOT_MAGIC: &[u8; 4] = b"KVLS";
+/// Magic of the function libraries' section, after a snapshot's end marker.
+pub const FUNCTIONS_MAGIC: &[u8; 4] = b"KVLF";
 /// Magic at the start of a log record.
 pub const LOG_MAGIC: &[u8; 2] = b"KL";
 /// Keys per snapshot chunk: the unit that a checksum protects and that is lost on damage.

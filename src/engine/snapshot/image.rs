@@ -6,8 +6,8 @@ use super::super::keyspace::{Db, Entry, Key};
 use super::super::types::{HashValue, ListValue, SetValue, StrValue, Value, ZSet};
 use super::super::{Engine, Reply, NUM_DBS};
 use super::format::{
-    crc32, FormatError, Reader, CHUNK_KEYS, FLAG_EXPIRE, SNAPSHOT_MAGIC, TAG_HASH, TAG_LIST,
-    TAG_SET, TAG_STREAM, TAG_STRING, TAG_ZSET, VERSION,
+    crc32, FormatError, Reader, CHUNK_KEYS, FLAG_EXPIRE, FUNCTIONS_MAGIC, SNAPSHOT_MAGIC, TAG_HASH,
+    TAG_LIST, TAG_SET, TAG_STREAM, TAG_STRING, TAG_ZSET, VERSION,
 };
 use crate::engine::codec::{put_bytes, put_varint};
 
@@ -21,6 +21,9 @@ pub struct Snapshot {
     pub last_seq: u64,
     /// The 16 databases.
     pub dbs: Vec<Db>,
+    /// The function libraries' code, in load order (none in a snapshot written before
+    /// functions existed).
+    pub functions: Vec<Vec<u8>>,
 }
 
 /// What decoding produced: everything readable, and the error that stopped it, if any.
@@ -34,6 +37,28 @@ pub struct Decoded<T> {
 /// Encodes the 16 databases as a snapshot taken at `now_ms` that includes the log up to
 /// `last_seq`. Keys already expired at `now_ms` are left out. **O(size of the dataset).**
 pub fn encode_snapshot(dbs: &[Db], last_seq: u64, now_ms: i64) -> Vec<u8> {
+    encode_snapshot_with(dbs, &[], last_seq, now_ms)
+}
+
+/// An engine's snapshot: its databases and its function libraries, which are data too
+/// (Redis's RDB carries them). **O(size of the dataset).**
+pub fn encode_engine(engine: &Engine, last_seq: u64) -> Vec<u8> {
+    encode_snapshot_with(
+        engine.dbs(),
+        &engine.srv.functions.codes(),
+        last_seq,
+        engine.now_ms(),
+    )
+}
+
+/// [`encode_snapshot`] with the function libraries' code after the end marker (left out
+/// when there are none, so such a snapshot is byte for byte what older builds wrote).
+pub fn encode_snapshot_with(
+    dbs: &[Db],
+    functions: &[Vec<u8>],
+    last_seq: u64,
+    now_ms: i64,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(64);
     out.extend_from_slice(SNAPSHOT_MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -70,7 +95,42 @@ pub fn encode_snapshot(dbs: &[Db], last_seq: u64, now_ms: i64) -> Vec<u8> {
     }
     flush(&mut out, &mut payload, &mut count);
     out.extend_from_slice(&0u32.to_le_bytes());
+    if !functions.is_empty() {
+        let start = out.len();
+        out.extend_from_slice(FUNCTIONS_MAGIC);
+        put_varint(&mut out, functions.len() as u64);
+        for code in functions {
+            put_bytes(&mut out, code);
+        }
+        let c = crc32(&out[start..]);
+        out.extend_from_slice(&c.to_le_bytes());
+    }
     out
+}
+
+/// The functions section after the end marker: its codes, or the damage found.
+fn decode_functions(r: &mut Reader<'_>, bytes: &[u8]) -> Result<Vec<Vec<u8>>, FormatError> {
+    if r.remaining() == 0 {
+        return Ok(Vec::new());
+    }
+    let start = r.position();
+    if r.take(FUNCTIONS_MAGIC.len())? != FUNCTIONS_MAGIC {
+        return Err(FormatError::Invalid {
+            what: "snapshot functions: bad magic".into(),
+        });
+    }
+    let n = r.count(1)?;
+    let mut codes = Vec::with_capacity(n);
+    for _ in 0..n {
+        codes.push(r.bytes()?);
+    }
+    let end = r.position();
+    if r.u32()? != crc32(&bytes[start..end]) {
+        return Err(FormatError::Checksum {
+            what: "snapshot functions".into(),
+        });
+    }
+    Ok(codes)
 }
 
 fn encode_entry(out: &mut Vec<u8>, db: usize, key: &[u8], entry: &Entry) {
@@ -208,6 +268,7 @@ pub fn decode_snapshot(bytes: &[u8]) -> Result<Decoded<Snapshot>, FormatError> {
         created_ms,
         last_seq,
         dbs: (0..NUM_DBS).map(|_| Db::default()).collect(),
+        functions: Vec::new(),
     };
     let mut error = None;
     let mut index = 0usize;
@@ -215,7 +276,15 @@ pub fn decode_snapshot(bytes: &[u8]) -> Result<Decoded<Snapshot>, FormatError> {
         index += 1;
         let what = format!("snapshot chunk {index}");
         let len = match r.u32() {
-            Ok(0) => break,
+            Ok(0) => {
+                let mut fr = Reader::new(bytes, "snapshot functions");
+                fr.take(r.position()).ok();
+                match decode_functions(&mut fr, bytes) {
+                    Ok(codes) => snap.functions = codes,
+                    Err(e) => error = Some(e),
+                }
+                break;
+            }
             Ok(n) => n as usize,
             Err(_) => {
                 error = Some(FormatError::Truncated { what });

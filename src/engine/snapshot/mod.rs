@@ -4,7 +4,7 @@
 //! kinds of record, both produced and read here:
 //!
 //! * a **snapshot**: every key of the 16 databases with its value, encoding and absolute
-//!   deadline — Redis's RDB file;
+//!   deadline, and the function libraries' code — Redis's RDB file;
 //! * **log records**: the replayable [`Effect`](crate::engine::Effect)s of the writes since that snapshot, each
 //!   stamped with the time its command ran — Redis's append-only file.
 //!
@@ -28,6 +28,7 @@
 //! snapshot  = "KVLS" version:u16 created_ms:i64 last_seq:u64 crc     header
 //!             chunk*                                                  ≤ 4096 keys each
 //!             0:u32                                                   end marker
+//!             [functions]                                             if any libraries
 //! chunk     = len:u32 crc(payload):u32 payload[len]
 //! payload   = count:varint entry*
 //! entry     = db:varint key:bytes tag:u8 flags:u8 [expire_ms:i64 if flags&0x80] value
@@ -38,7 +39,11 @@
 //!           | hash    (tag 4): n:varint (bytes bytes)*n flags 1 = hashtable (else listpack)
 //! log record = "KL" version:u8 seq:varint base_ms:i64 n:varint effect*n crc
 //! effect    = dt_ms:zigzag-varint db:varint argc:varint bytes*argc
+//! functions = "KVLF" n:varint bytes*n crc                            each library's code
 //! ```
+//!
+//! The functions section came after version 1 without a version bump: a snapshot without
+//! libraries ends at the end marker as before, and an older reader stops there.
 //!
 //! Storage order is kept (list order, listpack order of small hashes, a hash table's
 //! order), so `HGETALL`, `SMEMBERS` and `OBJECT ENCODING` answer the same after a reload.
@@ -64,11 +69,15 @@ mod image;
 mod log;
 mod replay;
 pub use dump::{canonical_dump, data_dump};
-pub use format::{crc32, FormatError, CHUNK_KEYS, LOG_MAGIC, SNAPSHOT_MAGIC, VERSION};
+pub use format::{
+    crc32, FormatError, CHUNK_KEYS, FUNCTIONS_MAGIC, LOG_MAGIC, SNAPSHOT_MAGIC, VERSION,
+};
 pub(crate) use image::stream_from_commands;
-pub use image::{decode_snapshot, encode_snapshot, Decoded, Snapshot};
+pub use image::{
+    decode_snapshot, encode_engine, encode_snapshot, encode_snapshot_with, Decoded, Snapshot,
+};
 pub use log::{decode_log_record, encode_log_record, LogRecord, TimedEffect};
-pub use replay::{apply_effects, install, recover, Recovery, Replayer};
+pub use replay::{apply_effects, install, install_functions, recover, Recovery, Replayer};
 
 impl Engine {
     /// The databases (for encoding a snapshot or an export).

@@ -61,9 +61,21 @@ impl Replayer {
         }
     }
 
+    /// Starts from these function libraries (a decoded snapshot's).
+    pub fn with_functions(mut self, codes: Vec<Vec<u8>>) -> Replayer {
+        self.engine.srv.functions.load_all(codes);
+        self
+    }
+
     /// The rebuilt databases.
     pub fn finish(self) -> Vec<Db> {
         self.engine.srv.dbs
+    }
+
+    /// The rebuilt databases and function libraries' code.
+    pub fn finish_all(self) -> (Vec<Db>, Vec<Vec<u8>>) {
+        let codes = self.engine.srv.functions.codes();
+        (self.engine.srv.dbs, codes)
     }
 }
 
@@ -75,10 +87,20 @@ pub fn apply_effects(engine: &mut Engine, effects: &[TimedEffect]) {
         return;
     }
     let mut rp = Replayer::new(Some(std::mem::take(&mut engine.srv.dbs)));
+    rp.engine.srv.functions = std::mem::take(&mut engine.srv.functions);
     for e in effects {
         rp.apply(e);
     }
+    engine.srv.functions = std::mem::take(&mut rp.engine.srv.functions);
     engine.srv.dbs = rp.finish();
+}
+
+/// Replaces the function libraries of `engine` with those of `codes` (a restored
+/// dataset's), compiled again; a library that no longer loads is left out. **O(size of
+/// the code).**
+pub fn install_functions(engine: &mut Engine, codes: Vec<Vec<u8>>) {
+    engine.srv.functions.flush();
+    engine.srv.functions.load_all(codes);
 }
 
 /// Replaces the databases of `engine` with `dbs` (a restored dataset), dropping the keys
@@ -106,6 +128,8 @@ pub fn install(engine: &mut Engine, mut dbs: Vec<Db>) {
 pub struct Recovery {
     /// The rebuilt databases (pass to [`install`]).
     pub dbs: Vec<Db>,
+    /// The rebuilt function libraries' code (pass to [`install_functions`]).
+    pub functions: Vec<Vec<u8>>,
     /// The highest sequence number seen (snapshot or log, good or bad): new records must
     /// be numbered after it.
     pub last_seq: u64,
@@ -135,13 +159,13 @@ pub fn recover(
     now_ms: i64,
 ) -> Result<Recovery, FormatError> {
     let mut damage = Vec::new();
-    let (dbs, snap_seq) = match snapshot {
+    let (dbs, functions, snap_seq) = match snapshot {
         Some(bytes) => {
             let d = decode_snapshot(bytes)?;
             damage.extend(d.error);
-            (Some(d.value.dbs), d.value.last_seq)
+            (Some(d.value.dbs), d.value.functions, d.value.last_seq)
         }
-        None => (None, 0),
+        None => (None, Vec::new(), 0),
     };
     // Refuse before replaying anything if any record is from a newer version.
     for (_, bytes) in log {
@@ -151,7 +175,7 @@ pub fn recover(
     }
     let mut sorted: Vec<&(u64, &[u8])> = log.iter().collect();
     sorted.sort_by_key(|(seq, _)| *seq);
-    let mut rp = Replayer::new(dbs);
+    let mut rp = Replayer::new(dbs).with_functions(functions);
     let mut last_seq = snap_seq;
     let mut skipped = Vec::new();
     let mut replayed = 0;
@@ -190,8 +214,10 @@ pub fn recover(
         }
     }
     let effects = rp.applied;
+    let (dbs, functions) = rp.finish_all();
     Ok(Recovery {
-        dbs: rp.finish(),
+        dbs,
+        functions,
         last_seq,
         damage,
         skipped,

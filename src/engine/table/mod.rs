@@ -62,6 +62,7 @@ pub static TABLE: Table = Table::new(&[
     super::cmd::geo::COMMANDS,
     super::cmd::stream::COMMANDS,
     super::cmd::scripting::COMMANDS,
+    super::cmd::functions::COMMANDS,
 ]);
 
 /// The families of blocking commands that serve clients blocked on keys (see
@@ -151,6 +152,7 @@ mod tests {
             ["discard", "exec", "quit", "reset"]
         );
         assert_eq!(with(DispatchFlags::RUNS_QUEUE), ["exec"]);
+        assert_eq!(with(DispatchFlags::FUNCTION_FLAGS), ["fcall", "fcall_ro"]);
         let mut nothing: Vec<&str> = all()
             .filter(|c| c.touches == Touches::Nothing)
             .map(|c| c.name)

@@ -111,6 +111,10 @@ bitflags! {
         /// (denyoom, writes under `CLIENT PAUSE`, cluster slots), and refusing it aborts
         /// the transaction with `EXECABORT`.
         const RUNS_QUEUE = 1 << 3;
+        /// Calls a function (`FCALL`, `FCALL_RO`): the checks before running use the
+        /// function's flags in place of some of the command's (Redis's
+        /// `fcallGetCommandFlags`, see [`crate::engine::functions::script_command_flags`]).
+        const FUNCTION_FLAGS = 1 << 4;
     }
 }
 

@@ -34,9 +34,12 @@ pub use crate::persist::{
     rename_workspace, reset_workspace, workspace_bytes,
 };
 
+/// A stored dataset read at start-up: the databases and the function libraries' code.
+type Restored = (Vec<Db>, Vec<Vec<u8>>);
+
 thread_local! {
     static PERSISTER: RefCell<Option<Persister>> = const { RefCell::new(None) };
-    static RESTORED: RefCell<Option<Vec<Db>>> = const { RefCell::new(None) };
+    static RESTORED: RefCell<Option<Restored>> = const { RefCell::new(None) };
     /// The banner's language (the app's, see [`set_lang`]) and the status it shows.
     static BANNER: RefCell<(Option<Lang>, Option<Status>)> = const { RefCell::new((None, None)) };
 }
@@ -103,17 +106,18 @@ pub fn workspace_from_url() -> String {
 
 /// Opens the workspace and reads its dataset. Await it before mounting the app.
 pub async fn prepare() {
-    let (p, dbs) = persist::open(&workspace_from_url()).await;
+    let (p, dbs, functions) = persist::open(&workspace_from_url()).await;
     p.on_status(show_status);
     PERSISTER.with(|x| *x.borrow_mut() = Some(p));
-    RESTORED.with(|x| *x.borrow_mut() = Some(dbs));
+    RESTORED.with(|x| *x.borrow_mut() = Some((dbs, functions)));
 }
 
 /// Installs the dataset [`prepare`] read into `engine` (once) and attaches the persister.
 pub fn install(engine: &Rc<RefCell<Engine>>) {
-    if let Some(dbs) = RESTORED.with(|x| x.borrow_mut().take()) {
+    if let Some((dbs, functions)) = RESTORED.with(|x| x.borrow_mut().take()) {
         if let Ok(mut e) = engine.try_borrow_mut() {
             snapshot::install(&mut e, dbs);
+            snapshot::install_functions(&mut e, functions);
         }
     }
     PERSISTER.with(|x| {
@@ -184,10 +188,11 @@ pub async fn take_over(engine: &Rc<RefCell<Engine>>) {
     if let Some(old) = old {
         old.close().await;
     }
-    let (p, dbs) = persist::open(&workspace_from_url()).await;
+    let (p, dbs, functions) = persist::open(&workspace_from_url()).await;
     p.on_status(show_status);
     if let Ok(mut e) = engine.try_borrow_mut() {
         snapshot::install(&mut e, dbs);
+        snapshot::install_functions(&mut e, functions);
         // The scripts are stored already: the service reports them once more at the next
         // command (its record of the cache is the replica's, empty), an idempotent put.
         load_scripts(&mut e, &p.take_scripts());

@@ -334,7 +334,7 @@ fn post_out(out: Out) {
             let Some(bytes) = engine.as_ref().and_then(|e| {
                 e.try_borrow()
                     .ok()
-                    .map(|e| snapshot::encode_snapshot(e.dbs(), seq, e.now_ms()))
+                    .map(|e| snapshot::encode_engine(&e, seq))
             }) else {
                 return;
             };
@@ -413,6 +413,7 @@ fn receive(msg: Msg) {
             .unwrap_or(false);
             if let Ok(mut e) = engine.try_borrow_mut() {
                 snapshot::install(&mut e, decoded.value.dbs);
+                snapshot::install_functions(&mut e, decoded.value.functions);
             }
             if lost {
                 dispatch(Action::Reconnected(false));

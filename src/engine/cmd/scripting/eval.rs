@@ -4,7 +4,7 @@
 use super::host::{to_reply, ScriptHost};
 use crate::engine::args::Args;
 use crate::engine::blocking::BlockOp;
-use crate::engine::busy::{Checks, RunEnv, Running, NOTBUSY};
+use crate::engine::busy::{Checks, RunEnv, Running};
 use crate::engine::cmd::connection::help::help_reply;
 use crate::engine::cmd::multi::wrap_effects;
 use crate::engine::core::client::Client;
@@ -47,12 +47,10 @@ fn generic(ctx: &mut Ctx<'_>, args: &mut Args, by_sha: bool, ro: bool) -> CmdRes
     let numkeys = parse_i64(args.next_bytes()?).ok_or(Error::NotInteger)?;
     let rest = args.rest();
     if numkeys > rest.len() as i64 {
-        return Err(Error::Err(
-            "Number of keys can't be greater than number of args".into(),
-        ));
+        return Err(Error::KeysOverArgs);
     }
     if numkeys < 0 {
-        return Err(Error::Err("Number of keys can't be negative".into()));
+        return Err(Error::KeysNegative);
     }
     let sha = if by_sha {
         String::from_utf8_lossy(&body).to_ascii_lowercase()
@@ -124,13 +122,63 @@ fn run(
         slot: None,
         write_dirty: false,
     };
+    // What FUNCTION STATS shows as the command (the script by its digest).
+    let command = [if ro { "EVAL_RO" } else { "EVAL" }, sha]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .chain(std::iter::once(keys.len().to_string().into_bytes()))
+        .chain(keys.iter().chain(argv.iter()).cloned())
+        .collect();
+    start_run(
+        ctx,
+        Start::Eval { sha },
+        format!("f_{sha}"),
+        checks,
+        keys,
+        argv,
+        command,
+    )
+}
+
+/// What a run starts: a cached script, or a function.
+pub(crate) enum Start<'x> {
+    /// `EVAL` & co.: the script with this digest.
+    Eval {
+        /// Its SHA-1.
+        sha: &'x str,
+    },
+    /// `FCALL` & co.: the function with this id in the functions' engine.
+    Function {
+        /// Its id there.
+        id: i32,
+    },
+}
+
+/// Starts a run as the script client (Redis's `scriptPrepareForRun` done, then
+/// `luaCallFunction`): it ends here, its writes replicated as one transaction, or it
+/// pauses ([`crate::engine::busy`]), the caller blocked until [`Engine::resume_script`]
+/// ends it. `name` is what errors and the log call it; `command` is shown by
+/// FUNCTION STATS.
+///
+/// [`Engine::resume_script`]: crate::engine::Engine::resume_script
+pub(crate) fn start_run(
+    ctx: &mut Ctx<'_>,
+    start: Start<'_>,
+    name: String,
+    checks: Checks,
+    keys: &[Vec<u8>],
+    argv: &[Vec<u8>],
+    command: Vec<Vec<u8>>,
+) -> CmdResult {
     let client = script_client(ctx);
     let first_effect = ctx.srv.effects.len();
     let started_us = ctx.srv.clock.monotonic_us();
-    let mut env = ctx.srv.scripts.take_env();
+    let mut env = match start {
+        Start::Eval { .. } => RunEnv::Eval(ctx.srv.scripts.take_env()),
+        Start::Function { .. } => RunEnv::Function(ctx.srv.functions.take_env()),
+    };
     let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
     let argv: Vec<&[u8]> = argv.iter().map(Vec::as_slice).collect();
-    let name = format!("f_{sha}");
     let can_pause = !ctx.deny_blocking;
     let mut host = ScriptHost {
         ctx,
@@ -142,7 +190,15 @@ fn run(
         kill: false,
         name,
     };
-    let step = env.start_script(sha, &keys, &argv, &mut host);
+    let step = match (&start, &mut env) {
+        (Start::Eval { sha }, RunEnv::Eval(e)) => e.start_script(sha, &keys, &argv, &mut host),
+        (Start::Function { id }, RunEnv::Function(f)) => {
+            // Errors name the function itself.
+            let fname = host.name.clone();
+            f.start_call(*id, &fname, &keys, &argv, &mut host)
+        }
+        _ => unreachable!("the environment matches the start"),
+    };
     let ScriptHost {
         client,
         checks,
@@ -154,18 +210,11 @@ fn run(
     }
     match step {
         Step::Done(out) => {
-            ctx.srv.scripts.put_env(env);
+            env.put_back(ctx.srv);
             wrap_effects(&mut ctx.srv.effects, first_effect);
             Ok(script_reply(out))
         }
         Step::Paused => {
-            // What FUNCTION STATS shows as the command (the script by its digest).
-            let command = [if ro { "EVAL_RO" } else { "EVAL" }, sha]
-                .iter()
-                .map(|s| s.as_bytes().to_vec())
-                .chain(std::iter::once(keys.len().to_string().into_bytes()))
-                .chain(keys.iter().chain(argv.iter()).map(|a| a.to_vec()))
-                .collect();
             ctx.srv.running = Some(Box::new(Running {
                 caller: ctx.client.id,
                 client,
@@ -173,13 +222,13 @@ fn run(
                 first_effect,
                 now_ms: ctx.now_ms,
                 started_us,
-                eval: true,
+                eval: matches!(start, Start::Eval { .. }),
                 name,
                 argv: command,
                 kill: false,
                 timed_out: false,
                 waiters: Vec::new(),
-                env: RunEnv::Eval(env),
+                env,
             }));
             ctx.block(Vec::new(), None, BlockOp::Script);
             Ok(Reply::Nil)
@@ -260,7 +309,7 @@ pub(super) fn script_kill(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 /// `SCRIPT KILL` (`eval`) and `FUNCTION KILL`.
 pub(crate) fn kill(ctx: &mut Ctx<'_>, eval: bool) -> CmdResult {
     match ctx.srv.running.as_mut() {
-        None => Err(Error::Coded(NOTBUSY.into())),
+        None => Err(Error::NotBusy),
         Some(r) => match r.kill(eval) {
             Ok(()) => Ok(Reply::ok()),
             Err(e) => Err(Error::Coded(e.into())),

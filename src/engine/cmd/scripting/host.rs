@@ -206,7 +206,7 @@ pub(super) fn to_value(reply: Reply, resp: u8) -> Value {
 }
 
 /// A script's result as the engine's reply (the caller's protocol encodes it).
-pub(super) fn to_reply(v: Value) -> Reply {
+pub(crate) fn to_reply(v: Value) -> Reply {
     match v {
         Value::Status(s) => Reply::Status(String::from_utf8_lossy(&s).into_owned()),
         Value::Error(e) => Reply::Error(String::from_utf8_lossy(&e).into_owned()),

@@ -4,7 +4,7 @@
 //! `host`.
 
 mod eval;
-mod host;
+pub(crate) mod host;
 mod resume;
 
 use crate::engine::core::ctx::Command;
@@ -14,6 +14,7 @@ use eval::{
     eval, eval_ro, evalsha, evalsha_ro, script_debug, script_exists, script_flush, script_help,
     script_kill, script_load,
 };
+pub(crate) use eval::{kill, start_run, Start};
 
 const EVAL_FLAGS: Flags = Flags::NOSCRIPT
     .union(Flags::STALE)

@@ -4,7 +4,7 @@
 use super::eval::script_reply;
 use super::host::ScriptHost;
 use crate::engine::blocking::BlockOp;
-use crate::engine::busy::{RunEnv, Running};
+use crate::engine::busy::Running;
 use crate::engine::cmd::multi::wrap_effects;
 use crate::engine::core::client::Client;
 use crate::engine::core::ctx::Ctx;
@@ -54,7 +54,7 @@ impl Engine {
             waiters,
             env,
         } = *r;
-        let RunEnv::Eval(mut env) = env;
+        let mut env = env;
         let table = self.table();
         let mut ctx = Ctx {
             srv: &mut self.srv,
@@ -107,7 +107,7 @@ impl Engine {
             kill,
             timed_out,
             waiters,
-            env: RunEnv::Eval(env),
+            env,
         });
         match step {
             Step::Paused => {
@@ -156,8 +156,7 @@ impl Engine {
             env,
             ..
         } = r;
-        let RunEnv::Eval(env) = env;
-        self.srv.scripts.put_env(env);
+        env.put_back(&mut self.srv);
         wrap_effects(&mut self.srv.effects, first_effect);
         let blocked = self.srv.unblock(caller);
         if self.clients.contains_key(&caller) {

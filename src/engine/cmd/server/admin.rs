@@ -1,4 +1,4 @@
-//! The small server commands: TIME, LASTSAVE, SLOWLOG, ROLE, WAIT and FUNCTION FLUSH.
+//! The small server commands: TIME, LASTSAVE, SLOWLOG, ROLE and WAIT.
 
 use super::super::connection::help_reply;
 use crate::engine::args::Args;
@@ -101,23 +101,4 @@ pub(super) fn wait(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     ctx.block(Vec::new(), deadline, BlockOp::Wait);
     Ok(Reply::NilArray)
-}
-
-/// FUNCTION FLUSH [ASYNC|SYNC]: deletes all function libraries — there are none, so it
-/// only checks its argument and answers OK. Counts as a change, as in Redis.
-pub(super) fn function_flush(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    match args.remaining() {
-        0 => {}
-        1 => {
-            let mode = args.next_bytes()?;
-            if !mode.eq_ignore_ascii_case(b"sync") && !mode.eq_ignore_ascii_case(b"async") {
-                return Err(Error::Err(
-                    "FUNCTION FLUSH only supports SYNC|ASYNC option".into(),
-                ));
-            }
-        }
-        _ => return Err(Error::subcommand_syntax(args.argv())),
-    }
-    ctx.dirty += 1;
-    Ok(Reply::ok())
 }

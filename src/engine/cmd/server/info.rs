@@ -150,6 +150,8 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
             let maxmemory = cfg.maxmemory();
             let lua = srv.scripts.lua_memory() as u64;
             let scripts_eval = srv.scripts.cache_memory() as u64;
+            let vm_functions = srv.functions.vm_memory() as u64;
+            let functions = srv.functions.memory() as u64;
             let pct = |part: u64, whole: u64| {
                 if whole == 0 {
                     "0.00%".to_string()
@@ -184,14 +186,23 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                     f("used_memory_lua_human", bytes_to_human(lua)),
                     f("used_memory_scripts_eval", scripts_eval.to_string()),
                     f("number_of_cached_scripts", srv.scripts.cache.len().to_string()),
-                    f("number_of_functions", "0".into()),
-                    f("number_of_libraries", "0".into()),
-                    f("used_memory_vm_functions", "32768".into()),
-                    f("used_memory_vm_total", (lua + 32768).to_string()),
-                    f("used_memory_vm_total_human", bytes_to_human(lua + 32768)),
-                    f("used_memory_functions", "0".into()),
-                    f("used_memory_scripts", scripts_eval.to_string()),
-                    f("used_memory_scripts_human", bytes_to_human(scripts_eval)),
+                    f("number_of_functions", srv.functions.index.len().to_string()),
+                    f(
+                        "number_of_libraries",
+                        srv.functions.libraries.len().to_string(),
+                    ),
+                    f("used_memory_vm_functions", vm_functions.to_string()),
+                    f("used_memory_vm_total", (lua + vm_functions).to_string()),
+                    f(
+                        "used_memory_vm_total_human",
+                        bytes_to_human(lua + vm_functions),
+                    ),
+                    f("used_memory_functions", functions.to_string()),
+                    f("used_memory_scripts", (scripts_eval + functions).to_string()),
+                    f(
+                        "used_memory_scripts_human",
+                        bytes_to_human(scripts_eval + functions),
+                    ),
                     f("maxmemory", maxmemory.to_string()),
                     f("maxmemory_human", bytes_to_human(maxmemory)),
                     f("maxmemory_policy", cfg.maxmemory_policy().to_string()),

@@ -1,5 +1,4 @@
-//! The server group: CONFIG, INFO, TIME, LASTSAVE, ROLE, WAIT, SLOWLOG, MEMORY USAGE and
-//! FUNCTION FLUSH.
+//! The server group: CONFIG, INFO, TIME, LASTSAVE, ROLE, WAIT, SLOWLOG and MEMORY USAGE.
 //!
 //! `CONFIG` reads and writes the parameters of [`crate::engine::config`]; `INFO` reports
 //! the server in Redis 7.0's text format. There is no configuration file, no persistence
@@ -8,7 +7,7 @@
 //!
 //! # Layout
 //! - [`params`]: CONFIG GET, SET, RESETSTAT, REWRITE, HELP.
-//! - [`admin`]: TIME, LASTSAVE, SLOWLOG, ROLE, WAIT, FUNCTION FLUSH.
+//! - [`admin`]: TIME, LASTSAVE, SLOWLOG, ROLE, WAIT.
 //! - [`info`]: INFO and its sections.
 //! - [`memory`]: MEMORY USAGE, PURGE, DOCTOR, HELP; the estimates themselves are in
 //!   [`crate::engine::core::memory`].
@@ -23,10 +22,7 @@ pub use crate::engine::core::memory::{
     DEFAULT_SAMPLES, STARTUP_BYTES,
 };
 use crate::engine::table::{Command, Flags, Group, KeySpec};
-use admin::{
-    function_flush, lastsave, role, slowlog_get, slowlog_help, slowlog_len, slowlog_reset, time,
-    wait,
-};
+use admin::{lastsave, role, slowlog_get, slowlog_help, slowlog_len, slowlog_reset, time, wait};
 use info::info;
 use memory::{memory_doctor, memory_help, memory_purge, memory_usage};
 use params::{config_get, config_help, config_resetstat, config_rewrite, config_set};
@@ -114,12 +110,6 @@ pub const COMMANDS: &[Command] = &[
         "Reports on memory use (here only USAGE, PURGE and HELP).",
         "Depends on subcommand.",
         "4.0.0",
-    ),
-    Command::container("function", Group::Scripting, FUNCTION_SUBCOMMANDS).doc(
-        "",
-        "Manages server-side functions.",
-        "Depends on subcommand.",
-        "7.0.0",
     ),
 ];
 
@@ -231,17 +221,6 @@ const MEMORY_SUBCOMMANDS: &[Command] = &[
         .flags(Flags::LOADING.union(Flags::STALE))
         .doc("", "Lists the MEMORY subcommands.", "O(1)", "4.0.0"),
 ];
-
-const FUNCTION_SUBCOMMANDS: &[Command] =
-    &[Command::new("flush", -2, Group::Scripting, function_flush)
-        .tips(&["request_policy:all_shards", "response_policy:all_succeeded"])
-        .flags(Flags::WRITE.union(Flags::NOSCRIPT))
-        .doc(
-            "[ASYNC | SYNC]",
-            "Deletes every function library (there are none yet: it only answers OK).",
-            "O(N) where N is the number of functions deleted",
-            "7.0.0",
-        )];
 
 #[cfg(test)]
 mod tests {

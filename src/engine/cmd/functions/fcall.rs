@@ -1,0 +1,106 @@
+//! `FCALL` and `FCALL_RO` (Redis's `fcallCommandGeneric`, `scriptPrepareForRun` and
+//! `luaEngineCall`): the function is found, its flags are checked, then it runs as the
+//! script client, its writes replicated as one unit.
+
+use crate::engine::args::Args;
+use crate::engine::busy::Checks;
+use crate::engine::cmd::scripting::{start_run, Start};
+use crate::engine::core::ctx::Ctx;
+use crate::engine::core::{evict, monitor};
+use crate::engine::error::{CmdResult, Error};
+use crate::engine::num::parse_i64;
+use crate::engine::scripting::ScriptFlags;
+
+/// `FCALL function numkeys [key ...] [arg ...]`. O(1) to find the function, plus what
+/// it does.
+pub(super) fn fcall(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    generic(ctx, args, false)
+}
+
+/// `FCALL_RO`: as FCALL, for functions flagged `no-writes` only.
+pub(super) fn fcall_ro(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
+    generic(ctx, args, true)
+}
+
+fn generic(ctx: &mut Ctx<'_>, args: &mut Args, ro: bool) -> CmdResult {
+    // Redis feeds monitors the call before the commands the function runs.
+    monitor::feed_monitors(ctx.srv, ctx.client, args.argv());
+    let name = args.next_owned()?;
+    let Some(f) = ctx.srv.functions.find(&name) else {
+        return Err(Error::Err("Function not found".into()));
+    };
+    let (id, flags, fname) = (f.id, f.flags, f.name.clone());
+    let numkeys =
+        parse_i64(args.next_bytes()?).ok_or(Error::Err("Bad number of keys provided".into()))?;
+    let rest = args.rest();
+    if numkeys > rest.len() as i64 {
+        return Err(Error::KeysOverArgs);
+    }
+    if numkeys < 0 {
+        return Err(Error::KeysNegative);
+    }
+    run(ctx, id, &fname, flags, ro, numkeys as usize, &rest)
+}
+
+/// The checks of `scriptPrepareForRun` on the function's flags, then the run.
+fn run(
+    ctx: &mut Ctx<'_>,
+    id: i32,
+    name: &str,
+    flags: ScriptFlags,
+    ro: bool,
+    numkeys: usize,
+    rest: &[Vec<u8>],
+) -> CmdResult {
+    let may_oom = !flags.intersects(ScriptFlags::ALLOW_OOM | ScriptFlags::NO_WRITES);
+    let oom_at_start = ctx.srv.config.maxmemory() > 0
+        && evict::perform_evictions(ctx.srv, ctx.now_ms) == evict::Outcome::Fail;
+    // A function without allow-oom or no-writes is DENYOOM to processCommand (Redis's
+    // scriptFlagsToCmdFlags), which refuses it before it runs, unless it was queued.
+    if oom_at_start && may_oom && !ctx.deny_blocking {
+        return Err(Error::OutOfMemory);
+    }
+    if flags.contains(ScriptFlags::NO_CLUSTER) && ctx.srv.config.cluster_enabled() {
+        return Err(Error::Err(
+            "Can not run script on cluster, 'no-cluster' flag is set.".into(),
+        ));
+    }
+    if !flags.contains(ScriptFlags::NO_WRITES) && ro {
+        return Err(Error::Err(
+            "Can not execute a script with write flag using *_ro command.".into(),
+        ));
+    }
+    if oom_at_start && may_oom {
+        return Err(Error::Coded(
+            "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'".into(),
+        ));
+    }
+    let checks = Checks {
+        read_only: ro || flags.contains(ScriptFlags::NO_WRITES),
+        allow_oom: flags.contains(ScriptFlags::ALLOW_OOM),
+        oom_at_start,
+        allow_cross_slot: flags.contains(ScriptFlags::ALLOW_CROSS_SLOT),
+        slot: None,
+        write_dirty: false,
+    };
+    // What FUNCTION STATS shows as the running command.
+    let command = [
+        if ro { "FCALL_RO" } else { "FCALL" }.as_bytes(),
+        name.as_bytes(),
+        numkeys.to_string().as_bytes(),
+    ]
+    .into_iter()
+    .map(<[u8]>::to_vec)
+    .chain(rest.iter().cloned())
+    .collect();
+    let (keys, argv) = rest.split_at(numkeys);
+    start_run(
+        ctx,
+        Start::Function { id },
+        name.to_string(),
+        checks,
+        keys,
+        argv,
+        command,
+    )
+}
