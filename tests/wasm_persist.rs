@@ -76,7 +76,7 @@ async fn writes_come_back_after_reopening_and_after_a_compaction() {
 async fn scripts_come_back_after_reopening_and_a_flush_forgets_them() {
     use kvlab::app::engine::{EngineService, ScriptChange};
     let ws = unique("scripts");
-    let (p, _) = persist::open(&ws).await;
+    let (p, _, _) = persist::open(&ws).await;
     assert!(p.take_scripts().is_empty());
     // The engine service reports each change of the script cache; the persister stores it,
     // with a write of the same moment or on its own, pending until committed.
@@ -98,7 +98,7 @@ async fn scripts_come_back_after_reopening_and_a_flush_forgets_them() {
     assert!(!p.status().pending);
     p.close().await;
 
-    let (p, dbs) = persist::open(&ws).await;
+    let (p, dbs, _) = persist::open(&ws).await;
     let mut bodies = p.take_scripts();
     bodies.sort();
     assert_eq!(
@@ -125,7 +125,7 @@ async fn scripts_come_back_after_reopening_and_a_flush_forgets_them() {
     service.submit(c, argv("SCRIPT LOAD \"return 'after'\""));
     p.flushed().await;
     p.close().await;
-    let (p, _) = persist::open(&ws).await;
+    let (p, _, _) = persist::open(&ws).await;
     assert_eq!(p.take_scripts(), vec![b"return 'after'".to_vec()]);
     p.close().await;
     persist::delete_workspace(&ws).await.unwrap();

@@ -83,14 +83,6 @@ impl RunEnv {
         }
     }
 
-    /// Gives the interpreter back to the server.
-    pub fn put_back(self, srv: &mut crate::engine::core::server::Server) {
-        match self {
-            RunEnv::Eval(e) => srv.scripts.put_env(e),
-            RunEnv::Function(f) => srv.functions.put_env(f),
-        }
-    }
-
     /// The next slice of the paused run.
     pub fn resume(&mut self, host: &mut dyn kvlab_lua::redis::Host) -> kvlab_lua::redis::Step {
         match self {

@@ -10,6 +10,7 @@ use crate::engine::cmd::multi::wrap_effects;
 use crate::engine::core::client::Client;
 use crate::engine::core::ctx::Ctx;
 use crate::engine::core::evict;
+use crate::engine::core::server::Server;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::num::parse_i64;
 use crate::engine::reply::Reply;
@@ -210,7 +211,7 @@ pub(crate) fn start_run(
     }
     match step {
         Step::Done(out) => {
-            env.put_back(ctx.srv);
+            put_back(env, ctx.srv);
             wrap_effects(&mut ctx.srv.effects, first_effect);
             Ok(script_reply(out))
         }
@@ -233,6 +234,14 @@ pub(crate) fn start_run(
             ctx.block(Vec::new(), None, BlockOp::Script);
             Ok(Reply::Nil)
         }
+    }
+}
+
+/// Gives a run's interpreter back to the server.
+pub(super) fn put_back(env: RunEnv, srv: &mut Server) {
+    match env {
+        RunEnv::Eval(e) => srv.scripts.put_env(e),
+        RunEnv::Function(f) => srv.functions.put_env(f),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The slices after a script's first: [`Engine::resume_script`] runs the next one, passes
 //! `busy-reply-threshold`, and ends the run (see [`crate::engine::busy`]).
 
-use super::eval::script_reply;
+use super::eval::{put_back, script_reply};
 use super::host::ScriptHost;
 use crate::engine::blocking::BlockOp;
 use crate::engine::busy::Running;
@@ -156,7 +156,7 @@ impl Engine {
             env,
             ..
         } = r;
-        env.put_back(&mut self.srv);
+        put_back(env, &mut self.srv);
         wrap_effects(&mut self.srv.effects, first_effect);
         let blocked = self.srv.unblock(caller);
         if self.clients.contains_key(&caller) {
