@@ -71,6 +71,9 @@ pub enum Error {
     OutOfMemory,
     /// `NOTBUSY No scripts in execution right now.` (SCRIPT KILL, FUNCTION KILL)
     NotBusy,
+    /// `NOREPLICAS Not enough good replicas to write.` (`min-replicas-to-write` set: kvlab
+    /// has no replicas)
+    NoReplicas,
     /// `ERR Number of keys can't be greater than number of args` (EVAL, FCALL)
     KeysOverArgs,
     /// `ERR Number of keys can't be negative` (EVAL, FCALL)
@@ -233,6 +236,7 @@ impl fmt::Display for Error {
                 f.write_str("OOM command not allowed when used memory > 'maxmemory'.")
             }
             Error::NotBusy => f.write_str("NOTBUSY No scripts in execution right now."),
+            Error::NoReplicas => f.write_str("NOREPLICAS Not enough good replicas to write."),
             Error::KeysOverArgs => {
                 f.write_str("ERR Number of keys can't be greater than number of args")
             }

@@ -291,6 +291,13 @@ impl Config {
         self.int("maxclients")
     }
 
+    /// Redis's `checkGoodReplicasStatus` for a primary with no replicas (kvlab has none):
+    /// true unless both `min-replicas-to-write` and `min-replicas-max-lag` are set, in
+    /// which case writes are refused with `NOREPLICAS`.
+    pub fn good_replicas(&self) -> bool {
+        self.int("min-replicas-to-write") == 0 || self.int("min-replicas-max-lag") == 0
+    }
+
     /// `busy-reply-threshold` (alias `lua-time-limit`), milliseconds.
     pub fn busy_reply_threshold(&self) -> i64 {
         self.int("busy-reply-threshold")

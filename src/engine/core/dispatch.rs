@@ -144,6 +144,21 @@ impl Engine {
                 }
             }
         }
+        if !self.srv.config.good_replicas() {
+            // Redis's processCommand refuses writes (EXEC: if its queue writes).
+            let srv = &self.srv;
+            let writes = command_flags(srv, cmd, &argv).contains(Flags::WRITE)
+                || (is_exec
+                    && c.multi.as_ref().is_some_and(|m| {
+                        m.queue
+                            .iter()
+                            .any(|q| queued_flags(srv, self.table, q).contains(Flags::WRITE))
+                    }));
+            if writes {
+                self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
+                return vec![self.reject(id, Error::NoReplicas, is_exec)];
+            }
+        }
         if c.proto == 2
             && self.srv.pubsub.total(id) > 0
             && !top.dispatch.contains(DispatchFlags::SUBSCRIBER_CONTEXT)

@@ -109,6 +109,9 @@ fn run(
                 "Can not execute a script with write flag using *_ro command.".into(),
             ));
         }
+        if !flags.contains(ScriptFlags::NO_WRITES) && !ctx.srv.config.good_replicas() {
+            return Err(Error::NoReplicas);
+        }
         if oom_at_start && !flags.intersects(ScriptFlags::ALLOW_OOM | ScriptFlags::NO_WRITES) {
             return Err(Error::Coded(
                 "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'".into(),

@@ -48,6 +48,14 @@ impl ScriptHost<'_, '_> {
         {
             return Err(Error::OutOfMemory.to_string());
         }
+        if cmd_flags.contains(Flags::WRITE)
+            && !self.checks.write_dirty
+            && !self.ctx.srv.config.good_replicas()
+        {
+            // Only reachable for scripts without a shebang (scriptPrepareForRun refuses
+            // the others before they run).
+            return Err(Error::NoReplicas.to_string());
+        }
         if cmd_flags.contains(Flags::WRITE) {
             self.checks.write_dirty = true;
         }
