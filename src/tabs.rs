@@ -103,6 +103,10 @@ pub enum WaitsFor {
     Replicas,
     /// The end of a `CLIENT PAUSE`.
     Pause,
+    /// The end of its own script, which paused ([`crate::engine::busy`]).
+    Script,
+    /// Another client's script: held until `busy-reply-threshold` or the script's end.
+    Busy,
 }
 
 impl WaitsFor {
@@ -112,6 +116,18 @@ impl WaitsFor {
         match engine.server().blocking.get(client).map(|b| &b.op) {
             Some(BlockOp::Wait) => WaitsFor::Replicas,
             Some(BlockOp::Postpone) => WaitsFor::Pause,
+            Some(BlockOp::Script) => {
+                let own = engine
+                    .server()
+                    .running
+                    .as_ref()
+                    .is_some_and(|r| r.caller == client);
+                if own {
+                    WaitsFor::Script
+                } else {
+                    WaitsFor::Busy
+                }
+            }
             _ => WaitsFor::Data,
         }
     }
@@ -380,6 +396,8 @@ impl Msg {
                     WaitsFor::Data => 0,
                     WaitsFor::Replicas => 1,
                     WaitsFor::Pause => 2,
+                    WaitsFor::Script => 3,
+                    WaitsFor::Busy => 4,
                 });
                 w.flag(session.queued.is_some());
                 if let Some(q) = &session.queued {
@@ -476,6 +494,8 @@ impl Msg {
                     0 => WaitsFor::Data,
                     1 => WaitsFor::Replicas,
                     2 => WaitsFor::Pause,
+                    3 => WaitsFor::Script,
+                    4 => WaitsFor::Busy,
                     _ => return Err(BadMessage("bad blocked state")),
                 };
                 let queued = if r.flag()? {

@@ -70,6 +70,10 @@ pub struct Strings {
     pub blocked_wait: &'static str,
     /// A pane whose command is held back by `CLIENT PAUSE`.
     pub blocked_pause: &'static str,
+    /// A pane whose script runs on, in slices (it paused).
+    pub blocked_script: &'static str,
+    /// A pane whose command waits for another pane's script.
+    pub blocked_busy: &'static str,
     /// Before the seconds left until a blocked command times out.
     pub timeout_in: &'static str,
     /// A blocked command without timeout.
@@ -266,6 +270,8 @@ pub const EN: Strings = Strings {
     blocked: "blocked, waiting for data",
     blocked_wait: "blocked in WAIT: there are no replicas to acknowledge",
     blocked_pause: "held back by CLIENT PAUSE",
+    blocked_script: "running the script (Ctrl+C or SCRIPT KILL stops it)",
+    blocked_busy: "waiting: another client's script runs (BUSY after busy-reply-threshold)",
     timeout_in: "timeout in",
     no_timeout: "no timeout",
     subscribed: "subscribed: messages appear as they arrive",
@@ -382,6 +388,8 @@ pub const ZH: Strings = Strings {
     blocked: "阻塞中，等待数据",
     blocked_wait: "WAIT 阻塞中：没有副本会确认",
     blocked_pause: "被 CLIENT PAUSE 暂停",
+    blocked_script: "脚本运行中（Ctrl+C 或 SCRIPT KILL 可停止）",
+    blocked_busy: "等待中：另一客户端的脚本正在运行（超过 busy-reply-threshold 后回复 BUSY）",
     timeout_in: "超时剩余",
     no_timeout: "无超时",
     subscribed: "已订阅：消息到达即显示",

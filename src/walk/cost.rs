@@ -19,7 +19,7 @@ pub struct KvCost {
 /// and last positions name.
 pub fn kv_cost(argv: &[Vec<u8>]) -> KvCost {
     let first = argv.first().cloned().unwrap_or_default();
-    let name = String::from_utf8_lossy(&first).to_uppercase();
+    let name = String::from_utf8_lossy(&first).to_ascii_uppercase();
     let Some(cmd) = table::lookup(&first) else {
         return KvCost {
             name,

@@ -443,14 +443,19 @@ impl Walkthrough {
         Ok(())
     }
 
-    /// True when `query` (lowercase) occurs in the id, a title or a tag.
+    /// True when `query` occurs in the id, a title or a tag, ignoring ASCII case (the
+    /// English titles and tags are ASCII, Chinese has no case; full Unicode case mapping
+    /// would bring its tables, about 20 KB, into the first load).
     pub fn matches(&self, query: &str) -> bool {
-        let q = query.trim().to_lowercase();
+        let q = query.trim().to_ascii_lowercase();
         q.is_empty()
             || self.id.contains(&q)
-            || self.title.en.to_lowercase().contains(&q)
+            || self.title.en.to_ascii_lowercase().contains(&q)
             || self.title.zh.contains(&q)
-            || self.tags.iter().any(|t| t.to_lowercase().contains(&q))
+            || self
+                .tags
+                .iter()
+                .any(|t| t.to_ascii_lowercase().contains(&q))
     }
 }
 

@@ -163,11 +163,14 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
                 <div class="pane-status blocked">
                     <span role="status">
                         <span class="spinner" aria-hidden="true"></span>
-                        { format!("{} · {left}", match props.status.waits_for {
-                            WaitsFor::Data => s.blocked,
-                            WaitsFor::Replicas => s.blocked_wait,
-                            WaitsFor::Pause => s.blocked_pause,
-                        }) }
+                        { match props.status.waits_for {
+                            WaitsFor::Data => format!("{} · {left}", s.blocked),
+                            WaitsFor::Replicas => format!("{} · {left}", s.blocked_wait),
+                            WaitsFor::Pause => format!("{} · {left}", s.blocked_pause),
+                            // No timeout applies: the script decides.
+                            WaitsFor::Script => s.blocked_script.to_string(),
+                            WaitsFor::Busy => s.blocked_busy.to_string(),
+                        } }
                     </span>
                     { stop }
                 </div>
