@@ -1344,6 +1344,16 @@ fn run_seed(
                 Check::NotError,
             )?;
         }
+        run.harness(
+            "load the stream's function library",
+            vec![
+                b"FUNCTION".to_vec(),
+                b"LOAD".to_vec(),
+                b"REPLACE".to_vec(),
+                gen::scripts::LIBRARY.as_bytes().to_vec(),
+            ],
+            Check::NotError,
+        )?;
         let mut g = G::new(seed, now_ms());
         let total: u32 = rows.iter().map(|r| r.weight).sum();
         for _ in 0..n {

@@ -1659,9 +1659,33 @@ fn g_xsetid(g: &mut G) -> Cmd {
     exact(argv)
 }
 
+#[path = "scripts.rs"]
+pub mod scripts;
+
 /// The generator table.
 #[rustfmt::skip]
 pub const ROWS: &[Row] = &[
+    // Scripts and functions (scripts.rs)
+    Row {
+        name: "eval",
+        weight: 4,
+        gen: scripts::g_eval,
+    },
+    Row {
+        name: "eval_ro",
+        weight: 1,
+        gen: scripts::g_eval_ro,
+    },
+    Row {
+        name: "evalsha",
+        weight: 2,
+        gen: scripts::g_evalsha,
+    },
+    Row {
+        name: "fcall",
+        weight: 2,
+        gen: scripts::g_fcall,
+    },
     // Strings
     Row {
         name: "append",
@@ -2739,5 +2763,5 @@ pub const ROWS: &[Row] = &[
 /// Commands the harness itself sends to both sides (dump, RESP3 switch).
 pub const HARNESS_COMMANDS: &[&str] = &[
     "select", "dbsize", "keys", "type", "pttl", "exists", "hgetall", "hello", "lrange", "smembers",
-    "zrange", "object", "sadd", "srem",
+    "zrange", "object", "sadd", "srem", "function",
 ];
