@@ -25,6 +25,8 @@ pub(super) fn fcall_ro(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 fn generic(ctx: &mut Ctx<'_>, args: &mut Args, ro: bool) -> CmdResult {
     // Redis feeds monitors the call before the commands the function runs.
     monitor::feed_monitors(ctx.srv, ctx.client, args.argv());
+    // The call as sent, for FUNCTION STATS while it runs.
+    let command = args.argv().to_vec();
     let name = args.next_owned()?;
     let Some(f) = ctx.srv.functions.find(&name) else {
         return Err(Error::Err("Function not found".into()));
@@ -39,7 +41,7 @@ fn generic(ctx: &mut Ctx<'_>, args: &mut Args, ro: bool) -> CmdResult {
     if numkeys < 0 {
         return Err(Error::KeysNegative);
     }
-    run(ctx, id, &fname, flags, ro, numkeys as usize, &rest)
+    run(ctx, id, &fname, flags, ro, numkeys as usize, command)
 }
 
 /// The checks of `scriptPrepareForRun` on the function's flags, then the run.
@@ -50,7 +52,7 @@ fn run(
     flags: ScriptFlags,
     ro: bool,
     numkeys: usize,
-    rest: &[Vec<u8>],
+    command: Vec<Vec<u8>>,
 ) -> CmdResult {
     let may_oom = !flags.intersects(ScriptFlags::ALLOW_OOM | ScriptFlags::NO_WRITES);
     let oom_at_start = ctx.srv.config.maxmemory() > 0
@@ -86,24 +88,16 @@ fn run(
         slot: None,
         write_dirty: false,
     };
-    // What FUNCTION STATS shows as the running command.
-    let command = [
-        if ro { "FCALL_RO" } else { "FCALL" }.as_bytes(),
-        name.as_bytes(),
-        numkeys.to_string().as_bytes(),
-    ]
-    .into_iter()
-    .map(<[u8]>::to_vec)
-    .chain(rest.iter().cloned())
-    .collect();
-    let (keys, argv) = rest.split_at(numkeys);
+    // FCALL name numkeys key... arg...
+    let (keys, argv) = command[3..].split_at(numkeys);
+    let (keys, argv) = (keys.to_vec(), argv.to_vec());
     start_run(
         ctx,
         Start::Function { id },
         name.to_string(),
         checks,
-        keys,
-        argv,
+        &keys,
+        &argv,
         command,
     )
 }

@@ -41,6 +41,8 @@ pub(super) fn evalsha_ro(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 }
 
 fn generic(ctx: &mut Ctx<'_>, args: &mut Args, by_sha: bool, ro: bool) -> CmdResult {
+    // The call as sent, for FUNCTION STATS while it runs.
+    let command = args.argv().to_vec();
     let body = args.next_owned()?;
     if by_sha && body.len() != 40 {
         return Err(Error::Coded(NOSCRIPT.into()));
@@ -64,7 +66,7 @@ fn generic(ctx: &mut Ctx<'_>, args: &mut Args, by_sha: bool, ro: bool) -> CmdRes
         None => create(ctx, &sha, body)?,
     };
     let (keys, argv) = rest.split_at(numkeys as usize);
-    run(ctx, &sha, flags, ro, keys, argv)
+    run(ctx, &sha, flags, ro, keys, argv, command)
 }
 
 /// Caches and compiles a new script (Redis's `luaCreateFunction`); returns its flags.
@@ -93,6 +95,7 @@ fn run(
     ro: bool,
     keys: &[Vec<u8>],
     argv: &[Vec<u8>],
+    command: Vec<Vec<u8>>,
 ) -> CmdResult {
     let compat = flags.contains(ScriptFlags::EVAL_COMPAT_MODE);
     let maxmemory = ctx.srv.config.maxmemory() > 0;
@@ -126,13 +129,6 @@ fn run(
         slot: None,
         write_dirty: false,
     };
-    // What FUNCTION STATS shows as the command (the script by its digest).
-    let command = [if ro { "EVAL_RO" } else { "EVAL" }, sha]
-        .iter()
-        .map(|s| s.as_bytes().to_vec())
-        .chain(std::iter::once(keys.len().to_string().into_bytes()))
-        .chain(keys.iter().chain(argv.iter()).cloned())
-        .collect();
     start_run(
         ctx,
         Start::Eval { sha },
