@@ -65,14 +65,19 @@ impl std::fmt::Debug for Scripts {
 
 impl Scripts {
     /// The environment, made now if there is none.
-    pub fn env(&mut self) -> &mut Env {
-        self.env.get_or_insert_with(Env::new)
+    /// `deprecated_api` is `lua-enable-deprecated-api`, which only matters the first time
+    /// (it is immutable once the server runs).
+    pub fn env(&mut self, deprecated_api: bool) -> &mut Env {
+        self.env
+            .get_or_insert_with(|| Env::with_deprecated_api(deprecated_api))
     }
 
     /// Takes the environment out for a run (the run needs the server mutably); give it
     /// back with [`Scripts::put_env`].
-    pub fn take_env(&mut self) -> Env {
-        self.env.take().unwrap_or_default()
+    pub fn take_env(&mut self, deprecated_api: bool) -> Env {
+        self.env
+            .take()
+            .unwrap_or_else(|| Env::with_deprecated_api(deprecated_api))
     }
 
     /// Puts the environment back after a run.

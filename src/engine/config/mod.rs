@@ -298,6 +298,11 @@ impl Config {
         self.int("min-replicas-to-write") == 0 || self.int("min-replicas-max-lag") == 0
     }
 
+    /// `lua-enable-deprecated-api`: scripts get `setfenv`, `getfenv` and `newproxy`.
+    pub fn lua_deprecated_api(&self) -> bool {
+        self.get("lua-enable-deprecated-api") == Some("yes")
+    }
+
     /// `busy-reply-threshold` (alias `lua-time-limit`), milliseconds.
     pub fn busy_reply_threshold(&self) -> i64 {
         self.int("busy-reply-threshold")

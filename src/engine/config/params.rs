@@ -146,6 +146,9 @@ pub const PARAMS: &[Param] = &[
     boolean("activedefrag", false),
     boolean("syslog-enabled", false).flags(IMMUTABLE),
     boolean("cluster-enabled", false).flags(IMMUTABLE),
+    // Debian's fix for CVE-2025-46818: setfenv, getfenv and newproxy are left out of the
+    // scripting environment unless this is set at start-up.
+    boolean("lua-enable-deprecated-api", false).flags(IMMUTABLE | HIDDEN),
     boolean("appendonly", false),
     boolean("cluster-allow-reads-when-down", false),
     boolean("cluster-allow-pubsubshard-when-down", true),

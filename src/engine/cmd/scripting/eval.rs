@@ -72,7 +72,8 @@ fn generic(ctx: &mut Ctx<'_>, args: &mut Args, by_sha: bool, ro: bool) -> CmdRes
 /// Caches and compiles a new script (Redis's `luaCreateFunction`); returns its flags.
 fn create(ctx: &mut Ctx<'_>, sha: &str, body: Vec<u8>) -> Result<ScriptFlags, Error> {
     let (flags, shebang_len) = scripting::shebang(&body).map_err(Error::Err)?;
-    let env = ctx.srv.scripts.env();
+    let deprecated_api = ctx.srv.config.lua_deprecated_api();
+    let env = ctx.srv.scripts.env(deprecated_api);
     if let Err(msg) = env.create_script(sha, &body[shebang_len..]) {
         return Err(Error::Err(format!(
             "Error compiling script (new function): {}",
@@ -174,7 +175,10 @@ pub(crate) fn start_run(
     let first_effect = ctx.srv.effects.len();
     let started_us = ctx.srv.clock.monotonic_us();
     let mut env = match start {
-        Start::Eval { .. } => RunEnv::Eval(ctx.srv.scripts.take_env()),
+        Start::Eval { .. } => {
+            let deprecated_api = ctx.srv.config.lua_deprecated_api();
+            RunEnv::Eval(ctx.srv.scripts.take_env(deprecated_api))
+        }
         Start::Function { .. } => RunEnv::Function(ctx.srv.functions.take_env()),
     };
     let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
