@@ -207,6 +207,23 @@ test('returning visitor with the service worker installed: EVALSHA works after t
   assert.deepEqual(browser.errors, []);
 });
 
+test('returning visitor: a FUNCTION LOADed library is data — FCALL works after a reload, FUNCTION DELETE lasts', async () => {
+  await run(
+    'FUNCTION LOAD "#!lua name=visits\\nredis.register_function(\'hit\', function(keys) return redis.call(\'INCR\', keys[1]) end)"',
+  );
+  await waitLog(/FUNCTION LOAD[^\n]*\n"visits"/);
+  await run('FCALL hit 1 fcount');
+  await waitLog(/FCALL hit 1 fcount\s+\(integer\) 1/);
+  await reload();
+  await run('FCALL hit 1 fcount');
+  await waitLog(/FCALL hit 1 fcount\s+\(integer\) 2/);
+  await run('FUNCTION DELETE visits');
+  await waitLog(/FUNCTION DELETE visits\s+OK/);
+  await reload();
+  await run('FCALL hit 1 fcount');
+  await waitLog(/FCALL hit 1 fcount\s+\(error\) ERR Function not found/);
+});
+
 test('a runaway script never freezes the page: another pane gets BUSY, SCRIPT KILL and Ctrl+C stop it', async () => {
   await page.setViewportSize({ width: 1366, height: 850 });
   await page.getByRole('button', { name: '+ Client' }).click();
