@@ -61,3 +61,73 @@ fn states_come_and_go() {
         assert_eq!(r, [i.to_string().into_bytes()]);
     }
 }
+
+/// A host that pauses the script at every check (as the web app's does every 20 ms).
+struct Pauser;
+
+impl kvlab_lua::redis::Host for Pauser {
+    fn call(&mut self, argv: Vec<Vec<u8>>, _resp: u8) -> kvlab_lua::redis::Value {
+        kvlab_lua::redis::Value::Array(
+            argv.into_iter()
+                .map(kvlab_lua::redis::Value::Bulk)
+                .collect(),
+        )
+    }
+    fn interrupt(&mut self) -> kvlab_lua::redis::Interrupt {
+        kvlab_lua::redis::Interrupt::Pause
+    }
+    fn log(&mut self, _level: i32, _message: &[u8]) {}
+    fn acl_check(&mut self, _argv: &[Vec<u8>]) -> Option<bool> {
+        Some(true)
+    }
+}
+
+/// Scripts that pause (a coroutine yielded by the count hook, pcall in a thread of its
+/// own) end in the browser exactly as they end in one go: the yields are plain returns
+/// through lua_resume, and errors still unwind through the host.
+#[wasm_bindgen_test]
+fn paused_scripts_end_as_they_would_in_one_go() {
+    use kvlab_lua::redis::{Env, Step};
+    let cases = [
+        "local n = 0 for i = 1, 500000 do n = n + i end return n",
+        "local n = 0 local f = function(k) for i = 1, 300000 do n = n + 1 end return k, n end \
+         local a, b, c = pcall(f, 'x') local d, e = pcall(function() f() error('boom') end) \
+         return {tostring(a), b, c, tostring(d), e}",
+        "for i = 1, 300000 do end\nlocal t = nil\nreturn t.x",
+        "for i = 1, 300000 do end return redis.call('echo', 'hi')",
+    ];
+    for body in cases {
+        let sha = kvlab_lua::sha1hex(body.as_bytes());
+        let mut one_go = Env::new();
+        one_go.create_script(&sha, body.as_bytes()).unwrap();
+        let expected = one_go.run_script(&sha, &[], &[], &mut Pauser2);
+        let mut env = Env::new();
+        env.create_script(&sha, body.as_bytes()).unwrap();
+        let mut pauses = 0;
+        let mut step = env.start_script(&sha, &[], &[], &mut Pauser);
+        let got = loop {
+            match step {
+                Step::Done(out) => break out,
+                Step::Paused => {
+                    pauses += 1;
+                    step = env.resume(&mut Pauser);
+                }
+            }
+        };
+        assert_eq!(got, expected, "{body}");
+        assert!(pauses >= 2, "{body}: paused {pauses} times");
+    }
+}
+
+/// The same host without pauses.
+struct Pauser2;
+
+impl kvlab_lua::redis::Host for Pauser2 {
+    fn call(&mut self, argv: Vec<Vec<u8>>, resp: u8) -> kvlab_lua::redis::Value {
+        Pauser.call(argv, resp)
+    }
+    fn log(&mut self, _level: i32, _message: &[u8]) {}
+    fn acl_check(&mut self, _argv: &[Vec<u8>]) -> Option<bool> {
+        Some(true)
+    }
+}
