@@ -82,8 +82,8 @@ impl FunctionEnv {
     pub fn memory(&self) -> usize {
         // SAFETY: a query on our own state.
         unsafe {
+            // Whole kilobytes, as Redis's luaMemory reports them.
             lua_gc(self.lua.raw(), LUA_GCCOUNT, 0) as usize * 1024
-                + lua_gc(self.lua.raw(), LUA_GCCOUNTB, 0) as usize
         }
     }
 
