@@ -22,8 +22,8 @@
 # * tags needs:debug (DEBUG), needs:repl (SYNC, replication stream) and
 #   needs:config-maxmemory (maxmemory is accepted but not enforced) — KVLAB_SUITE_TAGS
 #   overrides the tag list;
-# * the tests named in tests/redis-suite/skip.txt (DUMP/RESTORE, errorstats,
-#   scripting, SAVE/SHUTDOWN, and a few pending on other branches), with the reason for each;
+# * the tests named in tests/redis-suite/skip.txt (DUMP/RESTORE, scripting, SAVE/SHUTDOWN,
+#   and a few pending on other branches), with the reason for each;
 # * tests tagged "external:skip" or needing several databases (runtest itself skips them
 #   in external-server mode with --singledb), and "large-memory" ones.
 # runtest runs with --durable, so a test that throws (an unknown command) counts as failed
