@@ -48,10 +48,9 @@ impl Stats {
         self.command(table, cmd, argv, pos).rejected += 1;
     }
 
-    /// A late reply to a command that waited (a blocked client's): an error counts and, as
-    /// Redis's
-    /// `updateStatsOnUnblock` does, fails the command that waited, by its full name
-    /// (`blpop`, `xgroup|createconsumer`; its call was counted when it started).
+    /// A late reply to a command that waited (a blocked client's): an error counts and,
+    /// as Redis's `updateStatsOnUnblock` does, fails the command that waited, by its full
+    /// name (`blpop`, `xgroup|createconsumer`; its call was counted when it started).
     pub(crate) fn late_reply(&mut self, table: &'static Table, fullname: &str, reply: &Reply) {
         if let Reply::Error(text) = reply {
             self.count_error(text);
