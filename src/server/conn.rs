@@ -179,6 +179,7 @@ fn run_batch(
             }
             Err(e) => {
                 e.write_reply(out);
+                engine.note_error_reply("ERR Protocol error");
                 next = Next::Close;
             }
         }

@@ -196,8 +196,10 @@ unsafe fn raw_field(l: *mut lua_State, idx: c_int, name: *const c_char) -> c_int
 }
 
 /// Converts the value on top (and pops nothing) to a reply, as `luaReplyToRedisReply`:
-/// `resp` is the script's protocol (`redis.setresp`), which decides booleans.
-pub(crate) unsafe fn lua_to_value(l: *mut lua_State, resp: u8) -> Value {
+/// `resp` is the script's protocol (`redis.setresp`), which decides booleans. `counted`
+/// gets, for each error in the reply in order (depth first), whether `redis.call` made it
+/// from a command's error, counted then (`ignore_error_stats_update`).
+pub(crate) unsafe fn lua_to_value(l: *mut lua_State, resp: u8, counted: &mut Vec<bool>) -> Value {
     // SAFETY: raw reads only; each push is popped before returning.
     unsafe {
         if lua_checkstack(l, 4) == 0 {
@@ -218,18 +220,19 @@ pub(crate) unsafe fn lua_to_value(l: *mut lua_State, resp: u8) -> Value {
                 }
             }
             LUA_TNUMBER => Value::Int(c_long_long(lua_tonumber(l, -1))),
-            LUA_TTABLE => table_to_value(l, resp),
+            LUA_TTABLE => table_to_value(l, resp, counted),
             _ => Value::Null,
         }
     }
 }
 
-unsafe fn table_to_value(l: *mut lua_State, resp: u8) -> Value {
+unsafe fn table_to_value(l: *mut lua_State, resp: u8, counted: &mut Vec<bool>) -> Value {
     // SAFETY: the table is on top; every push is popped.
     unsafe {
         if raw_field(l, -1, cstr!("err")) == LUA_TSTRING {
             let e = to_bytes(l, -1).unwrap_or_default();
             lua_pop(l, 1);
+            counted.push(is_counted_error(l));
             return Value::Error(one_line(trim_crlf(&e)));
         }
         lua_pop(l, 1);
@@ -271,9 +274,9 @@ unsafe fn table_to_value(l: *mut lua_State, resp: u8) -> Value {
             lua_pushnil(l);
             while lua_next(l, -2) != 0 {
                 lua_pushvalue(l, -2);
-                let k = lua_to_value(l, resp);
+                let k = lua_to_value(l, resp, counted);
                 lua_pop(l, 1);
-                let v = lua_to_value(l, resp);
+                let v = lua_to_value(l, resp, counted);
                 lua_pop(l, 1);
                 pairs.push((k, v));
             }
@@ -287,7 +290,7 @@ unsafe fn table_to_value(l: *mut lua_State, resp: u8) -> Value {
             while lua_next(l, -2) != 0 {
                 lua_pop(l, 1);
                 lua_pushvalue(l, -1);
-                items.push(lua_to_value(l, resp));
+                items.push(lua_to_value(l, resp, counted));
                 lua_pop(l, 1);
             }
             lua_pop(l, 1);
@@ -302,11 +305,28 @@ unsafe fn table_to_value(l: *mut lua_State, resp: u8) -> Value {
                 lua_pop(l, 1);
                 break;
             }
-            items.push(lua_to_value(l, resp));
+            items.push(lua_to_value(l, resp, counted));
             lua_pop(l, 1);
             j += 1;
         }
         Value::Array(items)
+    }
+}
+
+/// True if the value on top is an error table (`err` a string) that `redis.call` or
+/// `redis.pcall` made from a command's error, marked `ignore_error_stats_update`.
+pub(crate) unsafe fn is_counted_error(l: *mut lua_State) -> bool {
+    // SAFETY: raw reads of the value on top, popped.
+    unsafe {
+        if !lua_istable(l, -1) || lua_checkstack(l, 2) == 0 {
+            return false;
+        }
+        let is_err = raw_field(l, -1, cstr!("err")) == LUA_TSTRING;
+        lua_pop(l, 1);
+        let flagged = raw_field(l, -1, cstr!("ignore_error_stats_update")) == LUA_TBOOLEAN
+            && lua_toboolean(l, -1) != 0;
+        lua_pop(l, 1);
+        is_err && flagged
     }
 }
 

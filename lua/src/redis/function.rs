@@ -70,6 +70,7 @@ impl FunctionEnv {
             loading: None,
             threads: Vec::new(),
             name: String::new(),
+            counted_errors: Vec::new(),
         });
         let ptr = &mut *shared as *mut Shared as *mut c_void;
         // SAFETY: setup runs protected; `shared` outlives the state.
@@ -90,6 +91,14 @@ impl FunctionEnv {
     /// What `redis.log` wrote while a library loaded.
     pub fn take_log(&mut self) -> Vec<(i32, Vec<u8>)> {
         std::mem::take(&mut self.shared.pending_log)
+    }
+
+    /// For each error in the reply of the last run that ended, in order (depth first):
+    /// true if a `redis.call` or `redis.pcall` got it from a command, whose error the
+    /// server counted then (Redis's `ignore_error_stats_update` field); false for the
+    /// script's own errors (`redis.error_reply`, `error()`).
+    pub fn counted_errors(&self) -> &[bool] {
+        &self.shared.counted_errors
     }
 
     /// Runs a library's code (what follows its shebang line, the line feed included)

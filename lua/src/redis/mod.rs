@@ -70,6 +70,9 @@ pub(crate) struct Shared {
     threads: Vec<*mut lua_State>,
     /// The name errors of the run in progress are reported under.
     name: String,
+    /// The errors of the last run's reply, counted already or not (see
+    /// [`Env::counted_errors`]).
+    counted_errors: Vec<bool>,
 }
 
 /// A script's failure, as the reply Redis sends for it.
@@ -104,6 +107,7 @@ impl Env {
             loading: None,
             threads: Vec::new(),
             name: String::new(),
+            counted_errors: Vec::new(),
         });
         let ptr = &mut *shared as *mut Shared as *mut c_void;
         // SAFETY: setup runs protected; `shared` outlives the state (dropped after it).
@@ -131,6 +135,14 @@ impl Env {
     /// What `redis.log` wrote while no script ran (while a library loaded, say).
     pub fn take_log(&mut self) -> Vec<(i32, Vec<u8>)> {
         std::mem::take(&mut self.shared.pending_log)
+    }
+
+    /// For each error in the reply of the last run that ended, in order (depth first):
+    /// true if a `redis.call` or `redis.pcall` got it from a command, whose error the
+    /// server counted then (Redis's `ignore_error_stats_update` field); false for the
+    /// script's own errors (`redis.error_reply`, `error()`).
+    pub fn counted_errors(&self) -> &[bool] {
+        &self.shared.counted_errors
     }
 
     /// Whether the script named `f_<sha>` is compiled in this environment.

@@ -249,7 +249,8 @@ unsafe fn finish(
                 lua_pushnil(co);
             }
             lua_settop(co, 1);
-            let v = convert::lua_to_value(co, shared.resp);
+            shared.counted_errors.clear();
+            let v = convert::lua_to_value(co, shared.resp, &mut shared.counted_errors);
             lua_settop(co, 0);
             return Ok(v);
         }
@@ -269,6 +270,7 @@ unsafe fn finish(
         }
         lua_checkstack(l, 2);
         lua_xmove(co, l, 1);
+        shared.counted_errors = vec![convert::is_counted_error(l)];
         let e = convert::script_error(l, name);
         lua_pop(l, 1);
         Err(ScriptError(e))

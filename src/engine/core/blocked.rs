@@ -83,6 +83,7 @@ impl Engine {
             offer_to_slowlog(&mut self.srv, &c, &blocked.argv, duration);
         }
         let silent = c.reply_mode == ReplyMode::Off;
+        self.srv.stats.late_reply(self.table, &c.last_cmd, &reply);
         self.clients.insert(id, c);
         if !silent {
             self.srv.send(id, reply);
@@ -126,6 +127,9 @@ impl Engine {
     pub(super) fn end_block(&mut self, id: ClientId, reply: Reply) -> bool {
         if self.srv.unblock(id).is_none() {
             return false;
+        }
+        if let Some(c) = self.clients.get(&id) {
+            self.srv.stats.late_reply(self.table, &c.last_cmd, &reply);
         }
         if self
             .clients

@@ -73,6 +73,11 @@ pub struct Ctx<'a> {
     /// The handler's reply is not sent: the client blocked ([`Ctx::block`]) or the command
     /// replies nothing at all (`MONITOR` from a monitor).
     pub no_reply: bool,
+    /// The handler counted the errors of its reply itself (`INFO errorstats`), `Some(n)`
+    /// of them having been counted already: a script's result, whose errors that a
+    /// `redis.call` got were counted at the command that produced them (Redis's
+    /// `ERR_REPLY_FLAG_NO_STATS_UPDATE`); each of those fails the command once.
+    pub errors_counted: Option<u64>,
 }
 
 impl Ctx<'_> {

@@ -48,8 +48,38 @@ impl Stats {
         self.command(table, cmd, argv, pos).rejected += 1;
     }
 
+    /// A late reply to a command that waited (a blocked client's): an error counts and,
+    /// as Redis's `updateStatsOnUnblock` does, fails the command that waited, by its full
+    /// name (`blpop`, `xgroup|createconsumer`; its call was counted when it started).
+    pub(crate) fn late_reply(&mut self, table: &'static Table, fullname: &str, reply: &Reply) {
+        if let Reply::Error(text) = reply {
+            self.count_error(text);
+            self.fail_command(table, fullname, 1);
+        }
+    }
+
+    /// Adds `n` failures to the command `fullname` (see [`Stats::late_reply`]).
+    pub(crate) fn fail_command(&mut self, table: &'static Table, fullname: &str, n: u64) {
+        if n == 0 {
+            return;
+        }
+        let (name, sub) = fullname.split_once('|').unwrap_or((fullname, ""));
+        let Some(top) = table.lookup(name.as_bytes()) else {
+            return;
+        };
+        let key = if sub.is_empty() {
+            (top.name, "")
+        } else {
+            match top.subcommand(sub.as_bytes()) {
+                Some(s) => (top.name, s.name),
+                None => return,
+            }
+        };
+        self.per_command.entry(key).or_default().failed += n;
+    }
+
     /// Counts a refused command line (if it names a known command).
-    fn reject(&mut self, table: &'static Table, argv: &[Vec<u8>]) {
+    pub(crate) fn reject(&mut self, table: &'static Table, argv: &[Vec<u8>]) {
         let Some(top) = argv.first().and_then(|a| table.lookup(a)) else {
             return;
         };
@@ -82,6 +112,9 @@ impl Engine {
     /// pub/sub context. A refused command inside MULTI marks the transaction
     /// ([`MultiState::dirty_exec`]); a refused `EXEC` aborts it at once.
     pub(super) fn run(&mut self, id: ClientId, argv: Vec<Vec<u8>>) -> Vec<Reply> {
+        // Errors sent since the last command (blocked clients' late replies) are no
+        // command's failure.
+        self.srv.stats.settle_errors();
         let (top, cmd, fullname, pos) = match resolve(self.table, &argv) {
             Ok(r) => r,
             Err(e) => {
@@ -277,14 +310,28 @@ impl Engine {
                     self.srv.watches.reset(id);
                 }
             }
-            return Err(Error::CrossSlot.to_reply());
+            let reply = Error::CrossSlot.to_reply();
+            if let Reply::Error(text) = &reply {
+                self.srv.stats.count_error(text);
+            }
+            return Err(reply);
         }
         Err(self.reject(id, Error::CrossSlot, false))
     }
 
     /// Redis's `rejectCommand`: the error reply, and inside MULTI the transaction is marked
     /// to fail; a refused `EXEC` itself ends the transaction with `EXECABORT … because of:`.
+    /// The reply is counted in the error statistics.
     pub(super) fn reject(&mut self, id: ClientId, e: Error, is_exec: bool) -> Reply {
+        let reply = self.rejection(id, e, is_exec);
+        if let Reply::Error(text) = &reply {
+            self.srv.stats.count_error(text);
+        }
+        reply
+    }
+
+    /// [`Engine::reject`]'s reply, not yet counted.
+    fn rejection(&mut self, id: ClientId, e: Error, is_exec: bool) -> Reply {
         let Some(c) = self.clients.get_mut(&id) else {
             return e.to_reply();
         };
@@ -424,6 +471,7 @@ pub fn call(
         wakes_blocked: true,
         deny_blocking,
         no_reply: false,
+        errors_counted: None,
     };
     let mut args = Args::new(argv, pos);
     let started = ctx.srv.clock.monotonic_us();
@@ -435,9 +483,18 @@ pub fn call(
         let duration = ctx.srv.clock.monotonic_us().saturating_sub(started).max(0);
         // A blocked client's late service is not a call of the equivalent command: BRPOP
         // was counted when it was called (Redis counts it when it is unblocked).
+        // Redis's afterErrorReply, then incrCommandStatsOnError: an error counted already
+        // (a script's from redis.call) fails the command without counting again.
+        let mut failed = 0;
+        match (ctx.errors_counted, &reply) {
+            (Some(n), _) => failed += n,
+            (None, Reply::Error(text)) => ctx.srv.stats.count_error(text),
+            (None, _) => {}
+        }
+        failed += u64::from(ctx.srv.stats.settle_errors());
         let stat = ctx.srv.stats.command(table, cmd, args.argv(), pos);
         stat.calls += 1;
-        stat.failed += u64::from(reply.is_error());
+        stat.failed += failed;
         stat.usec = stat.usec.saturating_add(duration as u64);
         let (slower_than, _) = ctx.srv.config.slowlog();
         if ctx.srv.blocking.is_blocked(ctx.client.id) {

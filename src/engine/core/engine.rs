@@ -381,6 +381,13 @@ impl Engine {
         self.sync_killed();
     }
 
+    /// Counts an error reply the host sent itself (a protocol error, before the
+    /// connection closes) in `INFO errorstats` and `total_error_replies`, as Redis counts
+    /// every error reply. `text` is the error without its `-`.
+    pub fn note_error_reply(&mut self, text: &str) {
+        self.srv.stats.count_error(text);
+    }
+
     /// True when something is queued for `client` (see [`Engine::take_pushes`]). **O(1).**
     pub fn has_pushes(&self, client: ClientId) -> bool {
         !self.srv.outboxes.is_empty(client)

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::evict;
+use crate::engine::reply::Reply;
 
 /// Configuration parameters the engine understands (`CONFIG GET/SET`); the parameter
 /// table, checks and typed accessors are in [`config`](crate::engine::config).
@@ -47,6 +48,90 @@ pub struct Stats {
     /// Per-command counts for `INFO commandstats`, keyed by (command, subcommand) names,
     /// the subcommand `""` for a plain command.
     pub per_command: BTreeMap<(&'static str, &'static str), CommandStats>,
+    /// Error replies sent, to clients and to scripts (`total_error_replies`).
+    pub error_replies: u64,
+    /// Error replies by code, the first word of the error (`INFO errorstats`).
+    pub errors: BTreeMap<String, u64>,
+    /// `error_replies` when the last command's failure was settled (Redis's
+    /// `prev_err_count`, see [`Stats::settle_errors`]).
+    pub(crate) settled_errors: u64,
+}
+
+impl Stats {
+    /// Counts one error reply, as Redis's `afterErrorReply`: in `total_error_replies` and
+    /// under its code. `text` is the error without its `-`. The code is its first word if
+    /// a space ends it within Redis's search (the first 32 bytes of `-text`), else `ERR`:
+    /// `MY_CODE` alone or an overlong first word count as `ERR`. **O(log codes).**
+    pub(crate) fn count_error(&mut self, text: &str) {
+        self.error_replies += 1;
+        let head = &text.as_bytes()[..text.len().min(31)];
+        let code = match head.iter().position(|&b| b == b' ') {
+            Some(end) => &text[..end],
+            None => "ERR",
+        };
+        match self.errors.get_mut(code) {
+            Some(n) => *n += 1,
+            None => {
+                self.errors.insert(code.to_string(), 1);
+            }
+        }
+    }
+
+    /// Counts the errors of a script's reply (Redis's `luaReplyToRedisReply` adding each as an
+    /// error reply), in order, but those `counted` says a `redis.call` got, which were counted
+    /// at their command. Returns how many were counted already and whether any was counted now.
+    pub(crate) fn count_script_errors(&mut self, reply: &Reply, counted: &[bool]) -> (u64, bool) {
+        fn walk<'r>(reply: &'r Reply, errors: &mut Vec<&'r str>) {
+            match reply {
+                Reply::Error(text) => errors.push(text),
+                Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
+                    items.iter().for_each(|r| walk(r, errors))
+                }
+                Reply::Map(pairs) => pairs.iter().for_each(|(k, v)| {
+                    walk(k, errors);
+                    walk(v, errors);
+                }),
+                _ => {}
+            }
+        }
+        let mut errors = Vec::new();
+        walk(reply, &mut errors);
+        let (mut before, mut now) = (0, false);
+        for (i, text) in errors.into_iter().enumerate() {
+            if counted.get(i).copied().unwrap_or(false) {
+                before += 1;
+            } else {
+                self.count_error(text);
+                now = true;
+            }
+        }
+        (before, now)
+    }
+
+    /// True if error replies were counted since the last call (Redis's
+    /// `incrCommandStatsOnError`): a command failed if any error was sent while it ran
+    /// and after the commands it ran itself (`EXEC`'s, a script's) — `CLIENT UNBLOCK
+    /// ... ERROR` fails with the error it sends another client. Each top-level command,
+    /// each command run and each refusal of a script's command settles.
+    pub(crate) fn settle_errors(&mut self) -> bool {
+        let new = self.error_replies != self.settled_errors;
+        self.settled_errors = self.error_replies;
+        new
+    }
+
+    /// Zeroes what `CONFIG RESETSTAT` resets (Redis's `resetServerStats` and
+    /// `resetCommandTableStats`, `resetErrorTableStats`).
+    pub(crate) fn reset(&mut self) {
+        self.commands = 0;
+        self.connections = 0;
+        self.expired_keys = 0;
+        self.keyspace_hits = 0;
+        self.keyspace_misses = 0;
+        self.per_command.clear();
+        self.error_replies = 0;
+        self.settled_errors = 0;
+        self.errors.clear();
+    }
 }
 
 /// One command's line in `INFO commandstats`.

@@ -374,6 +374,10 @@ pub(super) fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     } else {
         blocked.op.timeout_reply()
     };
+    if let Some(c) = ctx.others.get(&target) {
+        let table = ctx.table;
+        ctx.srv.stats.late_reply(table, &c.last_cmd, &reply);
+    }
     if ctx
         .others
         .get(&target)

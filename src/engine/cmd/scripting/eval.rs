@@ -214,9 +214,15 @@ pub(crate) fn start_run(
     }
     match step {
         Step::Done(out) => {
+            let reply = script_reply(out);
+            let (counted, _) = ctx
+                .srv
+                .stats
+                .count_script_errors(&reply, counted_errors(&env));
+            ctx.errors_counted = Some(counted);
             put_back(env, ctx.srv);
             wrap_effects(&mut ctx.srv.effects, first_effect);
-            Ok(script_reply(out))
+            Ok(reply)
         }
         Step::Paused => {
             ctx.srv.running = Some(Box::new(Running {
@@ -237,6 +243,14 @@ pub(crate) fn start_run(
             ctx.block(Vec::new(), None, BlockOp::Script);
             Ok(Reply::Nil)
         }
+    }
+}
+
+/// For each error of the reply of the run that ended: whether it was counted already.
+pub(super) fn counted_errors(env: &RunEnv) -> &[bool] {
+    match env {
+        RunEnv::Eval(e) => e.counted_errors(),
+        RunEnv::Function(f) => f.counted_errors(),
     }
 }
 

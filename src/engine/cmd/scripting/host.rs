@@ -89,13 +89,17 @@ impl Host for ScriptHost<'_, '_> {
         let table = self.ctx.table;
         let (_, cmd, _, pos) = match resolve(table, &argv) {
             Ok(r) => r,
-            Err(Error::WrongArity(_)) => {
-                return Value::Error(
-                    b"ERR Wrong number of args calling Redis command from script".to_vec(),
-                )
-            }
-            Err(_) => {
-                return Value::Error(b"ERR Unknown Redis command called from script".to_vec())
+            Err(e) => {
+                // Counted as errors, and a known command's arity as its rejection.
+                let text = if matches!(e, Error::WrongArity(_)) {
+                    self.ctx.srv.stats.reject(table, &argv);
+                    "ERR Wrong number of args calling Redis command from script"
+                } else {
+                    "ERR Unknown Redis command called from script"
+                };
+                self.ctx.srv.stats.count_error(text);
+                self.ctx.srv.stats.settle_errors();
+                return Value::Error(text.as_bytes().to_vec());
             }
         };
         let key_pos = cmd.key_indexes(&argv).unwrap_or_default();
@@ -105,6 +109,8 @@ impl Host for ScriptHost<'_, '_> {
             .collect();
         if let Err(e) = self.check(cmd.flags, &keys) {
             self.ctx.srv.stats.reject_command(table, cmd, &argv, pos);
+            self.ctx.srv.stats.count_error(&e);
+            self.ctx.srv.stats.settle_errors();
             return Value::Error(e.into_bytes());
         }
         self.client.proto = resp;

@@ -1,7 +1,7 @@
 //! The slices after a script's first: [`Engine::resume_script`] runs the next one, passes
 //! `busy-reply-threshold`, and ends the run (see [`crate::engine::busy`]).
 
-use super::eval::{put_back, script_reply};
+use super::eval::{counted_errors, put_back, script_reply};
 use super::host::ScriptHost;
 use crate::engine::blocking::BlockOp;
 use crate::engine::busy::Running;
@@ -69,6 +69,7 @@ impl Engine {
             wakes_blocked: true,
             deny_blocking: false,
             no_reply: false,
+            errors_counted: None,
         };
         let mut host = ScriptHost {
             ctx: &mut ctx,
@@ -156,10 +157,19 @@ impl Engine {
             env,
             ..
         } = r;
+        let reply = script_reply(out);
+        let (before, now) = self
+            .srv
+            .stats
+            .count_script_errors(&reply, counted_errors(&env));
         put_back(env, &mut self.srv);
         wrap_effects(&mut self.srv.effects, first_effect);
         let blocked = self.srv.unblock(caller);
-        if self.clients.contains_key(&caller) {
+        let table = self.table();
+        if let Some(c) = self.clients.get(&caller) {
+            // The script's command fails as it would have in one piece (see call()).
+            let failures = before + u64::from(now);
+            self.srv.stats.fail_command(table, &c.last_cmd, failures);
             let duration = self.srv.clock.monotonic_us() - started_us;
             if let (Some(b), Some(c)) = (&blocked, self.clients.get(&caller)) {
                 if !b.argv.is_empty() {
@@ -167,7 +177,7 @@ impl Engine {
                 }
             }
             if self.reply_wanted(caller) {
-                self.srv.send(caller, script_reply(out));
+                self.srv.send(caller, reply);
             }
             self.srv.note_unblocked(caller);
         }

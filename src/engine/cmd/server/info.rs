@@ -47,8 +47,9 @@ const DEFAULT_SECTIONS: &[&str] = &[
 /// `default` (the same as no argument), `all` and `everything` select groups of sections;
 /// unknown names are ignored, and a request that selects nothing gets an empty string.
 /// `commandstats` counts calls, failed calls (an error reply) and rejected calls (refused
-/// before running) and the microseconds spent per command, in name order;
-/// `errorstats` and `latencystats` are not tracked and print only their title. The memory figures are **estimates** (see [`estimate_dataset_bytes`]). A bulk
+/// before running) and the microseconds spent per command, in name order; `errorstats`
+/// counts error replies by code (`errorstat_WRONGTYPE:count=1`, codes in byte order, the code being the error's
+/// first word as Redis finds it); `latencystats` is not tracked and prints only its title. The memory figures are **estimates** (see [`estimate_dataset_bytes`]). A bulk
 /// string in RESP2, a verbatim string in RESP3. **O(1)**: no section walks the keyspace.
 pub(super) fn info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let mut wanted: HashSet<&str> = HashSet::new();
@@ -320,7 +321,11 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 "tracking_total_items",
                 "tracking_total_prefixes",
                 "unexpected_error_replies",
-                "total_error_replies",
+            ] {
+                v.push(zero(k));
+            }
+            v.push(f("total_error_replies", s.error_replies.to_string()));
+            for k in [
                 "dump_payload_sanitizations",
                 "total_reads_processed",
                 "total_writes_processed",
@@ -392,7 +397,14 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 })
                 .collect(),
         ),
-        "errorstats" => ("Errorstats", Vec::new()),
+        "errorstats" => (
+            "Errorstats",
+            srv.stats
+                .errors
+                .iter()
+                .map(|(code, n)| (format!("errorstat_{}", safe_name(code)), format!("count={n}")))
+                .collect(),
+        ),
         "latencystats" => ("Latencystats", Vec::new()),
         "cluster" => (
             "Cluster",
@@ -421,6 +433,12 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 .collect(),
         ),
     }
+}
+
+/// A name as INFO prints it in a field's name (Redis's `getSafeInfoString`): `#`, `:`,
+/// CR and LF become `_`.
+fn safe_name(name: &str) -> String {
+    name.replace(['#', ':', '\r', '\n'], "_")
 }
 
 #[cfg(not(target_arch = "wasm32"))]

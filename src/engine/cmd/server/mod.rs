@@ -364,6 +364,38 @@ mod tests {
         );
     }
 
+    /// INFO errorstats: one line per code in byte order, the code being the first word
+    /// when a space ends it within Redis's 32-byte search (else ERR); total_error_replies
+    /// counts them all; RESETSTAT clears both.
+    #[test]
+    fn errorstats_count_error_codes() {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
+        let a = e.connect();
+        for line in [
+            "SET s x",
+            "LPUSH s a",
+            "GET",
+            "NOSUCH",
+            "EVAL \"return redis.error_reply('NOSPACE')\" 0",
+            "EVAL \"return redis.error_reply('A_VERY_LONG_ERROR_CODE_OF_40_CHARACTERS x')\" 0",
+            "EVAL \"return redis.error_reply('- empty code')\" 0",
+            "EVAL \"return redis.error_reply('a:b#c d')\" 0",
+        ] {
+            run(&mut e, a, line);
+        }
+        assert_eq!(
+            info_text(&mut e, a, "INFO errorstats"),
+            "# Errorstats\r\nerrorstat_:count=1\r\nerrorstat_ERR:count=4\r\n\
+             errorstat_WRONGTYPE:count=1\r\nerrorstat_a_b_c:count=1\r\n"
+        );
+        let stats = info_text(&mut e, a, "INFO stats");
+        assert!(stats.contains("\r\ntotal_error_replies:7\r\n"), "{stats}");
+        run(&mut e, a, "CONFIG RESETSTAT");
+        assert_eq!(info_text(&mut e, a, "INFO errorstats"), "# Errorstats\r\n");
+        let stats = info_text(&mut e, a, "INFO stats");
+        assert!(stats.contains("\r\ntotal_error_replies:0\r\n"), "{stats}");
+    }
+
     /// A key the server removes is recorded as dropped, with its keyspace event, next to
     /// the `DEL` it replays as; a `DEL` the client sends is not.
     #[test]

@@ -108,15 +108,9 @@ fn set_failed(name: &str, why: &str) -> Error {
 }
 
 /// CONFIG RESETSTAT: zeroes the counters INFO reports (commands, connections, expired
-/// keys, hits and misses, the per-command counts).
+/// keys, hits and misses, the per-command counts, the error replies and their codes).
 pub(super) fn config_resetstat(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
-    let s = &mut ctx.srv.stats;
-    s.commands = 0;
-    s.connections = 0;
-    s.expired_keys = 0;
-    s.keyspace_hits = 0;
-    s.keyspace_misses = 0;
-    s.per_command.clear();
+    ctx.srv.stats.reset();
     Ok(Reply::ok())
 }
 
