@@ -6,13 +6,15 @@ use crate::engine::blocking::BlockOp;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::{Ctx, Reply};
 
-/// TIME: the injected clock as two bulk strings, Unix seconds and microseconds (the clock
-/// counts milliseconds, so the microseconds are a multiple of 1000).
+/// TIME: the injected clock as two bulk strings, Unix seconds and microseconds (as fine as
+/// the clock: the browser's `Date.now()` counts milliseconds).
 pub(super) fn time(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
-    let ms = ctx.now_ms;
+    // The clock itself, in microseconds, not the command's instant: a script that calls
+    // TIME twice sees time pass, as in Redis (whose TIME reads gettimeofday).
+    let us = ctx.srv.clock.now_us();
     Ok(Reply::Array(vec![
-        Reply::bulk_int(ms.div_euclid(1000)),
-        Reply::bulk_int(ms.rem_euclid(1000) * 1000),
+        Reply::bulk_int(us.div_euclid(1_000_000)),
+        Reply::bulk_int(us.rem_euclid(1_000_000)),
     ]))
 }
 
