@@ -70,6 +70,8 @@ impl FunctionEnv {
             loading: None,
             threads: Vec::new(),
             name: String::new(),
+            debug: false,
+            position: None,
         });
         let ptr = &mut *shared as *mut Shared as *mut c_void;
         // SAFETY: setup runs protected; `shared` outlives the state.
