@@ -3,7 +3,7 @@
 use super::model::{Command, State};
 use super::pane::{Completion, Entry, LineAction, PaneId, MAX_HISTORY};
 use crate::app::console;
-use crate::app::script::{self, ScriptField};
+use crate::app::script::{self, ScriptField, ScriptRun};
 use crate::tabs::Msg;
 
 impl State {
@@ -74,10 +74,19 @@ impl State {
             LineAction::ScriptRun(run) => match script::eval_line(&p.script, run) {
                 Ok(line) => {
                     p.script_error = None;
+                    self.debug_next = run == ScriptRun::Debug;
                     self.run(id, line);
                 }
                 Err(e) => p.script_error = Some(e),
             },
+            LineAction::Debug(cmd) => {
+                let client = p.client;
+                if self.ws.engine.read(|e| e.debugger().map(|(c, _)| c)) == Some(client) {
+                    let outcome = self.ws.engine.debug(cmd);
+                    self.absorb(outcome, None);
+                    self.sync_db();
+                }
+            }
             LineAction::HistoryPrev => {
                 let pos = match p.history_pos {
                     None if history_len == 0 => return,
