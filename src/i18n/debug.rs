@@ -14,8 +14,10 @@ pub struct DebugStrings {
     pub debugger: &'static str,
     /// The script's listing, with its line numbers.
     pub source: &'static str,
-    /// Status: stopped before a line (the line number follows).
+    /// Status: stopped before a line: the text before its number.
     pub stopped_at: &'static str,
+    /// The text after its number.
+    pub stopped_after: &'static str,
     /// Status: the script runs (after Continue, or a long step).
     pub running: &'static str,
     /// The Step button.
@@ -54,7 +56,8 @@ pub const DEBUG_EN: DebugStrings = DebugStrings {
     debug_title: "Step through the script line by line (EVAL under the debugger)",
     debugger: "Script debugger",
     source: "Script",
-    stopped_at: "Stopped before line",
+    stopped_at: "Stopped before line ",
+    stopped_after: "",
     running: "Running…",
     step: "Step",
     step_title: "Run the current line and stop before the next (F10)",
@@ -78,7 +81,8 @@ pub const DEBUG_ZH: DebugStrings = DebugStrings {
     debug_title: "逐行执行脚本（在调试器中运行 EVAL）",
     debugger: "脚本调试器",
     source: "脚本",
-    stopped_at: "停在这一行之前：",
+    stopped_at: "停在第 ",
+    stopped_after: " 行之前",
     running: "运行中…",
     step: "单步",
     step_title: "执行当前行，停在下一行之前（F10）",

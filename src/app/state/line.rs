@@ -172,6 +172,11 @@ impl State {
             return;
         };
         let client = p.client;
+        if p.debug.is_some() {
+            // Ctrl+C (or the status bar's Stop) on a script in the debugger is its Stop.
+            self.line_action(id, LineAction::Debug(crate::app::engine::DebugCmd::Stop));
+            return;
+        }
         let follower = p.session.is_some() || self.tabs.follower();
         let stopped = if follower {
             // The leader tab holds this pane's client: it stops the wait there, keeping
