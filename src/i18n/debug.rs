@@ -38,16 +38,12 @@ pub struct DebugStrings {
     pub name: &'static str,
     /// Its second column's header.
     pub value: &'static str,
-    /// No local is in scope yet.
-    pub no_locals: &'static str,
     /// The calls list, its caption.
     pub calls: &'static str,
     /// No call yet.
     pub no_calls: &'static str,
     /// "line" before a call's line number.
     pub line: &'static str,
-    /// The keys, shown under the buttons.
-    pub keys_help: &'static str,
 }
 
 /// English texts.
@@ -68,11 +64,9 @@ pub const DEBUG_EN: DebugStrings = DebugStrings {
     locals: "Locals",
     name: "Name",
     value: "Value",
-    no_locals: "No local variable yet",
     calls: "Calls",
     no_calls: "No redis.call yet",
     line: "line",
-    keys_help: "F10: step · F8: continue · Shift+F5 / Esc: stop",
 };
 
 /// Chinese texts.
@@ -93,11 +87,9 @@ pub const DEBUG_ZH: DebugStrings = DebugStrings {
     locals: "局部变量",
     name: "名称",
     value: "值",
-    no_locals: "还没有局部变量",
     calls: "调用",
     no_calls: "还没有 redis.call",
     line: "行",
-    keys_help: "F10：单步 · F8：继续 · Shift+F5 / Esc：停止",
 };
 
 impl Lang {

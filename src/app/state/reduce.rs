@@ -232,7 +232,9 @@ impl State {
         for p in &mut self.ws.panes {
             let want = view.as_ref().filter(|_| Some(p.client) == caller);
             if p.debug.as_deref() != want {
-                p.debug = want.cloned().map(Rc::new);
+                p.debug = want
+                    .cloned()
+                    .map(|v| crate::app::debug::SharedView(Rc::new(v)));
             }
         }
     }

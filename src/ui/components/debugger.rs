@@ -103,7 +103,6 @@ pub fn Debugger(props: &DebuggerProps) -> Html {
                     onclick={send(DebugCmd::Continue)}>{ t.cont }</button>
                 <button type="button" title={t.stop_title}
                     onclick={send(DebugCmd::Stop)}>{ t.stop }</button>
-                <span class="script-help">{ t.keys_help }</span>
             </div>
             <ol class="debug-source" aria-label={t.source}>{ for lines }</ol>
             <div class="debug-panels">
@@ -112,9 +111,6 @@ pub fn Debugger(props: &DebuggerProps) -> Html {
                     <thead><tr><th scope="col">{ t.name }</th><th scope="col">{ t.value }</th></tr></thead>
                     <tbody>
                         { for locals }
-                        if v.locals.is_empty() {
-                            <tr><td colspan="2" class="debug-empty">{ t.no_locals }</td></tr>
-                        }
                     </tbody>
                 </table>
                 <section class="debug-calls" aria-label={t.calls}>
