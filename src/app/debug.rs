@@ -1,8 +1,6 @@
 //! The script debugger's view as plain data ([`DebugView`]), made from the engine's
 //! [`Debugger`] after each action, so the pane shows it and host tests can read it.
 
-use std::rc::Rc;
-
 use crate::app::console;
 use crate::engine::busy::Debugger;
 
@@ -19,25 +17,6 @@ pub struct DebugView {
     pub locals: Vec<(String, String)>,
     /// The `redis.call`s so far, oldest first.
     pub calls: Vec<CallView>,
-}
-
-/// A pane's [`DebugView`], shared. Two are equal when they are the same view (the reducer
-/// makes a new one only when what it shows changed), so that comparing panes, which the
-/// console does at every render, never compares views.
-#[derive(Debug, Clone)]
-pub struct SharedView(pub Rc<DebugView>);
-
-impl PartialEq for SharedView {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl std::ops::Deref for SharedView {
-    type Target = DebugView;
-    fn deref(&self) -> &DebugView {
-        &self.0
-    }
 }
 
 /// One `redis.call` in the view.

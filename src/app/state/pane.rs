@@ -86,7 +86,7 @@ pub struct Pane {
     pub script_error: Option<DraftError>,
     /// The script this pane's client runs under the debugger, while it runs
     /// ([`crate::app::debug`]).
-    pub debug: Option<crate::app::debug::SharedView>,
+    pub debug: Option<std::rc::Rc<crate::app::debug::DebugView>>,
 }
 
 /// The candidates Tab found for the word being typed, shown as a list under the line.

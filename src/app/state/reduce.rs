@@ -232,9 +232,7 @@ impl State {
         for p in &mut self.ws.panes {
             let want = view.as_ref().filter(|_| Some(p.client) == caller);
             if p.debug.as_deref() != want {
-                p.debug = want
-                    .cloned()
-                    .map(|v| crate::app::debug::SharedView(Rc::new(v)));
+                p.debug = want.cloned().map(Rc::new);
             }
         }
     }

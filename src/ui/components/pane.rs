@@ -268,10 +268,10 @@ fn editor(props: &ConsolePaneProps, input_ref: &NodeRef) -> Html {
 /// The pane's script debugger, while its script runs under it. (Kept out of line, as the
 /// editor is.)
 #[inline(never)]
-fn debugger(props: &ConsolePaneProps, view: crate::app::debug::SharedView) -> Html {
+fn debugger(props: &ConsolePaneProps, view: std::rc::Rc<crate::app::debug::DebugView>) -> Html {
     let id = props.pane.id;
     html! {
-        <Debugger view={view.0} lang={props.lang}
+        <Debugger view={view} lang={props.lang}
             on_action={props.on_action.reform(move |a: LineAction| Action::Line(id, a))} />
     }
 }
