@@ -162,12 +162,28 @@ const PAUSE_PATCHES: &[(&str, &str, &str)] = &[
     (
         "lstate.h",
         "  lu_byte hookmask;\n",
-        "  lu_byte hookmask;\n  lu_byte kvlab_script;  /* a script's thread: only the hook yields it */\n  lu_byte kvlab_hookyield;\n",
+        "  lu_byte hookmask;\n  lu_byte kvlab_script;  /* a script's thread: only the hook yields it */\n  lu_byte kvlab_hookyield;\n  lu_byte kvlab_resumed;  /* 1, 2: a hook yielded at the instruction (lvm.c) */\n  const Instruction *kvlab_oldpc;\n",
     ),
     (
         "lstate.c",
         "  L->hookmask = 0;\n",
-        "  L->hookmask = 0;\n  L->kvlab_script = 0;\n  L->kvlab_hookyield = 0;\n",
+        "  L->hookmask = 0;\n  L->kvlab_script = 0;\n  L->kvlab_hookyield = 0;\n  L->kvlab_resumed = 0;\n  L->kvlab_oldpc = NULL;\n",
+    ),
+    // A hook that yields makes Lua run the instruction again on resume, and its line
+    // event fires again, or not, depending on the instruction before it. The debugger
+    // (src/redis/debug.rs) needs each line's event exactly once: after a line event
+    // yielded, the instruction's line event is not sent again; after a count event
+    // yielded, it is sent on resume, judged against the pc before that instruction (and
+    // both hold when a count event yields again at an instruction already seen).
+    (
+        "lvm.c",
+        "  const Instruction *oldpc = L->savedpc;\n  L->savedpc = pc;\n  if ((mask & LUA_MASKCOUNT) && L->hookcount == 0) {\n    resethookcount(L);\n    luaD_callhook(L, LUA_HOOKCOUNT, -1);\n  }\n  if (mask & LUA_MASKLINE) {\n",
+        "  const Instruction *oldpc = L->savedpc;\n  int kvlab_skipline = 0;\n  if (L->kvlab_resumed) {\n    kvlab_skipline = L->kvlab_resumed == 2;\n    if (!kvlab_skipline) oldpc = L->kvlab_oldpc;\n    L->kvlab_resumed = 0;\n  }\n  L->savedpc = pc;\n  if ((mask & LUA_MASKCOUNT) && L->hookcount == 0) {\n    resethookcount(L);\n    luaD_callhook(L, LUA_HOOKCOUNT, -1);\n    if (L->status == LUA_YIELD) {\n      if (mask & LUA_MASKLINE) {\n        L->kvlab_resumed = kvlab_skipline ? 2 : 1;\n        L->kvlab_oldpc = oldpc;\n      }\n      return;\n    }\n  }\n  if ((mask & LUA_MASKLINE) && !kvlab_skipline) {\n",
+    ),
+    (
+        "lvm.c",
+        "    if (npc == 0 || pc <= oldpc || newline != getline(p, pcRel(oldpc, p)))\n      luaD_callhook(L, LUA_HOOKLINE, newline);\n",
+        "    if (npc == 0 || pc <= oldpc || newline != getline(p, pcRel(oldpc, p))) {\n      luaD_callhook(L, LUA_HOOKLINE, newline);\n      if (L->status == LUA_YIELD && (mask & LUA_MASKLINE))\n        L->kvlab_resumed = 2;\n    }\n",
     ),
     (
         "ldo.c",

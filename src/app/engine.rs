@@ -27,6 +27,17 @@ use std::rc::Rc;
 use crate::engine::scripting::Script;
 use crate::engine::{ClientId, Effect, Engine, Interrupted, Reply};
 
+/// What the learner asks of a script stopped in the debugger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DebugCmd {
+    /// Run to the next line (F10).
+    Step,
+    /// Run on to the end (F8).
+    Continue,
+    /// Stop it where it is (Shift+F5, Esc).
+    Stop,
+}
+
 /// A function told of every batch of write effects, in the order they happened.
 pub type Observer = Rc<dyn Fn(&[Effect])>;
 
@@ -284,6 +295,33 @@ impl EngineService {
     /// its caller's reply is in the outcome.
     pub fn resume_script(&self) -> Outcome {
         self.0.engine.borrow_mut().resume_script();
+        self.flush()
+    }
+
+    /// Runs an `EVAL` under the debugger ([`Engine::debug_eval`]).
+    pub fn debug_eval(&self, client: ClientId, argv: Vec<Vec<u8>>) -> Outcome {
+        self.0.engine.borrow_mut().debug_eval(client, argv);
+        self.flush()
+    }
+
+    /// True while a debugged script waits for Step, Continue or Stop
+    /// ([`Engine::debug_stopped`]).
+    pub fn debug_stopped(&self) -> bool {
+        self.0.engine.borrow().debug_stopped()
+    }
+
+    /// Step, Continue or Stop for the debugged script ([`Engine::debug_step`],
+    /// [`Engine::debug_continue`], [`Engine::debug_abort`]); when it ends, its caller's
+    /// reply is in the outcome.
+    pub fn debug(&self, cmd: DebugCmd) -> Outcome {
+        {
+            let mut e = self.0.engine.borrow_mut();
+            match cmd {
+                DebugCmd::Step => e.debug_step(),
+                DebugCmd::Continue => e.debug_continue(),
+                DebugCmd::Stop => e.debug_abort(),
+            };
+        }
         self.flush()
     }
 

@@ -15,6 +15,7 @@
 //!   commands, the Lua highlighter.
 
 pub mod console;
+pub mod debug;
 pub mod engine;
 pub mod route;
 pub mod script;

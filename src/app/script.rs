@@ -47,6 +47,8 @@ pub enum ScriptRun {
     Eval,
     /// `SCRIPT LOAD body`: caches it and answers its SHA-1, for `EVALSHA`.
     Load,
+    /// The `EVAL` line, run under the debugger ([`crate::app::debug`]).
+    Debug,
 }
 
 /// Which editor line could not be split into words.

@@ -30,7 +30,7 @@
 //!
 //! [`Engine::resume_script`]: crate::engine::Engine::resume_script
 
-use kvlab_lua::redis::{Env, FunctionEnv};
+use kvlab_lua::redis::{Env, FunctionEnv, Position};
 
 use crate::engine::core::client::{Client, ClientId};
 
@@ -120,6 +120,43 @@ pub struct Running {
     pub waiters: Vec<ClientId>,
     /// Its interpreter.
     pub env: RunEnv,
+    /// The workbench's debugger, when it runs under one ([`Debugger`]).
+    pub debug: Option<Box<Debugger>>,
+}
+
+/// A script run under the workbench's debugger (`Engine::debug_eval`): it stops before
+/// each line while stepping, and records its `redis.call`s. Between its stops it runs as
+/// any script does, in slices; while it is stopped it does not run at all, and to other
+/// clients it is a script that runs long: held, then `BUSY` past `busy-reply-threshold`.
+#[derive(Debug, Clone, Default)]
+pub struct Debugger {
+    /// The script's text, as `EVAL` gave it.
+    pub body: Vec<u8>,
+    /// Its KEYS.
+    pub keys: Vec<Vec<u8>>,
+    /// Its ARGV.
+    pub argv: Vec<Vec<u8>>,
+    /// Stop at the next line (Step); else run on to the end (Continue).
+    pub stepping: bool,
+    /// Stopped before a line, waiting for Step, Continue or Stop.
+    pub stopped: bool,
+    /// Where it stopped: the line about to run, and the locals of its frame.
+    pub position: Option<Position>,
+    /// The line it last started (what its calls are shown against).
+    pub line: i32,
+    /// Its `redis.call`s and `redis.pcall`s so far, oldest first.
+    pub calls: Vec<DebugCall>,
+}
+
+/// One `redis.call` of a debugged script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DebugCall {
+    /// The script's line it ran on.
+    pub line: i32,
+    /// The command and its arguments.
+    pub argv: Vec<Vec<u8>>,
+    /// The reply, as redis-cli prints it (in the script's protocol, `redis.setresp`).
+    pub reply: String,
 }
 
 impl std::fmt::Debug for Running {

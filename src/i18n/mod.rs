@@ -7,7 +7,7 @@
 //!   for the console ([`console`]), and one per part of the workbench: [`TabStrings`]
 //!   ([`tabs`]), [`ShareStrings`] and [`EmbedStrings`] ([`share`]), [`WorkspaceStrings`] and
 //!   [`PersistStrings`] ([`workspace`]), [`HelpStrings`] ([`help`]), [`ScriptStrings`]
-//!   ([`script`], the script editor), each reached through a
+//!   ([`script`], the script editor), [`DebugStrings`] ([`debug`], its debugger), each reached through a
 //!   method of [`Lang`] (`lang.tabs()`, `lang.share()`, …);
 //! - texts that take a value are enum variants with their parameters, whose `text(lang)`
 //!   has one arm per language: [`WalkMsg`] (what is wrong with a walkthrough file, made by
@@ -21,6 +21,7 @@
 //! rendering is tested by plain `cargo test`; the web app reaches it as `crate::ui::i18n`.
 
 pub mod console;
+pub mod debug;
 pub mod help;
 mod lang;
 pub mod script;
@@ -31,6 +32,7 @@ pub mod walk;
 pub mod workspace;
 
 pub use console::ConsoleStrings;
+pub use debug::DebugStrings;
 pub use help::HelpStrings;
 pub use lang::Lang;
 pub use script::ScriptStrings;

@@ -297,6 +297,12 @@ test('axe-core: no serious or critical violations on any main screen, both theme
       await page.locator('.pane-head .raw-toggle').nth(1).click();
       await page.locator('.script-editor textarea').fill("-- a comment\nlocal n = redis.call('INCR', KEYS[1])\nreturn {n, 2.5, ARGV[1]}");
       found.push(...(await axe(`${theme} ${lang} script editor`)));
+      // The script debugger, stopped before the first line (Esc stops it).
+      await page.locator('.script-actions .debug-button').click();
+      await page.locator('.debugger li[aria-current="step"]').waitFor();
+      found.push(...(await axe(`${theme} ${lang} script debugger`)));
+      await page.keyboard.press('Escape');
+      await page.locator('.debugger').waitFor({ state: 'detached' });
       await page.locator('.pane-head .raw-toggle').nth(1).click();
       await item('login').click();
       await item('queue').click();

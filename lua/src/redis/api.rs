@@ -3,7 +3,7 @@
 //!
 //! Each function is a [`RustFn`]: it never raises, it returns a code (see `c/glue.c`).
 use super::convert::{push_error_buff, push_value, Value};
-use super::{run, Host, Interrupt, Shared};
+use super::{debug, run, Host, Interrupt, Shared};
 use crate::args;
 use crate::cstr;
 use crate::ffi::*;
@@ -508,8 +508,9 @@ unsafe extern "C" fn math_randomseed(l: *mut lua_State) -> c_int {
 
 /// The count hook (Redis's `luaMaskCountHook`): asks the host whether to go on, pause
 /// (run.rs) or stop; once a kill is asked it fires on every line of every thread of the
-/// run, so a `pcall` cannot swallow the error for long.
-pub(crate) unsafe extern "C" fn count_hook(l: *mut lua_State, _ar: *mut lua_Debug) -> c_int {
+/// run, so a `pcall` cannot swallow the error for long. In a debug run it also gets the
+/// script's line events and asks [`Host::on_line`] (debug.rs).
+pub(crate) unsafe extern "C" fn count_hook(l: *mut lua_State, ar: *mut lua_Debug) -> c_int {
     // SAFETY: the registry holds the running environment's Shared (set up with it).
     unsafe {
         lua_getfield(l, LUA_REGISTRYINDEX, cstr!("kvlab_shared"));
@@ -519,8 +520,17 @@ pub(crate) unsafe extern "C" fn count_hook(l: *mut lua_State, _ar: *mut lua_Debu
             return 0;
         }
         let s = &mut *s;
+        // Only the run's innermost thread, at its own level (no C call in between), can
+        // pause.
+        let can_pause = s.threads.last() == Some(&l) && kvlab_canyield(l) != 0;
         let asked = if s.killing {
             Interrupt::Kill
+        } else if (*ar).event == LUA_HOOKLINE {
+            if !s.debug || !can_pause || !debug::is_script_frame(l, ar) {
+                return 0;
+            }
+            let line = (*ar).currentline;
+            host(s).map_or(Interrupt::Continue, |h| h.on_line(line))
         } else {
             host(s).map_or(Interrupt::Continue, |h| h.interrupt())
         };
@@ -539,8 +549,10 @@ pub(crate) unsafe extern "C" fn count_hook(l: *mut lua_State, _ar: *mut lua_Debu
                 push_error_buff(l, b"Script killed by user with SCRIPT KILL...");
                 HOOK_RAISE
             }
-            // Only the run's innermost thread, at its own level (no C call in between).
-            Interrupt::Pause if s.threads.last() == Some(&l) && kvlab_canyield(l) != 0 => {
+            Interrupt::Pause if can_pause => {
+                if s.debug {
+                    s.position = debug::capture(l);
+                }
                 HOOK_YIELD
             }
             _ => 0,

@@ -71,6 +71,8 @@ impl FunctionEnv {
             threads: Vec::new(),
             name: String::new(),
             counted_errors: Vec::new(),
+            debug: false,
+            position: None,
         });
         let ptr = &mut *shared as *mut Shared as *mut c_void;
         // SAFETY: setup runs protected; `shared` outlives the state.

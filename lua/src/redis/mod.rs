@@ -6,6 +6,7 @@
 //! The engine drives it through [`Env`] and answers its commands through [`Host`].
 mod api;
 mod convert;
+mod debug;
 mod function;
 mod protect;
 mod run;
@@ -16,6 +17,7 @@ use crate::state::{self, Lua};
 use std::ffi::{c_int, c_void, CString};
 
 pub use convert::Value;
+pub use debug::Position;
 pub use function::{valid_name as function_name_ok, FunctionEnv, Registered};
 pub use run::{Interrupt, Step};
 
@@ -29,6 +31,13 @@ pub trait Host {
     /// Called every 100,000 instructions (Redis's `scriptInterrupt`): go on, pause (see
     /// [`Step::Paused`]), or kill the script (SCRIPT KILL, FUNCTION KILL).
     fn interrupt(&mut self) -> Interrupt {
+        Interrupt::Continue
+    }
+    /// In a debug run ([`Env::start_debug`]): the script is about to run `line` (of its
+    /// own chunk; see debug.rs for which lines are seen). [`Interrupt::Pause`] stops it
+    /// before that line ([`Env::position`] then tells where it stands), `Kill` stops it
+    /// as SCRIPT KILL does. Not called in other runs.
+    fn on_line(&mut self, _line: i32) -> Interrupt {
         Interrupt::Continue
     }
     /// `redis.log(level, ...)`, for levels at or above [`Host::verbosity`].
@@ -73,6 +82,10 @@ pub(crate) struct Shared {
     /// The errors of the last run's reply, counted already or not (see
     /// [`Env::counted_errors`]).
     counted_errors: Vec<bool>,
+    /// The run in progress is a debug run: line events reach [`Host::on_line`].
+    debug: bool,
+    /// Where a paused debug run stands (debug.rs), captured as it paused.
+    position: Option<debug::Position>,
 }
 
 /// A script's failure, as the reply Redis sends for it.
@@ -108,6 +121,8 @@ impl Env {
             threads: Vec::new(),
             name: String::new(),
             counted_errors: Vec::new(),
+            debug: false,
+            position: None,
         });
         let ptr = &mut *shared as *mut Shared as *mut c_void;
         // SAFETY: setup runs protected; `shared` outlives the state (dropped after it).
@@ -229,6 +244,30 @@ impl Env {
         }
     }
 
+    /// [`Env::start_script`] in debug mode: the host's [`Host::on_line`] is asked at each
+    /// new line of the script, and can pause it there (see debug.rs).
+    pub fn start_debug(
+        &mut self,
+        sha: &str,
+        keys: &[&[u8]],
+        argv: &[&[u8]],
+        host: &mut dyn Host,
+    ) -> Step {
+        self.shared.debug = true;
+        let step = self.start_script(sha, keys, argv, host);
+        if matches!(step, Step::Done(_)) {
+            self.shared.debug = false;
+        }
+        step
+    }
+
+    /// Where the paused debug run stands: the line about to run and the locals of the
+    /// script's innermost frame. `None` outside a debug run, or when it paused where no
+    /// frame of the script is (it never does).
+    pub fn position(&self) -> Option<&Position> {
+        self.shared.position.as_ref()
+    }
+
     /// Goes on with the paused script, with `host` for what it asks from now on.
     pub fn resume(&mut self, host: &mut dyn Host) -> Step {
         // SAFETY: the run's threads are anchored and suspended.
@@ -343,5 +382,7 @@ unsafe extern "C" fn setup_eval(l: *mut lua_State) -> c_int {
     0
 }
 
+#[cfg(test)]
+mod debug_tests;
 #[cfg(test)]
 mod tests;

@@ -84,8 +84,11 @@ unsafe fn arm(l: *mut lua_State, shared: &mut Shared, host: &mut dyn Host) {
     set_host(shared, host);
     shared.resp = 2;
     shared.killing = false;
+    // A debug run (debug.rs) gets the script's line events too.
+    let mask = LUA_MASKCOUNT | if shared.debug { LUA_MASKLINE } else { 0 };
+    shared.position = None;
     // SAFETY: the hook finds Shared through the registry (set up with the state).
-    unsafe { kvlab_sethook(l, Some(super::api::count_hook), LUA_MASKCOUNT, 100_000) };
+    unsafe { kvlab_sethook(l, Some(super::api::count_hook), mask, 100_000) };
 }
 
 fn set_host(shared: &mut Shared, host: &mut dyn Host) {
@@ -122,6 +125,7 @@ pub(crate) unsafe fn resume(l: *mut lua_State, shared: &mut Shared, host: &mut d
         return Step::Done(Err(ScriptError(b"ERR no script is paused".to_vec())));
     }
     set_host(shared, host);
+    shared.position = None;
     // SAFETY: the threads are anchored and suspended by their last yield.
     unsafe { drive(l, shared, 0) }
 }
@@ -138,6 +142,8 @@ pub(crate) unsafe fn abandon(l: *mut lua_State, shared: &mut Shared) {
     }
     shared.host = None;
     shared.killing = false;
+    shared.debug = false;
+    shared.position = None;
 }
 
 /// Anchors the thread on top of `l` (and pops it) as the run's innermost.
@@ -290,6 +296,8 @@ unsafe fn disarm(l: *mut lua_State, shared: &mut Shared) {
     }
     shared.host = None;
     shared.killing = false;
+    shared.debug = false;
+    shared.position = None;
 }
 
 /// Redis's `LUA_GC_CYCLE_PERIOD`: every 50 runs, 50 steps of the collector, so that no

@@ -3,7 +3,7 @@
 use super::model::{Command, State};
 use super::pane::{Completion, Entry, LineAction, PaneId, MAX_HISTORY};
 use crate::app::console;
-use crate::app::script::{self, ScriptField};
+use crate::app::script::{self, ScriptField, ScriptRun};
 use crate::tabs::Msg;
 
 impl State {
@@ -74,10 +74,19 @@ impl State {
             LineAction::ScriptRun(run) => match script::eval_line(&p.script, run) {
                 Ok(line) => {
                     p.script_error = None;
+                    self.debug_next = run == ScriptRun::Debug;
                     self.run(id, line);
                 }
                 Err(e) => p.script_error = Some(e),
             },
+            LineAction::Debug(cmd) => {
+                let client = p.client;
+                if self.ws.engine.read(|e| e.debugger().map(|(c, _)| c)) == Some(client) {
+                    let outcome = self.ws.engine.debug(cmd);
+                    self.absorb(outcome, None);
+                    self.sync_db();
+                }
+            }
             LineAction::HistoryPrev => {
                 let pos = match p.history_pos {
                     None if history_len == 0 => return,
@@ -163,6 +172,11 @@ impl State {
             return;
         };
         let client = p.client;
+        if p.debug.is_some() {
+            // Ctrl+C (or the status bar's Stop) on a script in the debugger is its Stop.
+            self.line_action(id, LineAction::Debug(crate::app::engine::DebugCmd::Stop));
+            return;
+        }
         let follower = p.session.is_some() || self.tabs.follower();
         let stopped = if follower {
             // The leader tab holds this pane's client: it stops the wait there, keeping

@@ -139,6 +139,8 @@ pub struct State {
     /// pane, absolute log position (`log_base` + index) and the words after `HELP`. They
     /// are rewritten in Chinese when the texts arrive.
     pub(super) help_waiting: Vec<(PaneId, u64, Vec<Vec<u8>>)>,
+    /// The next line [`State::run`] runs goes under the debugger (the editor's Debug).
+    pub(super) debug_next: bool,
     /// What the last import ran: commands, and the errors replied (1-based command number).
     pub import_report: Option<Rc<crate::engine::export::ImportReport>>,
     /// Follower: the number of the last command forwarded.
@@ -276,6 +278,7 @@ impl State {
             now_ms,
             help_zh: None,
             help_waiting: Vec::new(),
+            debug_next: false,
             import_report: None,
             next_req: 0,
             tabs_version: 0,

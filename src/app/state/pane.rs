@@ -84,6 +84,9 @@ pub struct Pane {
     pub script_focus: u32,
     /// The editor's last run failed before it ran: a line that does not split.
     pub script_error: Option<DraftError>,
+    /// The script this pane's client runs under the debugger, while it runs
+    /// ([`crate::app::debug`]).
+    pub debug: Option<std::rc::Rc<crate::app::debug::DebugView>>,
 }
 
 /// The candidates Tab found for the word being typed, shown as a list under the line.
@@ -197,4 +200,6 @@ pub enum LineAction {
     ScriptEdit(ScriptField, String),
     /// Ctrl+Enter or a button in the script editor: run the script as typed there.
     ScriptRun(ScriptRun),
+    /// Step, Continue or Stop in the debugger of the script this pane runs.
+    Debug(crate::app::engine::DebugCmd),
 }

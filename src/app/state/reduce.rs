@@ -37,12 +37,18 @@ impl State {
             let mut next = Rc::unwrap_or_clone(self);
             next.tabs = *tabs;
             next.absorb(outcome, None);
-            next.script_slice += u64::from(next.ws.engine.script_running());
+            next.script_slice += u64::from(next.slices_wanted());
+            next.sync_debug();
             let out = std::mem::take(&mut next.out);
             return (Rc::new(next), out);
         }
         if action == Action::Tick {
-            let outcome = self.ws.engine.tick();
+            // A script stopped in the debugger still passes busy-reply-threshold on time.
+            let outcome = if self.ws.engine.debug_stopped() && !tabs.follower() {
+                self.ws.engine.resume_script()
+            } else {
+                self.ws.engine.tick()
+            };
             let now = self.ws.engine.read(|e| e.server().clock.now_ms());
             if outcome.is_empty() && now / 1000 == self.now_ms / 1000 {
                 // Nothing visible changed: the same Rc tells Yew to skip rendering.
@@ -193,11 +199,42 @@ impl State {
             Action::TabsChanged => next.tabs_version += 1,
             Action::ResumeScript => {}
         }
-        if next.ws.engine.script_running() {
+        if next.slices_wanted() {
             next.script_slice += 1;
         }
+        next.sync_debug();
         let out = std::mem::take(&mut next.out);
         (Rc::new(next), out)
+    }
+
+    /// A script paused and should run its next slice: it is not stopped in the debugger,
+    /// where it waits for the learner instead.
+    fn slices_wanted(&self) -> bool {
+        self.ws.engine.script_running() && !self.ws.engine.debug_stopped()
+    }
+
+    /// Brings each pane's debugger view up to date: the pane whose client runs a script
+    /// under the debugger shows it; the others, and that one once the script ended, none.
+    fn sync_debug(&mut self) {
+        let caller = self.ws.engine.read(|e| e.debugger().map(|(c, _)| c));
+        if caller.is_none() && self.ws.panes.iter().all(|p| p.debug.is_none()) {
+            return;
+        }
+        self.sync_debug_views(caller);
+    }
+
+    #[inline(never)]
+    fn sync_debug_views(&mut self, caller: Option<crate::engine::ClientId>) {
+        let view = self.ws.engine.read(|e| {
+            e.debugger()
+                .map(|(_, d)| crate::app::debug::DebugView::of(d))
+        });
+        for p in &mut self.ws.panes {
+            let want = view.as_ref().filter(|_| Some(p.client) == caller);
+            if p.debug.as_deref() != want {
+                p.debug = want.cloned().map(Rc::new);
+            }
+        }
     }
 
     /// Stores a setting in `localStorage` (see [`Command::Store`]).
@@ -293,6 +330,7 @@ impl State {
             script_open: false,
             script_focus: 0,
             script_error: None,
+            debug: None,
         });
         self.ws.active = id;
     }

@@ -20,6 +20,7 @@ impl State {
             return;
         };
         self.ws.active = id;
+        let debug = std::mem::take(&mut self.debug_next);
         self.remember(&line);
         let prompt = self.prompt(client);
         let trimmed = line.trim();
@@ -77,7 +78,11 @@ impl State {
             }
             Some(argv) => {
                 let venn_keys = venn_request(&argv);
-                let outcome = self.ws.engine.submit(client, argv);
+                let outcome = if debug {
+                    self.ws.engine.debug_eval(client, argv)
+                } else {
+                    self.ws.engine.submit(client, argv)
+                };
                 let proto = self
                     .ws
                     .engine

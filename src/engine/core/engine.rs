@@ -84,6 +84,7 @@ impl Engine {
                 evictor: evict::Evictor::default(),
                 scripts: Default::default(),
                 running: None,
+                debug_next: None,
                 functions: Default::default(),
                 log: Default::default(),
             },

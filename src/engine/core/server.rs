@@ -78,6 +78,8 @@ pub struct Server {
     pub scripts: crate::engine::scripting::Scripts,
     /// The script that paused in its run, if one did ([`crate::engine::busy`]).
     pub running: Option<Box<crate::engine::busy::Running>>,
+    /// The client whose next `EVAL` runs under the debugger (`Engine::debug_eval`).
+    pub debug_next: Option<crate::engine::core::client::ClientId>,
     /// The function libraries and their Lua engine (FUNCTION, FCALL).
     pub functions: crate::engine::functions::Functions,
     /// What the server logged (a script's `redis.log`, warnings), oldest first, for the

@@ -2,6 +2,7 @@
 
 pub mod browser;
 pub mod command_line;
+pub mod debugger;
 pub mod header;
 pub mod log;
 pub mod pane;

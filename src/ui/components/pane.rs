@@ -5,6 +5,7 @@ use web_sys::{HtmlElement, HtmlInputElement};
 use yew::prelude::*;
 
 use super::command_line::CommandLine;
+use super::debugger::Debugger;
 use super::log::Log;
 use super::script_editor::ScriptEditor;
 use crate::tabs::WaitsFor;
@@ -244,7 +245,9 @@ pub fn ConsolePane(props: &ConsolePaneProps) -> Html {
                     </p>
                 }
             </div>
-            if script_open {
+            if let Some(view) = props.pane.debug.clone() {
+                { debugger(props, view) }
+            } else if script_open {
                 { editor(props, &input_ref) }
             }
             { status }
@@ -262,6 +265,17 @@ fn editor(props: &ConsolePaneProps, input_ref: &NodeRef) -> Html {
             focus={props.pane.script_focus} lang={props.lang}
             on_action={props.on_action.reform(move |a: LineAction| Action::Line(id, a))}
             command_ref={input_ref.clone()} />
+    }
+}
+
+/// The pane's script debugger, while its script runs under it. (Kept out of line, as the
+/// editor is.)
+#[inline(never)]
+fn debugger(props: &ConsolePaneProps, view: std::rc::Rc<crate::app::debug::DebugView>) -> Html {
+    let id = props.pane.id;
+    html! {
+        <Debugger view={view} lang={props.lang}
+            on_action={props.on_action.reform(move |a: LineAction| Action::Line(id, a))} />
     }
 }
 

@@ -47,6 +47,7 @@ pub struct ScriptEditorProps {
 #[component]
 pub fn ScriptEditor(props: &ScriptEditorProps) -> Html {
     let t = props.lang.script();
+    let d_t = props.lang.debug();
     let area_ref = use_node_ref();
     {
         let area_ref = area_ref.clone();
@@ -146,6 +147,8 @@ pub fn ScriptEditor(props: &ScriptEditorProps) -> Html {
                 <button type="button" class="primary" title={t.run_title} onclick={run(ScriptRun::Eval)}>
                     { format!("{name} · numkeys {numkeys}") }
                 </button>
+                <button type="button" class="debug-button" title={d_t.debug_title}
+                    onclick={run(ScriptRun::Debug)}>{ d_t.debug }</button>
                 <button type="button" title={t.load_title} onclick={run(ScriptRun::Load)}>
                     { "SCRIPT LOAD" }
                 </button>

@@ -1,10 +1,11 @@
 //! The handlers: `EVAL`, `EVALSHA`, `EVAL_RO`, `EVALSHA_RO` (Redis's `evalGenericCommand`
 //! and `scriptPrepareForRun`) and `SCRIPT`'s subcommands.
 
+use super::debug::DebugHost;
 use super::host::{to_reply, ScriptHost};
 use crate::engine::args::Args;
 use crate::engine::blocking::BlockOp;
-use crate::engine::busy::{Checks, RunEnv, Running};
+use crate::engine::busy::{Checks, Debugger, RunEnv, Running};
 use crate::engine::cmd::connection::help::help_reply;
 use crate::engine::cmd::multi::wrap_effects;
 use crate::engine::core::client::Client;
@@ -172,6 +173,7 @@ pub(crate) fn start_run(
     command: Vec<Vec<u8>>,
 ) -> CmdResult {
     let client = script_client(ctx);
+    let mut debug = debugger_for(ctx, &start, keys, argv);
     let first_effect = ctx.srv.effects.len();
     let started_us = ctx.srv.clock.monotonic_us();
     let mut env = match start {
@@ -195,7 +197,16 @@ pub(crate) fn start_run(
         name,
     };
     let step = match (&start, &mut env) {
-        (Start::Eval { sha }, RunEnv::Eval(e)) => e.start_script(sha, &keys, &argv, &mut host),
+        (Start::Eval { sha }, RunEnv::Eval(e)) => match debug.as_deref_mut() {
+            Some(dbg) => {
+                let mut host = DebugHost {
+                    inner: &mut host,
+                    dbg,
+                };
+                e.start_debug(sha, &keys, &argv, &mut host)
+            }
+            None => e.start_script(sha, &keys, &argv, &mut host),
+        },
         (Start::Function { id }, RunEnv::Function(f)) => {
             // Errors name the function itself.
             let fname = host.name.clone();
@@ -225,6 +236,9 @@ pub(crate) fn start_run(
             Ok(reply)
         }
         Step::Paused => {
+            if let (Some(d), RunEnv::Eval(e)) = (debug.as_deref_mut(), &env) {
+                d.position = e.position().cloned();
+            }
             ctx.srv.running = Some(Box::new(Running {
                 caller: ctx.client.id,
                 client,
@@ -239,6 +253,7 @@ pub(crate) fn start_run(
                 timed_out: false,
                 waiters: Vec::new(),
                 env,
+                debug,
             }));
             ctx.block(Vec::new(), None, BlockOp::Script);
             Ok(Reply::Nil)
@@ -252,6 +267,31 @@ pub(super) fn counted_errors(env: &RunEnv) -> &[bool] {
         RunEnv::Eval(e) => e.counted_errors(),
         RunEnv::Function(f) => f.counted_errors(),
     }
+}
+
+/// The debugger for this run, when its caller asked for one (`Engine::debug_eval`, for
+/// `EVAL`-family scripts only): it stops before the first line.
+fn debugger_for(
+    ctx: &mut Ctx<'_>,
+    start: &Start<'_>,
+    keys: &[Vec<u8>],
+    argv: &[Vec<u8>],
+) -> Option<Box<Debugger>> {
+    let Start::Eval { sha } = start else {
+        return None;
+    };
+    if ctx.srv.debug_next != Some(ctx.client.id) || ctx.deny_blocking {
+        return None;
+    }
+    ctx.srv.debug_next = None;
+    let body = ctx.srv.scripts.cache.get(*sha)?.body.clone();
+    Some(Box::new(Debugger {
+        body,
+        keys: keys.to_vec(),
+        argv: argv.to_vec(),
+        stepping: true,
+        ..Debugger::default()
+    }))
 }
 
 /// Gives a run's interpreter back to the server.

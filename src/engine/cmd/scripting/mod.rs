@@ -3,6 +3,7 @@
 //! server's ([`crate::engine::scripting`]); a script's commands reach the engine through
 //! `host`.
 
+mod debug;
 mod eval;
 pub(crate) mod host;
 mod resume;

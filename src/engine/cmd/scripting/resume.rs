@@ -1,10 +1,11 @@
 //! The slices after a script's first: [`Engine::resume_script`] runs the next one, passes
 //! `busy-reply-threshold`, and ends the run (see [`crate::engine::busy`]).
 
+use super::debug::DebugHost;
 use super::eval::{counted_errors, put_back, script_reply};
 use super::host::ScriptHost;
 use crate::engine::blocking::BlockOp;
-use crate::engine::busy::Running;
+use crate::engine::busy::{RunEnv, Running};
 use crate::engine::cmd::multi::wrap_effects;
 use crate::engine::core::client::Client;
 use crate::engine::core::ctx::Ctx;
@@ -33,6 +34,18 @@ impl Engine {
         if !r.timed_out && elapsed_ms >= self.srv.config.busy_reply_threshold() {
             self.time_out(&mut r, elapsed_ms);
         }
+        let caller_gone = !self.clients.contains_key(&r.caller);
+        if let Some(d) = r.debug.as_mut().filter(|d| d.stopped) {
+            if !caller_gone {
+                // Stopped under the debugger: it waits for the learner, not for time.
+                self.srv.running = Some(r);
+                self.after_command();
+                return true;
+            }
+            // Nobody is left to step it: it runs on to its end.
+            d.stopped = false;
+            d.stepping = false;
+        }
         let caller_id = r.caller;
         let connected = self.clients.contains_key(&caller_id);
         let mut caller = self
@@ -53,6 +66,7 @@ impl Engine {
             timed_out,
             waiters,
             env,
+            mut debug,
         } = *r;
         let mut env = env;
         let table = self.table();
@@ -81,7 +95,19 @@ impl Engine {
             kill,
             name,
         };
-        let step = env.resume(&mut host);
+        let step = match debug.as_deref_mut() {
+            Some(dbg) => {
+                let step = env.resume(&mut DebugHost {
+                    inner: &mut host,
+                    dbg,
+                });
+                if let RunEnv::Eval(e) = &env {
+                    dbg.position = e.position().cloned();
+                }
+                step
+            }
+            None => env.resume(&mut host),
+        };
         let ScriptHost {
             client,
             checks,
@@ -109,6 +135,7 @@ impl Engine {
             timed_out,
             waiters,
             env,
+            debug,
         });
         match step {
             Step::Paused => {
@@ -148,7 +175,7 @@ impl Engine {
     /// The script ended: its interpreter goes back, its effects become one transaction,
     /// its caller gets the reply (and the slow log the command), and everyone held runs
     /// what they sent.
-    fn end_script(&mut self, r: Running, out: Result<Value, ScriptError>) {
+    pub(super) fn end_script(&mut self, r: Running, out: Result<Value, ScriptError>) {
         let Running {
             caller,
             first_effect,
