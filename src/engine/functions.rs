@@ -8,7 +8,7 @@
 use indexmap::IndexMap;
 use kvlab_lua::redis::FunctionEnv;
 
-use crate::engine::scripting::ScriptFlags;
+use crate::engine::scripting::{script_command_flags, ScriptFlags};
 use crate::engine::table::Flags;
 
 /// One function of a library.
@@ -53,29 +53,6 @@ impl std::fmt::Debug for Functions {
             .field("libraries", &self.libraries.len())
             .finish()
     }
-}
-
-/// The flags a command that runs a script with `script` flags has for the checks before
-/// it runs (Redis's `scriptFlagsToCmdFlags`): the script's flags replace the command's
-/// `write`, `denyoom` and `stale` (`no-writes` implies `allow-oom`), and the command no
-/// longer "may replicate": the flags tell.
-pub fn script_command_flags(cmd: Flags, script: ScriptFlags) -> Flags {
-    let mut flags = cmd.difference(
-        Flags::STALE
-            .union(Flags::DENYOOM)
-            .union(Flags::WRITE)
-            .union(Flags::MAY_REPLICATE),
-    );
-    if !script.intersects(ScriptFlags::ALLOW_OOM | ScriptFlags::NO_WRITES) {
-        flags |= Flags::DENYOOM;
-    }
-    if !script.contains(ScriptFlags::NO_WRITES) {
-        flags |= Flags::WRITE;
-    }
-    if script.contains(ScriptFlags::ALLOW_STALE) {
-        flags |= Flags::STALE;
-    }
-    flags
 }
 
 /// `used_memory_vm_functions` of a fresh redis-server 7.0.15 (33 KB; a fresh

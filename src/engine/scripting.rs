@@ -8,6 +8,8 @@
 use indexmap::IndexMap;
 use kvlab_lua::redis::Env;
 
+use crate::engine::table::Flags;
+
 bitflags::bitflags! {
     /// A script's flags (Redis's `SCRIPT_FLAG_*`), from its `#!lua flags=...` line.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -92,6 +94,37 @@ impl Scripts {
         self.env = None;
     }
 
+    /// The flags of `EVAL script …` (`by_sha`: `EVALSHA sha1 …`) as processCommand sees
+    /// them (Redis's `evalGetCommandFlags`), `cmd` being its row's: a cached script's, or
+    /// the shebang of a body not cached yet; the row's for a script without a shebang
+    /// (or one unknown, or unreadable). O(length of the body) to hash it: asked only by
+    /// the checks that need it (CLIENT PAUSE, maxmemory, min-replicas-to-write).
+    pub fn eval_flags(&self, cmd: Flags, argv: &[Vec<u8>], by_sha: bool) -> Flags {
+        let Some(arg) = argv.get(1) else {
+            return cmd;
+        };
+        if by_sha && arg.len() != 40 {
+            return cmd;
+        }
+        let sha = if by_sha {
+            String::from_utf8_lossy(arg).to_ascii_lowercase()
+        } else {
+            sha1hex(arg)
+        };
+        let flags = match self.cache.get(&sha) {
+            Some(s) => s.flags,
+            None if by_sha => return cmd,
+            None => match shebang(arg) {
+                Ok((flags, _)) => flags,
+                Err(_) => return cmd,
+            },
+        };
+        if flags.contains(ScriptFlags::EVAL_COMPAT_MODE) {
+            return cmd;
+        }
+        script_command_flags(cmd, flags)
+    }
+
     /// Bytes the interpreter holds (`used_memory_lua`); a server that never ran a script
     /// reports what a fresh environment would hold, as Redis does from start-up.
     pub fn lua_memory(&self) -> usize {
@@ -164,6 +197,29 @@ pub fn shebang(body: &[u8]) -> Result<(ScriptFlags, usize), String> {
 
 fn c_str(s: &[u8]) -> &[u8] {
     s.iter().position(|&b| b == 0).map_or(s, |n| &s[..n])
+}
+
+/// The flags a command that runs a script with `script` flags has for the checks before
+/// it runs (Redis's `scriptFlagsToCmdFlags`): the script's flags replace the command's
+/// `write`, `denyoom` and `stale` (`no-writes` implies `allow-oom`), and the command no
+/// longer "may replicate": the flags tell.
+pub fn script_command_flags(cmd: Flags, script: ScriptFlags) -> Flags {
+    let mut flags = cmd.difference(
+        Flags::STALE
+            .union(Flags::DENYOOM)
+            .union(Flags::WRITE)
+            .union(Flags::MAY_REPLICATE),
+    );
+    if !script.intersects(ScriptFlags::ALLOW_OOM | ScriptFlags::NO_WRITES) {
+        flags |= Flags::DENYOOM;
+    }
+    if !script.contains(ScriptFlags::NO_WRITES) {
+        flags |= Flags::WRITE;
+    }
+    if script.contains(ScriptFlags::ALLOW_STALE) {
+        flags |= Flags::STALE;
+    }
+    flags
 }
 
 #[cfg(test)]

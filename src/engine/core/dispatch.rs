@@ -591,10 +591,13 @@ fn queued_flags(srv: &Server, table: &'static Table, q: &Queued) -> Flags {
 }
 
 /// A command's flags for the checks before it runs (Redis's `getCommandFlags`): those of
-/// its row, or for `FCALL` those its function implies.
+/// its row, or for `FCALL` those its function implies, for `EVAL` its script's.
 fn command_flags(srv: &Server, cmd: &Command, argv: &[Vec<u8>]) -> Flags {
     if cmd.dispatch.contains(DispatchFlags::FUNCTION_FLAGS) {
         srv.functions.fcall_flags(cmd.flags, argv)
+    } else if cmd.dispatch.contains(DispatchFlags::SCRIPT_FLAGS) {
+        srv.scripts
+            .eval_flags(cmd.flags, argv, cmd.name.starts_with("evalsha"))
     } else {
         cmd.flags
     }

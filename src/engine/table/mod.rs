@@ -153,6 +153,10 @@ mod tests {
         );
         assert_eq!(with(DispatchFlags::RUNS_QUEUE), ["exec"]);
         assert_eq!(with(DispatchFlags::FUNCTION_FLAGS), ["fcall", "fcall_ro"]);
+        assert_eq!(
+            with(DispatchFlags::SCRIPT_FLAGS),
+            ["eval", "eval_ro", "evalsha", "evalsha_ro"]
+        );
         let mut nothing: Vec<&str> = all()
             .filter(|c| c.touches == Touches::Nothing)
             .map(|c| c.name)

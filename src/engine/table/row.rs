@@ -113,8 +113,12 @@ bitflags! {
         const RUNS_QUEUE = 1 << 3;
         /// Calls a function (`FCALL`, `FCALL_RO`): the checks before running use the
         /// function's flags in place of some of the command's (Redis's
-        /// `fcallGetCommandFlags`, see [`crate::engine::functions::script_command_flags`]).
+        /// `fcallGetCommandFlags`, see [`crate::engine::scripting::script_command_flags`]).
         const FUNCTION_FLAGS = 1 << 4;
+        /// Runs a script (`EVAL`, `EVALSHA` and their `_RO`): the checks before running
+        /// use the flags of its shebang, cached or read from the body (Redis's
+        /// `evalGetCommandFlags`).
+        const SCRIPT_FLAGS = 1 << 5;
     }
 }
 

@@ -25,7 +25,7 @@ use library::{
 
 /// Redis's flags for FCALL (MAY_REPLICATE is internal: COMMAND INFO does not show it); the
 /// function's own replace some before the command runs
-/// ([`crate::engine::functions::script_command_flags`]).
+/// ([`crate::engine::scripting::script_command_flags`]).
 const FCALL_FLAGS: Flags = Flags::NOSCRIPT
     .union(Flags::STALE)
     .union(Flags::SKIP_MONITOR)
@@ -56,7 +56,11 @@ pub const COMMANDS: &[Command] = &[
         ),
     Command::new("fcall_ro", -3, Group::Scripting, fcall_ro)
         .key_specs(RO_KEYS)
-        .flags(FCALL_FLAGS.union(Flags::READONLY))
+        .flags(
+            FCALL_FLAGS
+                .difference(Flags::MAY_REPLICATE)
+                .union(Flags::READONLY),
+        )
         .dispatch(DispatchFlags::FUNCTION_FLAGS)
         .doc(
             FCALL_ARGS,

@@ -9,7 +9,7 @@ pub(crate) mod host;
 mod resume;
 
 use crate::engine::core::ctx::Command;
-use crate::engine::table::{Flags, Group, KeySpec};
+use crate::engine::table::{DispatchFlags, Flags, Group, KeySpec};
 
 use eval::{
     eval, eval_ro, evalsha, evalsha_ro, script_debug, script_exists, script_flush, script_help,
@@ -17,11 +17,16 @@ use eval::{
 };
 pub(crate) use eval::{kill, start_run, Start};
 
-const EVAL_FLAGS: Flags = Flags::NOSCRIPT
+/// What EVAL_RO and EVAL share; EVAL "may replicate" (it may write), which CLIENT PAUSE
+/// WRITE holds back unless the script's shebang says it does not write.
+const EVAL_RO_FLAGS: Flags = Flags::NOSCRIPT
     .union(Flags::STALE)
     .union(Flags::SKIP_MONITOR)
-    .union(Flags::NO_MANDATORY_KEYS);
-const EVAL_RO_FLAGS: Flags = EVAL_FLAGS.union(Flags::READONLY);
+    .union(Flags::NO_MANDATORY_KEYS)
+    .union(Flags::READONLY);
+const EVAL_FLAGS: Flags = EVAL_RO_FLAGS
+    .difference(Flags::READONLY)
+    .union(Flags::MAY_REPLICATE);
 const RW_KEYS: &[KeySpec] = &[KeySpec::index(2, "RW access update")
     .keynum(0, 1, 1)
     .notes("We cannot tell how the keys will be used so we assume the worst, RW and UPDATE")];
@@ -38,6 +43,7 @@ pub const COMMANDS: &[Command] = &[
     Command::new("eval", -3, Group::Scripting, eval)
         .key_specs(RW_KEYS)
         .flags(EVAL_FLAGS)
+        .dispatch(DispatchFlags::SCRIPT_FLAGS)
         .doc(
             EVAL_ARGS,
             "Runs a Lua script on the server, atomically: KEYS holds the key names, ARGV the other arguments.",
@@ -47,6 +53,7 @@ pub const COMMANDS: &[Command] = &[
     Command::new("evalsha", -3, Group::Scripting, evalsha)
         .key_specs(RW_KEYS_SHA)
         .flags(EVAL_FLAGS)
+        .dispatch(DispatchFlags::SCRIPT_FLAGS)
         .doc(
             EVALSHA_ARGS,
             "Runs a cached script by its SHA-1 digest (SCRIPT LOAD or an earlier EVAL cached it).",
@@ -56,6 +63,7 @@ pub const COMMANDS: &[Command] = &[
     Command::new("eval_ro", -3, Group::Scripting, eval_ro)
         .key_specs(RO_KEYS)
         .flags(EVAL_RO_FLAGS)
+        .dispatch(DispatchFlags::SCRIPT_FLAGS)
         .doc(
             EVAL_ARGS,
             "Runs a read-only Lua script: any write command it calls fails.",
@@ -65,6 +73,7 @@ pub const COMMANDS: &[Command] = &[
     Command::new("evalsha_ro", -3, Group::Scripting, evalsha_ro)
         .key_specs(RO_KEYS_SHA)
         .flags(EVAL_RO_FLAGS)
+        .dispatch(DispatchFlags::SCRIPT_FLAGS)
         .doc(
             EVALSHA_ARGS,
             "Runs a cached read-only script by its SHA-1 digest.",
