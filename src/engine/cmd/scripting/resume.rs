@@ -47,35 +47,17 @@ impl Engine {
             d.stepping = false;
         }
         let caller_id = r.caller;
-        let connected = self.clients.contains_key(&caller_id);
         let mut caller = self
             .clients
             .remove(&caller_id)
             .unwrap_or_else(|| Client::new(caller_id, "", "", r.now_ms, true));
-        let Running {
-            caller: _,
-            client,
-            checks,
-            first_effect,
-            now_ms,
-            started_us,
-            eval,
-            name,
-            argv,
-            kill,
-            timed_out,
-            waiters,
-            env,
-            mut debug,
-        } = *r;
-        let mut env = env;
         let table = self.table();
         let mut ctx = Ctx {
             srv: &mut self.srv,
             client: &mut caller,
             others: &mut self.clients,
             table,
-            now_ms,
+            now_ms: r.now_ms,
             dirty: 0,
             propagate: None,
             replies: Vec::new(),
@@ -85,58 +67,41 @@ impl Engine {
             no_reply: false,
             errors_counted: None,
         };
+        // The host owns what redis.call changes for the slice; it goes back into the run.
+        let stand_in = Client::new(0, "lua", "", r.now_ms, true);
         let mut host = ScriptHost {
             ctx: &mut ctx,
-            client,
-            checks,
+            client: std::mem::replace(&mut r.client, stand_in),
+            checks: r.checks,
             can_pause: true,
             slice_us: now_us,
             pause_asked_us: None,
-            kill,
-            name,
+            kill: r.kill,
+            name: std::mem::take(&mut r.name),
         };
-        let step = match debug.as_deref_mut() {
+        let step = match r.debug.as_deref_mut() {
             Some(dbg) => {
-                let step = env.resume(&mut DebugHost {
+                let step = r.env.resume(&mut DebugHost {
                     inner: &mut host,
                     dbg,
                 });
-                if let RunEnv::Eval(e) = &env {
+                if let RunEnv::Eval(e) = &r.env {
                     dbg.position = e.position().cloned();
                 }
                 step
             }
-            None => env.resume(&mut host),
+            None => r.env.resume(&mut host),
         };
-        let ScriptHost {
-            client,
-            checks,
-            kill,
-            name,
-            ..
-        } = host;
-        for (level, line) in env.take_log() {
+        r.client = host.client;
+        r.checks = host.checks;
+        r.kill = host.kill;
+        r.name = host.name;
+        for (level, line) in r.env.take_log() {
             self.srv.log(level, &line);
         }
-        if connected {
+        if !caller_gone {
             self.clients.insert(caller_id, caller);
         }
-        let r = Box::new(Running {
-            caller: caller_id,
-            client,
-            checks,
-            first_effect,
-            now_ms,
-            started_us,
-            eval,
-            name,
-            argv,
-            kill,
-            timed_out,
-            waiters,
-            env,
-            debug,
-        });
         match step {
             Step::Paused => {
                 self.srv.running = Some(r);
