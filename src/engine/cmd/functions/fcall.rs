@@ -3,10 +3,9 @@
 //! script client, its writes replicated as one unit.
 
 use crate::engine::args::Args;
-use crate::engine::busy::Checks;
-use crate::engine::cmd::scripting::{start_run, Start};
+use crate::engine::cmd::scripting::{oom_at_start, prepare_run, start_run, Start};
 use crate::engine::core::ctx::Ctx;
-use crate::engine::core::{evict, monitor};
+use crate::engine::core::monitor;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::num::parse_i64;
 use crate::engine::scripting::ScriptFlags;
@@ -54,40 +53,14 @@ fn run(
     numkeys: usize,
     command: Vec<Vec<u8>>,
 ) -> CmdResult {
-    let may_oom = !flags.intersects(ScriptFlags::ALLOW_OOM | ScriptFlags::NO_WRITES);
-    let oom_at_start = ctx.srv.config.maxmemory() > 0
-        && evict::perform_evictions(ctx.srv, ctx.now_ms) == evict::Outcome::Fail;
+    let oom_at_start = oom_at_start(ctx);
     // A function without allow-oom or no-writes is DENYOOM to processCommand (Redis's
     // scriptFlagsToCmdFlags), which refuses it before it runs, unless it was queued.
+    let may_oom = !flags.intersects(ScriptFlags::ALLOW_OOM | ScriptFlags::NO_WRITES);
     if oom_at_start && may_oom && !ctx.deny_blocking {
         return Err(Error::OutOfMemory);
     }
-    if flags.contains(ScriptFlags::NO_CLUSTER) && ctx.srv.config.cluster_enabled() {
-        return Err(Error::Err(
-            "Can not run script on cluster, 'no-cluster' flag is set.".into(),
-        ));
-    }
-    if !flags.contains(ScriptFlags::NO_WRITES) && ro {
-        return Err(Error::Err(
-            "Can not execute a script with write flag using *_ro command.".into(),
-        ));
-    }
-    if !flags.contains(ScriptFlags::NO_WRITES) && !ctx.srv.config.good_replicas() {
-        return Err(Error::NoReplicas);
-    }
-    if oom_at_start && may_oom {
-        return Err(Error::Coded(
-            "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'".into(),
-        ));
-    }
-    let checks = Checks {
-        read_only: ro || flags.contains(ScriptFlags::NO_WRITES),
-        allow_oom: flags.contains(ScriptFlags::ALLOW_OOM),
-        oom_at_start,
-        allow_cross_slot: flags.contains(ScriptFlags::ALLOW_CROSS_SLOT),
-        slot: None,
-        write_dirty: false,
-    };
+    let checks = prepare_run(ctx, flags, ro, oom_at_start)?;
     // FCALL name numkeys key... arg...
     let (keys, argv) = command[3..].split_at(numkeys);
     let (keys, argv) = (keys.to_vec(), argv.to_vec());

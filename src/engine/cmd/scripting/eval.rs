@@ -99,38 +99,8 @@ fn run(
     argv: &[Vec<u8>],
     command: Vec<Vec<u8>>,
 ) -> CmdResult {
-    let compat = flags.contains(ScriptFlags::EVAL_COMPAT_MODE);
-    let maxmemory = ctx.srv.config.maxmemory() > 0;
-    let oom_at_start =
-        maxmemory && evict::perform_evictions(ctx.srv, ctx.now_ms) == evict::Outcome::Fail;
-    if !compat {
-        if flags.contains(ScriptFlags::NO_CLUSTER) && ctx.srv.config.cluster_enabled() {
-            return Err(Error::Err(
-                "Can not run script on cluster, 'no-cluster' flag is set.".into(),
-            ));
-        }
-        if !flags.contains(ScriptFlags::NO_WRITES) && ro {
-            return Err(Error::Err(
-                "Can not execute a script with write flag using *_ro command.".into(),
-            ));
-        }
-        if !flags.contains(ScriptFlags::NO_WRITES) && !ctx.srv.config.good_replicas() {
-            return Err(Error::NoReplicas);
-        }
-        if oom_at_start && !flags.intersects(ScriptFlags::ALLOW_OOM | ScriptFlags::NO_WRITES) {
-            return Err(Error::Coded(
-                "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'".into(),
-            ));
-        }
-    }
-    let checks = Checks {
-        read_only: ro || (!compat && flags.contains(ScriptFlags::NO_WRITES)),
-        allow_oom: !compat && flags.contains(ScriptFlags::ALLOW_OOM),
-        oom_at_start,
-        allow_cross_slot: compat || flags.contains(ScriptFlags::ALLOW_CROSS_SLOT),
-        slot: None,
-        write_dirty: false,
-    };
+    let oom = oom_at_start(ctx);
+    let checks = prepare_run(ctx, flags, ro, oom)?;
     start_run(
         ctx,
         Start::Eval { sha },
@@ -140,6 +110,54 @@ fn run(
         argv,
         command,
     )
+}
+
+/// Whether memory is over `maxmemory` as a script starts, after eviction tried (Redis's
+/// `pre_command_oom_state`).
+pub(crate) fn oom_at_start(ctx: &mut Ctx<'_>) -> bool {
+    ctx.srv.config.maxmemory() > 0
+        && evict::perform_evictions(ctx.srv, ctx.now_ms) == evict::Outcome::Fail
+}
+
+/// Redis's `scriptPrepareForRun` for EVAL and FCALL alike: the refusals a script's flags
+/// call for before it runs (none for a script without a shebang), and what `redis.call`
+/// will check while it runs.
+pub(crate) fn prepare_run(
+    ctx: &Ctx<'_>,
+    flags: ScriptFlags,
+    ro: bool,
+    oom_at_start: bool,
+) -> Result<Checks, Error> {
+    let compat = flags.contains(ScriptFlags::EVAL_COMPAT_MODE);
+    if !compat {
+        if flags.contains(ScriptFlags::NO_CLUSTER) && ctx.srv.config.cluster_enabled() {
+            return Err(Error::Err(
+                "Can not run script on cluster, 'no-cluster' flag is set.".into(),
+            ));
+        }
+        let writes = !flags.contains(ScriptFlags::NO_WRITES);
+        if writes && ro {
+            return Err(Error::Err(
+                "Can not execute a script with write flag using *_ro command.".into(),
+            ));
+        }
+        if writes && !ctx.srv.config.good_replicas() {
+            return Err(Error::NoReplicas);
+        }
+        if oom_at_start && !flags.intersects(ScriptFlags::ALLOW_OOM | ScriptFlags::NO_WRITES) {
+            return Err(Error::Coded(
+                "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'".into(),
+            ));
+        }
+    }
+    Ok(Checks {
+        read_only: ro || (!compat && flags.contains(ScriptFlags::NO_WRITES)),
+        allow_oom: !compat && flags.contains(ScriptFlags::ALLOW_OOM),
+        oom_at_start,
+        allow_cross_slot: compat || flags.contains(ScriptFlags::ALLOW_CROSS_SLOT),
+        slot: None,
+        write_dirty: false,
+    })
 }
 
 /// What a run starts: a cached script, or a function.

@@ -15,7 +15,7 @@ use eval::{
     eval, eval_ro, evalsha, evalsha_ro, script_debug, script_exists, script_flush, script_help,
     script_kill, script_load,
 };
-pub(crate) use eval::{kill, start_run, Start};
+pub(crate) use eval::{kill, oom_at_start, prepare_run, start_run, Start};
 
 /// What EVAL_RO and EVAL share; EVAL "may replicate" (it may write), which CLIENT PAUSE
 /// WRITE holds back unless the script's shebang says it does not write.
