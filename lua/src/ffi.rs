@@ -33,7 +33,7 @@ pub type RustHook = unsafe extern "C" fn(*mut lua_State, *mut lua_Debug) -> c_in
 pub const RAISE: c_int = -1;
 /// Raise the message on top, prefixed with the position (`luaL_error`).
 pub const RAISE_WHERE: c_int = -2;
-/// `ARGERROR - n`: raise "bad argument #n to 'f' (<message on top>)" (`luaL_argerror`).
+/// `ARGERROR - n`: raise "bad argument #n to 'f' (`<message on top>`)" (`luaL_argerror`).
 pub const ARGERROR: c_int = -1000;
 /// Yield the running script's thread, as the hook does (`src/redis/run.rs`): `pcall`
 /// passes a pause of the function it runs on to its caller.

@@ -1,5 +1,5 @@
 //! Numbers as text, the way the C library under Redis writes and reads them, in one place
-//! for the whole crate: printf's `%e %f %g` ([`format_double`], the digits the wasm32 libc
+//! for the whole crate: printf's `%e %f %g` (`format_double`, the digits the wasm32 libc
 //! prints), `%.<P>g` ([`format_g`]: Lua numbers as command arguments, `%.17g`, and cjson's
 //! numbers) and `strtod` ([`strtod`]: cjson's and the wasm32 libc's reader).
 //!

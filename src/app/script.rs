@@ -181,7 +181,7 @@ pub fn split_commands(first: &str, text: &str) -> Vec<String> {
 const ENTRY_BREAK: char = '\u{2028}';
 
 /// The console history as stored: an entry a line, a multi-line entry (a script) with its
-/// line breaks as [`ENTRY_BREAK`]. Histories stored before scripts read back the same.
+/// line breaks as `ENTRY_BREAK` (U+2028). Histories stored before scripts read back the same.
 pub fn history_text(history: &[String]) -> String {
     let entries: Vec<String> = history
         .iter()

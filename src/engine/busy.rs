@@ -30,7 +30,7 @@
 //!
 //! [`Engine::resume_script`]: crate::engine::Engine::resume_script
 
-use kvlab_lua::redis::{Env, FunctionEnv, Position};
+use kvlab_lua::redis::{Env, FunctionEnv, Interp, Position};
 
 use crate::engine::core::client::{Client, ClientId};
 
@@ -74,20 +74,22 @@ pub enum RunEnv {
     Function(FunctionEnv),
 }
 
-impl RunEnv {
-    /// What `redis.log` wrote outside a run (while a library loaded).
-    pub fn take_log(&mut self) -> Vec<(i32, Vec<u8>)> {
+impl std::ops::Deref for RunEnv {
+    type Target = Interp;
+    /// What either interpreter does alike: its log, the paused run, its position.
+    fn deref(&self) -> &Interp {
         match self {
-            RunEnv::Eval(e) => e.take_log(),
-            RunEnv::Function(f) => f.take_log(),
+            RunEnv::Eval(e) => e,
+            RunEnv::Function(f) => f,
         }
     }
+}
 
-    /// The next slice of the paused run.
-    pub fn resume(&mut self, host: &mut dyn kvlab_lua::redis::Host) -> kvlab_lua::redis::Step {
+impl std::ops::DerefMut for RunEnv {
+    fn deref_mut(&mut self) -> &mut Interp {
         match self {
-            RunEnv::Eval(e) => e.resume(host),
-            RunEnv::Function(f) => f.resume(host),
+            RunEnv::Eval(e) => e,
+            RunEnv::Function(f) => f,
         }
     }
 }

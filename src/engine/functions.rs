@@ -130,18 +130,13 @@ impl Functions {
 
     /// What `redis.log` said while libraries loaded.
     pub fn take_log(&mut self) -> Vec<(i32, Vec<u8>)> {
-        self.env
-            .as_mut()
-            .map(FunctionEnv::take_log)
-            .unwrap_or_default()
+        self.env.as_mut().map(|e| e.take_log()).unwrap_or_default()
     }
 
     /// Bytes the engine holds (`used_memory_vm_functions`); before the first library
     /// loads, what a fresh redis-server reports (it makes its engine at start-up).
     pub fn vm_memory(&self) -> usize {
-        self.env
-            .as_ref()
-            .map_or(FRESH_VM_BYTES, FunctionEnv::memory)
+        self.env.as_ref().map_or(FRESH_VM_BYTES, |e| e.memory())
     }
 
     /// Bytes the libraries take besides the engine (`used_memory_functions`), estimated

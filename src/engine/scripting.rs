@@ -128,7 +128,7 @@ impl Scripts {
     /// Bytes the interpreter holds (`used_memory_lua`); a server that never ran a script
     /// reports what a fresh environment would hold, as Redis does from start-up.
     pub fn lua_memory(&self) -> usize {
-        self.env.as_ref().map_or(FRESH_ENV_BYTES, Env::memory)
+        self.env.as_ref().map_or(FRESH_ENV_BYTES, |e| e.memory())
     }
 
     /// Bytes the cache holds (`used_memory_scripts_eval`): bodies and names.

@@ -28,7 +28,7 @@ pub struct Position {
     /// The line about to run (1-based, in the script as given to `EVAL`).
     pub line: i32,
     /// The locals of that frame, in declaration order: name and value, rendered as
-    /// [`render`] does. Lua's internal ones (`(for index)`, …) are left out.
+    /// `render` does. Lua's internal ones (`(for index)`, …) are left out.
     pub locals: Vec<(String, String)>,
 }
 

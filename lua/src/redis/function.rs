@@ -6,11 +6,11 @@
 //! a library's top level can do nothing but register its functions.
 use super::api::{self, raise_error_table, set_fn, set_num, shared};
 use super::convert::push_error_buff;
-use super::{protect, run, Host, ScriptError, Shared, Step, Value};
+use super::{protect, run, Host, Interp, ScriptError, Shared, Step, Value};
 use crate::cstr;
 use crate::ffi::*;
-use crate::state::{self, to_bytes, Lua};
-use std::ffi::{c_char, c_int, c_void};
+use crate::state::{self, to_bytes};
+use std::ffi::{c_char, c_int};
 
 /// The flag names `redis.register_function{flags=...}` takes, in Redis's order; bit `i`
 /// of [`Registered::flags`] is name `i`.
@@ -29,7 +29,7 @@ pub struct Registered {
     pub name: Vec<u8>,
     /// `description=`, if given.
     pub description: Option<Vec<u8>>,
-    /// Its flags: bit `i` is [`FLAG_NAMES`]`[i]`.
+    /// Its flags: bit `i` is `FLAG_NAMES``[i]`.
     pub flags: u8,
     /// Where its callback is kept in this environment (for [`FunctionEnv::call`]).
     pub id: i32,
@@ -44,9 +44,19 @@ pub(crate) struct LoadCtx {
 }
 
 /// The functions' Lua state.
-pub struct FunctionEnv {
-    lua: Lua,
-    shared: Box<Shared>,
+pub struct FunctionEnv(Interp);
+
+impl std::ops::Deref for FunctionEnv {
+    type Target = Interp;
+    fn deref(&self) -> &Interp {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for FunctionEnv {
+    fn deref_mut(&mut self) -> &mut Interp {
+        &mut self.0
+    }
 }
 
 const LIBRARY_API: *const c_char = cstr!("kvlab_library_api");
@@ -57,50 +67,7 @@ const NEXT_ID: *const c_char = cstr!("kvlab_next_id");
 impl FunctionEnv {
     /// A fresh engine (Redis's `luaEngineInitEngine`).
     pub fn new() -> FunctionEnv {
-        let lua = Lua::bare();
-        let mut shared = Box::new(Shared {
-            host: None,
-            resp: 2,
-            rand48: api::RAND48_INITIAL,
-            in_call: false,
-            pending_log: Vec::new(),
-            killing: false,
-            deprecated_api: false,
-            runs: 0,
-            loading: None,
-            threads: Vec::new(),
-            name: String::new(),
-            counted_errors: Vec::new(),
-            debug: false,
-            position: None,
-        });
-        let ptr = &mut *shared as *mut Shared as *mut c_void;
-        // SAFETY: setup runs protected; `shared` outlives the state.
-        let status = unsafe { lua_cpcall(lua.raw(), setup_functions, ptr) };
-        assert_eq!(status, 0, "setting up the functions engine failed");
-        FunctionEnv { lua, shared }
-    }
-
-    /// Bytes the interpreter holds (INFO's `used_memory_vm_functions`).
-    pub fn memory(&self) -> usize {
-        // SAFETY: a query on our own state.
-        unsafe {
-            // Whole kilobytes, as Redis's luaMemory reports them.
-            lua_gc(self.lua.raw(), LUA_GCCOUNT, 0) as usize * 1024
-        }
-    }
-
-    /// What `redis.log` wrote while a library loaded.
-    pub fn take_log(&mut self) -> Vec<(i32, Vec<u8>)> {
-        std::mem::take(&mut self.shared.pending_log)
-    }
-
-    /// For each error in the reply of the last run that ended, in order (depth first):
-    /// true if a `redis.call` or `redis.pcall` got it from a command, whose error the
-    /// server counted then (Redis's `ignore_error_stats_update` field); false for the
-    /// script's own errors (`redis.error_reply`, `error()`).
-    pub fn counted_errors(&self) -> &[bool] {
-        &self.shared.counted_errors
+        FunctionEnv(Interp::new(setup_functions, false, "the functions engine"))
     }
 
     /// Runs a library's code (what follows its shebang line, the line feed included)
@@ -200,7 +167,7 @@ impl FunctionEnv {
     }
 
     /// Starts function `id`; like [`Env::start_script`](super::Env::start_script), it may
-    /// pause, and then nothing else may run here until [`FunctionEnv::resume`] ended it.
+    /// pause, and then nothing else may run here until [`Interp::resume`] ended it.
     pub fn start_call(
         &mut self,
         id: i32,
@@ -224,23 +191,6 @@ impl FunctionEnv {
             push_array(l, args);
             run::start(l, &mut self.shared, host, 2, name)
         }
-    }
-
-    /// Goes on with the paused function.
-    pub fn resume(&mut self, host: &mut dyn Host) -> Step {
-        // SAFETY: the run's threads are anchored and suspended.
-        unsafe { run::resume(self.lua.raw(), &mut self.shared, host) }
-    }
-
-    /// True while a function is paused here.
-    pub fn is_paused(&self) -> bool {
-        !self.shared.threads.is_empty()
-    }
-
-    /// Drops the paused function without running the rest of it.
-    pub fn abandon(&mut self) {
-        // SAFETY: un-anchoring only.
-        unsafe { run::abandon(self.lua.raw(), &mut self.shared) }
     }
 }
 

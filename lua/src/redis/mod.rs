@@ -35,7 +35,7 @@ pub trait Host {
     }
     /// In a debug run ([`Env::start_debug`]): the script is about to run `line` (of its
     /// own chunk; see debug.rs for which lines are seen). [`Interrupt::Pause`] stops it
-    /// before that line ([`Env::position`] then tells where it stands), `Kill` stops it
+    /// before that line ([`Interp::position`] then tells where it stands), `Kill` stops it
     /// as SCRIPT KILL does. Not called in other runs.
     fn on_line(&mut self, _line: i32) -> Interrupt {
         Interrupt::Continue
@@ -92,21 +92,18 @@ pub(crate) struct Shared {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScriptError(pub Vec<u8>);
 
-/// A Lua state set up as Redis 7.0's EVAL environment.
-pub struct Env {
-    lua: Lua,
-    shared: Box<Shared>,
+/// A Lua state and what its Rust functions share: the part every scripting environment
+/// has (EVAL's [`Env`], the functions' [`FunctionEnv`], which deref to it): its memory,
+/// its log, and a run that paused.
+pub struct Interp {
+    pub(crate) lua: Lua,
+    pub(crate) shared: Box<Shared>,
 }
 
-impl Env {
-    /// A fresh environment (Redis's `scriptingInit`).
-    pub fn new() -> Env {
-        Env::with_deprecated_api(false)
-    }
-
-    /// A fresh environment; `deprecated_api` (`lua-enable-deprecated-api`) keeps
-    /// `setfenv`, `getfenv` and `newproxy`.
-    pub fn with_deprecated_api(deprecated_api: bool) -> Env {
+impl Interp {
+    /// A bare state set up by `setup`, which runs protected with the new Shared as its
+    /// light userdata argument; `what` names it if that fails (it cannot, short of a bug).
+    fn new(setup: lua_CFunction, deprecated_api: bool, what: &str) -> Interp {
         let lua = Lua::bare();
         let mut shared = Box::new(Shared {
             host: None,
@@ -126,25 +123,23 @@ impl Env {
         });
         let ptr = &mut *shared as *mut Shared as *mut c_void;
         // SAFETY: setup runs protected; `shared` outlives the state (dropped after it).
-        let status = unsafe { lua_cpcall(lua.raw(), setup_eval, ptr) };
+        let status = unsafe { lua_cpcall(lua.raw(), setup, ptr) };
         if status != 0 {
             // SAFETY: the error message is on top.
             let msg = unsafe { state::to_bytes(lua.raw(), -1) }.unwrap_or_default();
             panic!(
-                "setting up the scripting environment failed: {}",
+                "setting up {what} failed: {}",
                 String::from_utf8_lossy(&msg)
             );
         }
-        Env { lua, shared }
+        Interp { lua, shared }
     }
 
-    /// Bytes the interpreter holds (INFO's `used_memory_lua`, Redis's `lua_gc(COUNT)`).
+    /// Bytes the interpreter holds (INFO's `used_memory_lua`, `used_memory_vm_functions`),
+    /// in whole kilobytes as Redis's `luaMemory` reports them.
     pub fn memory(&self) -> usize {
         // SAFETY: a query on our own state.
-        unsafe {
-            // Whole kilobytes, as Redis's luaMemory reports them.
-            lua_gc(self.lua.raw(), LUA_GCCOUNT, 0) as usize * 1024
-        }
+        unsafe { lua_gc(self.lua.raw(), LUA_GCCOUNT, 0) as usize * 1024 }
     }
 
     /// What `redis.log` wrote while no script ran (while a library loaded, say).
@@ -158,6 +153,63 @@ impl Env {
     /// script's own errors (`redis.error_reply`, `error()`).
     pub fn counted_errors(&self) -> &[bool] {
         &self.shared.counted_errors
+    }
+
+    /// Where the paused debug run stands: the line about to run and the locals of the
+    /// script's innermost frame. `None` outside a debug run, or when it paused where no
+    /// frame of the script is (it never does).
+    pub fn position(&self) -> Option<&Position> {
+        self.shared.position.as_ref()
+    }
+
+    /// Goes on with the paused run, with `host` for what it asks from now on.
+    pub fn resume(&mut self, host: &mut dyn Host) -> Step {
+        // SAFETY: the run's threads are anchored and suspended.
+        unsafe { run::resume(self.lua.raw(), &mut self.shared, host) }
+    }
+
+    /// True while a run is paused here.
+    pub fn is_paused(&self) -> bool {
+        !self.shared.threads.is_empty()
+    }
+
+    /// Drops the paused run without running the rest of it.
+    pub fn abandon(&mut self) {
+        // SAFETY: un-anchoring only.
+        unsafe { run::abandon(self.lua.raw(), &mut self.shared) }
+    }
+}
+
+/// A Lua state set up as Redis 7.0's EVAL environment.
+pub struct Env(Interp);
+
+impl std::ops::Deref for Env {
+    type Target = Interp;
+    fn deref(&self) -> &Interp {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Env {
+    fn deref_mut(&mut self) -> &mut Interp {
+        &mut self.0
+    }
+}
+
+impl Env {
+    /// A fresh environment (Redis's `scriptingInit`).
+    pub fn new() -> Env {
+        Env::with_deprecated_api(false)
+    }
+
+    /// A fresh environment; `deprecated_api` (`lua-enable-deprecated-api`) keeps
+    /// `setfenv`, `getfenv` and `newproxy`.
+    pub fn with_deprecated_api(deprecated_api: bool) -> Env {
+        Env(Interp::new(
+            setup_eval,
+            deprecated_api,
+            "the scripting environment",
+        ))
     }
 
     /// Whether the script named `f_<sha>` is compiled in this environment.
@@ -217,8 +269,8 @@ impl Env {
 
     /// Starts the script `f_<sha>` with KEYS and ARGV. It runs until it ends or until
     /// the host's [`Host::interrupt`] pauses it ([`Step::Paused`]); then nothing else may
-    /// run in this environment until [`Env::resume`] has run it to its end (or
-    /// [`Env::abandon`] dropped it).
+    /// run in this environment until [`Interp::resume`] has run it to its end (or
+    /// [`Interp::abandon`] dropped it).
     pub fn start_script(
         &mut self,
         sha: &str,
@@ -259,30 +311,6 @@ impl Env {
             self.shared.debug = false;
         }
         step
-    }
-
-    /// Where the paused debug run stands: the line about to run and the locals of the
-    /// script's innermost frame. `None` outside a debug run, or when it paused where no
-    /// frame of the script is (it never does).
-    pub fn position(&self) -> Option<&Position> {
-        self.shared.position.as_ref()
-    }
-
-    /// Goes on with the paused script, with `host` for what it asks from now on.
-    pub fn resume(&mut self, host: &mut dyn Host) -> Step {
-        // SAFETY: the run's threads are anchored and suspended.
-        unsafe { run::resume(self.lua.raw(), &mut self.shared, host) }
-    }
-
-    /// True while a script is paused here.
-    pub fn is_paused(&self) -> bool {
-        !self.shared.threads.is_empty()
-    }
-
-    /// Drops the paused script without running the rest of it.
-    pub fn abandon(&mut self) {
-        // SAFETY: un-anchoring only.
-        unsafe { run::abandon(self.lua.raw(), &mut self.shared) }
     }
 }
 

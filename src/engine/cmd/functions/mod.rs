@@ -3,11 +3,11 @@
 //! snapshots, and `FUNCTION LOAD`, `DELETE`, `FLUSH` and `RESTORE` are write effects.
 //!
 //! # Layout
-//! - [`library`]: `FUNCTION`'s subcommands.
+//! - `library`: `FUNCTION`'s subcommands.
 //! - [`payload`]: the payload of `FUNCTION DUMP` and `FUNCTION RESTORE` (Redis's RDB
 //!   function records, RDB version and CRC-64 footer).
-//! - [`lzf`]: the LZF compression of RDB strings, as Redis builds it.
-//! - [`fcall`]: `FCALL` and `FCALL_RO`, run as the script client.
+//! - `lzf`: the LZF compression of RDB strings, as Redis builds it.
+//! - `fcall`: `FCALL` and `FCALL_RO`, run as the script client.
 
 mod fcall;
 mod library;

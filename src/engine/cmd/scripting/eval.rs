@@ -247,15 +247,15 @@ pub(crate) fn start_run(
             let (counted, _) = ctx
                 .srv
                 .stats
-                .count_script_errors(&reply, counted_errors(&env));
+                .count_script_errors(&reply, env.counted_errors());
             ctx.errors_counted = Some(counted);
             put_back(env, ctx.srv);
             wrap_effects(&mut ctx.srv.effects, first_effect);
             Ok(reply)
         }
         Step::Paused => {
-            if let (Some(d), RunEnv::Eval(e)) = (debug.as_deref_mut(), &env) {
-                d.position = e.position().cloned();
+            if let Some(d) = debug.as_deref_mut() {
+                d.position = env.position().cloned();
             }
             ctx.srv.running = Some(Box::new(Running {
                 caller: ctx.client.id,
@@ -276,14 +276,6 @@ pub(crate) fn start_run(
             ctx.block(Vec::new(), None, BlockOp::Script);
             Ok(Reply::Nil)
         }
-    }
-}
-
-/// For each error of the reply of the run that ended: whether it was counted already.
-pub(super) fn counted_errors(env: &RunEnv) -> &[bool] {
-    match env {
-        RunEnv::Eval(e) => e.counted_errors(),
-        RunEnv::Function(f) => f.counted_errors(),
     }
 }
 

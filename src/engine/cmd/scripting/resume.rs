@@ -2,10 +2,10 @@
 //! `busy-reply-threshold`, and ends the run (see [`crate::engine::busy`]).
 
 use super::debug::DebugHost;
-use super::eval::{counted_errors, put_back, script_reply};
+use super::eval::{put_back, script_reply};
 use super::host::ScriptHost;
 use crate::engine::blocking::BlockOp;
-use crate::engine::busy::{RunEnv, Running};
+use crate::engine::busy::Running;
 use crate::engine::cmd::multi::wrap_effects;
 use crate::engine::core::client::Client;
 use crate::engine::core::ctx::Ctx;
@@ -85,9 +85,7 @@ impl Engine {
                     inner: &mut host,
                     dbg,
                 });
-                if let RunEnv::Eval(e) = &r.env {
-                    dbg.position = e.position().cloned();
-                }
+                dbg.position = r.env.position().cloned();
                 step
             }
             None => r.env.resume(&mut host),
@@ -153,7 +151,7 @@ impl Engine {
         let (before, now) = self
             .srv
             .stats
-            .count_script_errors(&reply, counted_errors(&env));
+            .count_script_errors(&reply, env.counted_errors());
         put_back(env, &mut self.srv);
         wrap_effects(&mut self.srv.effects, first_effect);
         let blocked = self.srv.unblock(caller);
