@@ -3,6 +3,7 @@
 
 use crate::app::console;
 use crate::engine::busy::Debugger;
+use crate::engine::cli::quote;
 
 /// What the debugger view of a pane shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +39,7 @@ impl DebugView {
         let mut locals: Vec<(String, String)> = Vec::new();
         for (name, list) in [("KEYS", &d.keys), ("ARGV", &d.argv)] {
             for (i, v) in list.iter().enumerate() {
-                locals.push((format!("{name}[{}]", i + 1), quoted(v)));
+                locals.push((format!("{name}[{}]", i + 1), quote(v)));
             }
         }
         let position = d.position.as_ref().filter(|_| d.stopped);
@@ -65,22 +66,4 @@ impl DebugView {
                 .collect(),
         }
     }
-}
-
-/// `s` in double quotes as Redis's debugger shows a string (`sdscatrepr`).
-fn quoted(s: &[u8]) -> String {
-    let mut out = String::from("\"");
-    for &b in s {
-        match b {
-            b'\\' => out.push_str("\\\\"),
-            b'"' => out.push_str("\\\""),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x20..=0x7e => out.push(b as char),
-            _ => out.push_str(&format!("\\x{b:02x}")),
-        }
-    }
-    out.push('"');
-    out
 }
