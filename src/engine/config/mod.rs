@@ -79,6 +79,7 @@ impl Config {
             obuf_limits: [(0, 0, 0); 3],
             keyspace_events: 0,
             cluster_enabled: false,
+            good_replicas: true,
             slowlog: (0, 0),
             eviction: super::evict::Settings::default(),
         };
@@ -96,6 +97,8 @@ impl Config {
             keyspace_event_flags(text).unwrap_or(0)
         };
         self.cluster_enabled = self.get("cluster-enabled") == Some("yes");
+        self.good_replicas =
+            self.int("min-replicas-to-write") == 0 || self.int("min-replicas-max-lag") == 0;
         self.slowlog = (
             self.int("slowlog-log-slower-than"),
             self.size("slowlog-max-len"),
@@ -159,6 +162,8 @@ impl Config {
             "client-output-buffer-limit"
                 | "notify-keyspace-events"
                 | "cluster-enabled"
+                | "min-replicas-to-write"
+                | "min-replicas-max-lag"
                 | "slowlog-log-slower-than"
                 | "slowlog-max-len"
                 | "maxmemory"
@@ -294,8 +299,9 @@ impl Config {
     /// Redis's `checkGoodReplicasStatus` for a primary with no replicas (kvlab has none):
     /// true unless both `min-replicas-to-write` and `min-replicas-max-lag` are set, in
     /// which case writes are refused with `NOREPLICAS`.
+    /// **O(1)**: worked out when either is set.
     pub fn good_replicas(&self) -> bool {
-        self.int("min-replicas-to-write") == 0 || self.int("min-replicas-max-lag") == 0
+        self.good_replicas
     }
 
     /// `lua-enable-deprecated-api`: scripts get `setfenv`, `getfenv` and `newproxy`.

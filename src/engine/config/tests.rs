@@ -89,3 +89,15 @@ fn accessors_read_typed_values() {
     assert!(c.flag("activerehashing"));
     assert_eq!(c.get("lua-time-limit"), Some("5000"));
 }
+
+#[test]
+fn min_replicas_refuse_writes_once_both_are_set_by_name_or_alias() {
+    let mut c = Config::with_defaults();
+    assert!(c.good_replicas());
+    let p = lookup(b"min-slaves-to-write").unwrap();
+    c.set_normalized(p.name, "1".into());
+    assert!(!c.good_replicas());
+    let lag = lookup(b"min-replicas-max-lag").unwrap();
+    c.set_normalized(lag.name, "0".into());
+    assert!(c.good_replicas());
+}

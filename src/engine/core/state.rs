@@ -20,6 +20,9 @@ pub struct Config {
     pub(crate) keyspace_events: u32,
     /// `cluster-enabled`: read on every command, so parsed once.
     pub(crate) cluster_enabled: bool,
+    /// `min-replicas-to-write` and `min-replicas-max-lag` allow writes (see
+    /// [`Config::good_replicas`]): read on every command, so worked out once.
+    pub(crate) good_replicas: bool,
     /// `slowlog-log-slower-than` and `slowlog-max-len`: read after every command, so
     /// parsed once.
     pub(crate) slowlog: (i64, usize),
