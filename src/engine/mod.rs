@@ -99,6 +99,7 @@ pub mod longdouble;
 pub mod num;
 pub mod outbox;
 pub mod pubsub;
+pub mod rdb;
 pub mod reply;
 pub mod scan;
 pub mod scripting;

@@ -5,13 +5,12 @@
 //! # Layout
 //! - `library`: `FUNCTION`'s subcommands.
 //! - [`payload`]: the payload of `FUNCTION DUMP` and `FUNCTION RESTORE` (Redis's RDB
-//!   function records, RDB version and CRC-64 footer).
-//! - `lzf`: the LZF compression of RDB strings, as Redis builds it.
+//!   function records, RDB version and CRC-64 footer, built on [`crate::engine::rdb`]).
 //! - `fcall`: `FCALL` and `FCALL_RO`, run as the script client.
 
 mod fcall;
 mod library;
-mod lzf;
+
 pub mod payload;
 
 use crate::engine::core::ctx::Command;
