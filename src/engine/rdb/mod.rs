@@ -13,6 +13,8 @@
 
 pub mod lzf;
 pub mod prim;
+pub mod read;
+pub mod write;
 
 use crc::{Crc, NoTable, CRC_64_REDIS};
 
