@@ -74,15 +74,17 @@ while IFS= read -r -d '' f; do
   r=$(stat -c %s "$f") g=$(gzip -9 -c "$f" | wc -c)
   raw=$((raw + r)) gz=$((gz + g))
   case "$f" in
-    # Walkthroughs: the SQL worker and the files load when a walkthrough opens.
-    dist/kvlab-sql* | dist/walkthroughs/*) ;;
+    # Walkthroughs: the SQL worker, the files and their style sheet load when a
+    # walkthrough opens.
+    dist/kvlab-sql* | dist/walkthroughs/* | dist/walkthrough.css) ;;
     # On demand: the geo map's world outline (when a map is first shown), the Chinese HELP
     # texts (when a learner in Chinese starts typing HELP), the icons a browser fetches to
     # install the app; and what only tutorial pages load (embed.js, the example tutorial).
     dist/geo/* | dist/i18n/* | dist/icons/icon-*.png | dist/embed.js | dist/examples/*)
       draw=$((draw + r)) dgz=$((dgz + g)) ;;
-    # The secondary half of the split wasm loads once the console is interactive.
-    dist/kvlab-web-cold-*) lraw=$((lraw + r)) lgz=$((lgz + g)) ;;
+    # Once the console is interactive: the secondary half of the split wasm, and the
+    # command table's English summaries and complexities (src/engine/table/docs.rs).
+    dist/kvlab-web-cold-* | dist/i18n/help.en.json) lraw=$((lraw + r)) lgz=$((lgz + g)) ;;
     *) craw=$((craw + r)) cgz=$((cgz + g)) ;;
   esac
 done < <(find dist -type f ! -name '.*' -print0)
@@ -90,7 +92,7 @@ done < <(find dist -type f ! -name '.*' -print0)
 say "summary"
 printf '    %s\n' "${SUMMARY[@]}"
 printf '    console first load: %d KB raw, %d KB gzip -9\n' $((craw / 1024)) $((cgz / 1024))
-printf '    then, once the console is interactive, the rest of its wasm: %d KB raw, %d KB gzip -9\n' $((lraw / 1024)) $((lgz / 1024))
+printf '    then, once the console is interactive, the rest of its wasm and the command docs: %d KB raw, %d KB gzip -9\n' $((lraw / 1024)) $((lgz / 1024))
 printf '    on demand (map outline, Chinese HELP, install icons) and for tutorial pages: %d KB raw, %d KB gzip -9\n' $((draw / 1024)) $((dgz / 1024))
 printf '    with walkthroughs (SQL worker + files): %d KB raw, %d KB gzip -9 (all of dist/)\n' $((raw / 1024)) $((gz / 1024))
 printf '    screenshots: %s\n' "$SHOTS"

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::engine::cli::split_args;
 use crate::engine::inspect::KeyIndex;
-use crate::engine::table::{self, Command, Group};
+use crate::engine::table::{self, docs, Command, Group};
 use crate::i18n::Lang;
 
 /// Splits a syntax line into its top-level items: `key value [NX|XX] [GET]` →
@@ -184,6 +184,10 @@ pub struct HelpZh {
 /// Where the Chinese help texts are, relative to the page.
 pub const HELP_ZH_URL: &str = "i18n/help.zh-CN.json";
 
+/// Where the command table's English summaries and complexities are, relative to the page
+/// (the browser build leaves them out of its wasm: see [`crate::engine::table::docs`]).
+pub const HELP_EN_URL: &str = "i18n/help.en.json";
+
 /// Texts in Chinese when `zh` has them, else the table's English.
 fn help_block(
     cmd: &Command,
@@ -195,20 +199,23 @@ fn help_block(
 ) {
     let [summary, complexity, since, group_label] = lang.help().labels;
     let zh = zh.filter(|_| lang == Lang::Zh);
-    let text = |map: fn(&HelpZh) -> &BTreeMap<String, String>, key: &str, en: &'static str| {
-        zh.and_then(|z| map(z).get(key))
-            .map_or(en.to_string(), String::clone)
+    let text = |map: fn(&HelpZh) -> &BTreeMap<String, String>, key: &str, en: String| {
+        zh.and_then(|z| map(z).get(key)).map_or(en, String::clone)
     };
     let group_name = match zh.and_then(|z| z.groups.get(group.name())) {
         Some(name) => format!("{}（{name}）", group.name()),
         None => group.name().to_string(),
     };
+    let (en_summary, en_complexity) = (
+        docs::summary(cmd, full_name),
+        docs::complexity(cmd, full_name),
+    );
     out.push_str(&format!(
         "\n  {} {}\n  {summary} {}\n  {complexity} {}\n  {since} {}\n  {group_label} {}\n",
         full_name.to_ascii_uppercase(),
         cmd.syntax,
-        text(|z| &z.summary, full_name, cmd.summary),
-        text(|z| &z.complexity, cmd.complexity, cmd.complexity),
+        text(|z| &z.summary, full_name, en_summary),
+        text(|z| &z.complexity, &en_complexity, en_complexity.clone()),
         cmd.since,
         group_name
     ));

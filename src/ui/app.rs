@@ -87,6 +87,17 @@ pub fn App() -> Html {
         super::services::persist::set_lang(*lang);
     });
 
+    // The command table's English prose (HELP, COMMAND DOCS): fetched once the page is on
+    // screen, outside the wasm (see `engine::table::docs`).
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            super::console::load_help_en(Callback::from(move |()| {
+                dispatcher.dispatch(Action::HelpTexts)
+            }));
+        });
+    }
+
     // Chinese HELP texts: fetched (once, outside the wasm) when Chinese mode first needs them.
     {
         let dispatcher = state.dispatcher();

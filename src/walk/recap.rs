@@ -354,7 +354,7 @@ impl Recap {
                 if !k.complexity.is_empty() && !cost.kv.iter().any(|l| l.what == k.name) {
                     cost.kv.push(CostLine {
                         what: k.name.clone(),
-                        big_o: leading_big_o(k.complexity),
+                        big_o: leading_big_o(&k.complexity),
                     });
                 }
             }

@@ -100,6 +100,10 @@ test('the console loads without the SQL side', async () => {
   await page.getByRole('textbox', { name: 'Command', exact: true }).waitFor({ timeout: 15_000 });
   await page.waitForLoadState('networkidle');
   assert.ok(!served.some((f) => f.path.includes('kvlab-sql')), served.map((f) => f.path).join(' '));
+  // The walkthroughs' style sheet waits for the first walkthrough view; the command table's
+  // English prose (HELP, COMMAND DOCS) comes once the console is up, outside the wasm.
+  assert.ok(!served.some((f) => f.path === '/walkthrough.css'), 'walkthrough.css not loaded yet');
+  assert.ok(served.some((f) => f.path === '/i18n/help.en.json'), 'help.en.json fetched');
   initial = sum(served);
   // Until the network is idle: the split wasm's secondary module (loaded once the console
   // is interactive) included; bench/web.mjs tells the two apart.
@@ -110,6 +114,9 @@ test('the list shows every walkthrough and filters by search', async () => {
   await page.getByRole('link', { name: 'Walkthroughs', exact: true }).click();
   const cards = page.locator('.walk-card');
   await cards.nth(9).waitFor({ timeout: 15_000 });
+  assert.ok(served.some((f) => f.path === '/walkthrough.css'), 'walkthrough.css loaded with the list');
+  // Styled: the list's cards are laid out by walkthrough.css (a grid), not as plain blocks.
+  assert.equal(await page.locator('.walk-cards').evaluate((e) => getComputedStyle(e).display), 'grid');
   assert.ok((await cards.count()) >= 10);
   await page.getByRole('searchbox', { name: 'Search walkthroughs' }).fill('sinter');
   await page.waitForFunction(() => document.querySelectorAll('.walk-card').length < 5);

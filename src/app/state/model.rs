@@ -135,9 +135,10 @@ pub struct State {
     pub now_ms: i64,
     /// The Chinese HELP texts, once fetched (`ui::console::load_help_zh`).
     pub help_zh: Option<Rc<console::HelpZh>>,
-    /// HELP blocks printed in English in Chinese mode while the texts were not there yet:
+    /// HELP blocks printed while texts they need were not there yet (the table's English
+    /// prose in the browser, see `engine::table::docs`; the Chinese texts in Chinese mode):
     /// pane, absolute log position (`log_base` + index) and the words after `HELP`. They
-    /// are rewritten in Chinese when the texts arrive.
+    /// are rewritten when the texts arrive.
     pub(super) help_waiting: Vec<(PaneId, u64, Vec<Vec<u8>>)>,
     /// The next line [`State::run`] runs goes under the debugger (the editor's Debug).
     pub(super) debug_next: bool,
@@ -226,6 +227,9 @@ pub enum Action {
     ResumeScript,
     /// The Chinese HELP texts were fetched.
     HelpZh(Rc<console::HelpZh>),
+    /// The command table's English prose was fetched and installed (the browser build,
+    /// `engine::table::docs`).
+    HelpTexts,
     /// Run imported commands on a client of their own (the workspace manager's import);
     /// the result goes to [`State::import_report`].
     Import(Rc<Vec<Vec<Vec<u8>>>>),
@@ -329,6 +333,13 @@ impl State {
     /// The prompt redis-cli would show for a pane's client.
     pub fn prompt(&self, client: ClientId) -> String {
         prompt_for(self.db_of(client))
+    }
+
+    /// True when HELP has every text it shows in the current language: the table's
+    /// English prose (fetched in the browser, see `engine::table::docs`) and, in Chinese
+    /// mode, the Chinese texts.
+    pub fn help_complete(&self) -> bool {
+        crate::engine::table::docs::available() && (self.lang != Lang::Zh || self.help_zh.is_some())
     }
 
     /// True while the Chinese HELP texts are needed and not here: in Chinese mode, once a

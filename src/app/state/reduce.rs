@@ -8,7 +8,6 @@ use super::pane::{Entry, Pane, PaneId};
 use crate::app::console;
 use crate::app::engine::Outcome;
 use crate::engine::Reply;
-use crate::i18n::Lang;
 use crate::tabs::Msg;
 
 impl State {
@@ -160,7 +159,11 @@ impl State {
                 }
             }
             Action::CloseVenn => next.venn = None,
-            Action::HelpZh(help) => next.help_zh_loaded(help),
+            Action::HelpZh(help) => {
+                next.help_zh = Some(help);
+                next.help_texts_arrived();
+            }
+            Action::HelpTexts => next.help_texts_arrived(),
             Action::Import(commands) => {
                 let client = next.ws.engine.connect();
                 let mut report = crate::engine::export::ImportReport::default();
@@ -271,15 +274,15 @@ impl State {
         true
     }
 
-    /// The Chinese HELP texts arrived: keep them and rewrite the HELP blocks printed in
-    /// English meanwhile (if the page is still in Chinese).
-    pub(super) fn help_zh_loaded(&mut self, help: Rc<console::HelpZh>) {
-        self.help_zh = Some(help);
+    /// Texts HELP shows arrived: rewrite the HELP blocks printed without them, and keep
+    /// waiting for the rest if some are still missing.
+    pub(super) fn help_texts_arrived(&mut self) {
         let lang = self.lang;
-        for (id, at, args) in std::mem::take(&mut self.help_waiting) {
-            if lang != Lang::Zh {
-                continue;
-            }
+        let waiting = std::mem::take(&mut self.help_waiting);
+        if !self.help_complete() {
+            self.help_waiting = waiting.clone();
+        }
+        for (id, at, args) in waiting {
             let zh = self.help_zh.clone();
             let Some(p) = self.pane_mut(id) else {
                 continue;

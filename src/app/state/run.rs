@@ -10,7 +10,6 @@ use crate::engine::cli::{
 };
 use crate::engine::inspect;
 use crate::engine::{ClientId, Effect, Reply};
-use crate::i18n::Lang;
 use crate::tabs::Msg;
 
 impl State {
@@ -38,7 +37,7 @@ impl State {
         {
             let args = words.get(1..).unwrap_or(&[]).to_vec();
             let output = console::help(&args, self.lang, self.help_zh.as_deref());
-            let waiting = self.lang == Lang::Zh && self.help_zh.is_none() && !args.is_empty();
+            let waiting = !self.help_complete() && !args.is_empty();
             if let Some(p) = self.pane_mut(id) {
                 p.push(Entry::Command {
                     prompt,

@@ -233,9 +233,12 @@ pub struct CommandRow<H: 'static> {
     pub keys: KeyRange,
     /// The arguments after the name, in Redis's documentation syntax.
     pub syntax: &'static str,
-    /// One sentence on what it does, in our words.
+    /// One sentence on what it does, in our words (natively only; read it through
+    /// [`docs::summary`](super::docs::summary), which the browser build serves too).
+    #[cfg(not(target_arch = "wasm32"))]
     pub summary: &'static str,
-    /// Time complexity.
+    /// Time complexity (natively only; see [`docs::complexity`](super::docs::complexity)).
+    #[cfg(not(target_arch = "wasm32"))]
     pub complexity: &'static str,
     /// The Redis version that introduced it.
     pub since: &'static str,
@@ -277,7 +280,9 @@ impl<H: Copy + 'static> CommandRow<H> {
                 step: 0,
             },
             syntax: "",
+            #[cfg(not(target_arch = "wasm32"))]
             summary: "",
+            #[cfg(not(target_arch = "wasm32"))]
             complexity: "",
             since: "1.0.0",
             handler: Some(handler),
@@ -309,7 +314,9 @@ impl<H: Copy + 'static> CommandRow<H> {
                 step: 0,
             },
             syntax: "",
+            #[cfg(not(target_arch = "wasm32"))]
             summary: "",
+            #[cfg(not(target_arch = "wasm32"))]
             complexity: "Depends on subcommand.",
             since: "1.0.0",
             handler: None,
@@ -386,7 +393,9 @@ impl<H: Copy + 'static> CommandRow<H> {
         self
     }
 
-    /// Sets the syntax, summary, complexity and since-version.
+    /// Sets the syntax, summary, complexity and since-version. The browser build keeps
+    /// the syntax and the version only (see [`super::docs`]): the others are fetched.
+    #[cfg_attr(target_arch = "wasm32", allow(unused_variables))]
     pub const fn doc(
         mut self,
         syntax: &'static str,
@@ -395,8 +404,11 @@ impl<H: Copy + 'static> CommandRow<H> {
         since: &'static str,
     ) -> Self {
         self.syntax = syntax;
-        self.summary = summary;
-        self.complexity = complexity;
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.summary = summary;
+            self.complexity = complexity;
+        }
         self.since = since;
         self
     }

@@ -8,6 +8,7 @@
 //! - [`storage`]: small settings in `localStorage` (history, theme, language).
 //! - [`persist`]: the workspace in IndexedDB (`crate::persist`): opening it, recording every
 //!   write, the save status, and the workspace manager's operations.
+//! - [`style`]: style sheets loaded when the first view that needs them opens.
 //! - [`tabs`]: several tabs on one workspace — the leader runs it, the followers forward
 //!   their commands to it and show a replica.
 //!
@@ -19,6 +20,7 @@ pub mod engine;
 pub mod location;
 pub mod persist;
 pub mod storage;
+pub mod style;
 pub mod tabs;
 
 /// Carries out the reducer's commands, in order.

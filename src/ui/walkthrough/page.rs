@@ -17,9 +17,10 @@ use super::view::{self, keyspace_tree};
 use super::view::{show, tag};
 use crate::ui::console;
 use crate::ui::i18n::Lang;
+use crate::ui::services::style;
 
 /// Properties of [`WalkthroughPage`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct WalkthroughPageProps {
     /// Where we are.
     pub route: WalkRoute,
@@ -31,9 +32,31 @@ pub struct WalkthroughPageProps {
     pub on_lang: Option<Callback<Lang>>,
 }
 
-/// The walkthroughs: the list, or one walkthrough side by side.
+/// Where the walkthroughs' style sheet is (trunk copies `www/walkthrough.css` there): it
+/// loads when the first walkthrough view opens, not with the console.
+const STYLE: &str = "walkthrough.css";
+
+/// The walkthroughs: the list, or one walkthrough side by side, once their style sheet is
+/// in (so that nothing is laid out, scrolled to or measured unstyled).
 #[component]
 pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
+    let styled = use_state(|| style::loaded(STYLE));
+    {
+        let styled = styled.clone();
+        use_effect_with((), move |_| {
+            style::load(STYLE, Callback::from(move |()| styled.set(true)));
+        });
+    }
+    if !*styled {
+        return html! { <div class="walk-loading" aria-busy="true" /> };
+    }
+    let props = props.clone();
+    html! { <WalkthroughBody ..props /> }
+}
+
+/// [`WalkthroughPage`]'s content.
+#[component]
+fn WalkthroughBody(props: &WalkthroughPageProps) -> Html {
     let session: Shared = use_mut_ref(Session::default);
     let update = use_force_update();
     let redraw = Callback::from(move |()| update.force_update());
@@ -43,7 +66,14 @@ pub fn WalkthroughPage(props: &WalkthroughPageProps) -> Html {
     let kv_ref = use_node_ref();
     let lang = props.lang;
 
-    // In Chinese the cost lines quote the command table's complexities from the HELP texts.
+    // The cost lines quote the command table's complexities: its English prose is fetched
+    // (see `engine::table::docs`), and in Chinese the HELP texts too.
+    {
+        let redraw = redraw.clone();
+        use_effect_with((), move |_| {
+            console::load_help_en(Callback::from(move |()| redraw.emit(())))
+        });
+    }
     {
         let redraw = redraw.clone();
         use_effect_with(lang, move |lang| {

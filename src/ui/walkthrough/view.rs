@@ -91,14 +91,13 @@ fn sql_item(sql: &str, run: Option<&SqlRun>, lang: Lang) -> Html {
 /// One KV command: its line with its documented complexity beside it, then (once run) its
 /// reply.
 fn kv_item(command: &str, run: Option<&KvRun>, lang: Lang) -> Html {
-    let cost = match run {
-        Some(k) => k.cost.clone(),
-        None => kv_cost(&split_args(command).unwrap_or_default()),
-    };
+    // Read now, not when it ran: the table's texts may have arrived since (see
+    // `engine::table::docs`).
+    let cost = kv_cost(&split_args(command).unwrap_or_default());
     let complexity = if cost.complexity.is_empty() {
         "?".to_string()
     } else {
-        console::complexity_text(cost.complexity, lang)
+        console::complexity_text(&cost.complexity, lang)
     };
     let ok = run.is_none_or(|k| k.expect.as_ref().is_none_or(|e| *e == k.reply));
     html! {

@@ -21,7 +21,7 @@ use crate::engine::args::Args;
 use crate::engine::core::ctx::Table;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::glob;
-use crate::engine::table::{BeginSearch, Command, FindKeys, Flags, Group, KeySpec};
+use crate::engine::table::{docs, BeginSearch, Command, FindKeys, Flags, Group, KeySpec};
 use crate::engine::{Ctx, Reply};
 
 use super::connection::help_reply;
@@ -230,11 +230,15 @@ fn info_reply(fullname: &str, cmd: &Command) -> Reply {
 
 /// One `COMMAND DOCS` entry (Redis's `addReplyCommandDocs`).
 fn docs_reply(fullname: &str, cmd: &Command) -> Reply {
+    let key = fullname.replace('|', " ");
     let mut pairs = vec![
-        ("summary", Reply::bulk(cmd.summary.as_bytes())),
+        ("summary", Reply::bulk(docs::summary(cmd, &key).as_bytes())),
         ("since", Reply::bulk(cmd.since.as_bytes())),
         ("group", Reply::bulk(cmd.group.name().as_bytes())),
-        ("complexity", Reply::bulk(cmd.complexity.as_bytes())),
+        (
+            "complexity",
+            Reply::bulk(docs::complexity(cmd, &key).as_bytes()),
+        ),
     ];
     let args = parse_syntax(cmd.syntax);
     if !args.is_empty() {

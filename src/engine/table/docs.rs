@@ -1,0 +1,107 @@
+//! The command table's prose: each command's one-sentence summary and its time complexity,
+//! as `COMMAND DOCS`, the console's `HELP` and the walkthroughs' cost lines show them.
+//!
+//! # Why it is not always in the rows
+//! Natively the texts are fields of the rows ([`CommandRow::doc`](super::row::CommandRow::doc) stores them). The
+//! browser build leaves them out of its wasm: they are 32 KB (9 KB gzip) of data, and a
+//! wasm module's data, unlike its code, cannot be split off the console's first load
+//! (`tools/wasm-split` moves functions only). There the app fetches
+//! `www/i18n/help.en.json` once the console is interactive (`ui::console::load_help`) and
+//! hands it to `install` (browser build only); until it arrives the texts read as empty. `tests/help_en.rs`
+//! keeps that file equal to the table, so the rows stay the one place they are written.
+//!
+//! Texts are keyed by the command's full name in lower case, a subcommand as
+//! `container sub` (`config get`), as the Chinese file is.
+
+use std::collections::BTreeMap;
+
+use crate::engine::core::ctx::Command;
+
+/// The summaries and complexities of the whole table, by full name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prose {
+    /// One sentence on what each command does.
+    pub summary: BTreeMap<String, String>,
+    /// Each command's time complexity.
+    pub complexity: BTreeMap<String, String>,
+}
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// The prose the app fetched, once [`install`]ed.
+    static INSTALLED: std::cell::RefCell<Option<std::rc::Rc<Prose>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Makes `prose` the texts every later reading gets (the browser build, once fetched).
+#[cfg(target_arch = "wasm32")]
+pub fn install(prose: Prose) {
+    INSTALLED.set(Some(std::rc::Rc::new(prose)));
+}
+
+/// True once the texts can be read: always natively, after [`install`] in the browser.
+pub fn available() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        INSTALLED.with_borrow(Option::is_some)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        true
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn installed(full_name: &str, pick: fn(&Prose) -> &BTreeMap<String, String>) -> String {
+    INSTALLED.with_borrow(|p| {
+        p.as_deref()
+            .and_then(|p| pick(p).get(full_name).cloned())
+            .unwrap_or_default()
+    })
+}
+
+/// The summary of `cmd`, named `full_name` (`set`, `config get`).
+pub fn summary(cmd: &Command, full_name: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = cmd;
+        installed(full_name, |p| &p.summary)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = full_name;
+        cmd.summary.to_string()
+    }
+}
+
+/// The time complexity of `cmd`, named `full_name`.
+pub fn complexity(cmd: &Command, full_name: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = cmd;
+        installed(full_name, |p| &p.complexity)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = full_name;
+        cmd.complexity.to_string()
+    }
+}
+
+/// The prose of the commands `rows` and their subcommands (of the whole table, what
+/// `help.en.json` holds).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn all<'a>(rows: impl IntoIterator<Item = &'a Command>) -> Prose {
+    let mut prose = Prose::default();
+    let mut add = |name: String, c: &Command| {
+        prose.summary.insert(name.clone(), c.summary.to_string());
+        prose.complexity.insert(name, c.complexity.to_string());
+    };
+    for c in rows {
+        add(c.name.to_string(), c);
+        for s in c.subcommands {
+            add(format!("{} {}", c.name, s.name), s);
+        }
+    }
+    prose
+}

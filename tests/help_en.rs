@@ -1,0 +1,73 @@
+//! The command table's English prose (`www/i18n/help.en.json`, which the browser build
+//! fetches instead of carrying it in its wasm: see `kvlab::engine::table::docs`) equals
+//! the table's rows exactly. After changing a summary or complexity in a row, regenerate
+//! the file with `KVLAB_BLESS=1 cargo test --test help_en`.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use kvlab::engine::table::docs;
+use serde_json::{json, Map, Value};
+
+const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www/i18n/help.en.json");
+
+fn object(map: &std::collections::BTreeMap<String, String>) -> Value {
+    Value::Object(
+        map.iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect::<Map<_, _>>(),
+    )
+}
+
+fn expected() -> String {
+    let prose = docs::all(kvlab::engine::table::all());
+    let file = json!({
+        "_comment": "The command table's summaries and complexities by command (subcommands as 'container sub'), generated from the rows in src/engine/cmd by tests/help_en.rs (KVLAB_BLESS=1 cargo test --test help_en). The browser build fetches this instead of carrying the texts in its wasm.",
+        "summary": object(&prose.summary),
+        "complexity": object(&prose.complexity),
+    });
+    serde_json::to_string_pretty(&file).expect("serializes") + "\n"
+}
+
+#[test]
+fn help_en_json_is_the_tables_prose() {
+    let want = expected();
+    if std::env::var_os("KVLAB_BLESS").is_some() {
+        std::fs::write(PATH, &want).expect("help.en.json is writable");
+        return;
+    }
+    let have = std::fs::read_to_string(PATH).unwrap_or_default();
+    assert!(
+        have == want,
+        "www/i18n/help.en.json is not the command table's prose: run \
+         `KVLAB_BLESS=1 cargo test --test help_en` and commit the file"
+    );
+}
+
+#[test]
+fn every_command_has_its_prose() {
+    let prose = docs::all(kvlab::engine::table::all());
+    let rows: usize = kvlab::engine::table::all()
+        .map(|c| 1 + c.subcommands.len())
+        .sum();
+    assert_eq!(prose.summary.len(), rows);
+    assert_eq!(prose.complexity.len(), rows);
+    for (name, text) in &prose.summary {
+        assert!(
+            !text.is_empty()
+                || name.contains(' ')
+                || kvlab::engine::table::lookup(name.as_bytes())
+                    .is_some_and(|c| !c.subcommands.is_empty()),
+            "{name} has no summary"
+        );
+        assert!(
+            !prose.complexity[name].is_empty(),
+            "{name} has no complexity"
+        );
+    }
+    assert_eq!(
+        prose.summary["set"],
+        kvlab::engine::table::lookup(b"set")
+            .map(|c| c.summary)
+            .unwrap_or_default()
+    );
+}
