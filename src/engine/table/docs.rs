@@ -39,7 +39,7 @@ pub fn install(prose: Prose) {
     INSTALLED.set(Some(std::rc::Rc::new(prose)));
 }
 
-/// True once the texts can be read: always natively, after [`install`] in the browser.
+/// True once the texts can be read: always natively, after `install` in the browser.
 pub fn available() -> bool {
     #[cfg(target_arch = "wasm32")]
     {
