@@ -721,3 +721,54 @@ fn a_subscriber_that_never_reads_is_disconnected_by_the_output_limit() {
     let got = read_to_close(&mut sub);
     assert!(got.len() < 40 * 1024 * 1024, "read {} bytes", got.len());
 }
+
+/// `INFO memory` tells the truth about the process: `used_memory_rss` is its resident size
+/// (what /proc says of the server's pid, not the engine's own estimate `used_memory`), and
+/// `mem_allocator` names the allocator the binary links.
+#[test]
+fn info_memory_reports_the_real_resident_size_and_allocator() {
+    let srv = Server::start();
+    let mut s = srv.connect();
+    let mut input = Vec::new();
+    let mut want = Vec::new();
+    for i in 0..20_000 {
+        input.extend(req(&[b"SET", format!("k:{i}").as_bytes(), b"0123456789"]));
+        want.extend_from_slice(b"+OK\r\n");
+    }
+    roundtrip(&mut s, &input, &want);
+    s.write_all(&req(&[b"INFO", b"memory"])).unwrap();
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n") {
+        head.extend(read_n(&mut s, 1));
+    }
+    let len: usize = std::str::from_utf8(&head[1..head.len() - 2])
+        .unwrap()
+        .parse()
+        .unwrap();
+    let body = String::from_utf8(read_n(&mut s, len + 2)).unwrap();
+    let field = |name: &str| -> String {
+        body.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}:")))
+            .unwrap_or_else(|| panic!("{name} in INFO memory"))
+            .trim()
+            .to_string()
+    };
+    let statm = std::fs::read_to_string(format!("/proc/{}/statm", srv.child.id())).unwrap();
+    let resident: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse::<u64>()
+        .unwrap()
+        * 4096;
+    let rss: u64 = field("used_memory_rss").parse().unwrap();
+    let used: u64 = field("used_memory").parse().unwrap();
+    assert!(
+        rss.abs_diff(resident) * 10 < resident,
+        "used_memory_rss {rss} vs /proc {resident}"
+    );
+    assert_ne!(rss, used, "used_memory_rss is not the estimate");
+    assert_eq!(field("mem_allocator"), "mimalloc");
+    let frag: f64 = field("mem_fragmentation_ratio").parse().unwrap();
+    assert!((frag - rss as f64 / used as f64).abs() < 0.01, "{frag}");
+}

@@ -7,7 +7,8 @@ fn main() {
     use kvlab::server::{Invocation, Options, USAGE};
     match Options::from_args(std::env::args().skip(1)) {
         Ok(Invocation::Help) => println!("{USAGE}"),
-        Ok(Invocation::Serve(opts)) => {
+        Ok(Invocation::Serve(mut opts)) => {
+            opts.allocator = ALLOCATOR_NAME;
             if let Err(e) = kvlab::server::run(&opts) {
                 eprintln!("kvlab-server: {e}");
                 std::process::exit(1);
@@ -30,3 +31,7 @@ fn main() {}
 #[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// [`ALLOCATOR`]'s name, as `INFO memory` reports it in `mem_allocator`.
+#[cfg(not(target_arch = "wasm32"))]
+const ALLOCATOR_NAME: &str = "mimalloc";

@@ -87,6 +87,8 @@ impl Engine {
                 debug_next: None,
                 functions: Default::default(),
                 log: Default::default(),
+                host: Default::default(),
+                peak_memory: Default::default(),
             },
             clients: HashMap::new(),
             next_client_id: 1,
@@ -212,6 +214,13 @@ impl Engine {
     /// Number of connected clients.
     pub fn client_count(&self) -> usize {
         self.clients.len()
+    }
+
+    /// Tells the engine what it cannot see of its process: the allocator the binary links
+    /// and how to read the resident size (`INFO memory`'s `mem_allocator`,
+    /// `used_memory_rss`). kvlab-server calls it; the browser build's defaults are its own.
+    pub fn set_host_facts(&mut self, facts: crate::engine::core::memory::HostFacts) {
+        self.srv.host = facts;
     }
 
     /// Read access to the server state (databases, config, stats).

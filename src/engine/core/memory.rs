@@ -7,6 +7,54 @@ use crate::engine::types::Value;
 
 use super::server::Server;
 
+/// What the engine cannot know about the process it runs in, told by the host (for
+/// `INFO memory`): the allocator the binary links and how to read its resident size.
+#[derive(Debug, Clone, Copy)]
+pub struct HostFacts {
+    /// `mem_allocator`: the allocator's name (Redis says `jemalloc-5.3.0` or `libc`).
+    pub allocator: &'static str,
+    /// `used_memory_rss`: the process's resident bytes now, if the host can tell
+    /// (natively from `/proc`; in the browser the wasm memory's size). Without it INFO
+    /// reports the estimate [`used_memory`] there too.
+    pub resident: Option<fn() -> Option<u64>>,
+}
+
+impl Default for HostFacts {
+    /// The browser build knows its own: Rust's wasm32 allocator is dlmalloc, and the
+    /// memory a tab holds for the engine is the wasm memory, which never shrinks. A native
+    /// library user gets the system allocator and no resident figure until it says more
+    /// ([`Engine::set_host_facts`](crate::engine::Engine::set_host_facts)).
+    fn default() -> HostFacts {
+        #[cfg(target_arch = "wasm32")]
+        {
+            HostFacts {
+                allocator: "dlmalloc",
+                resident: Some(wasm_memory_bytes),
+            }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            HostFacts {
+                allocator: "libc",
+                resident: None,
+            }
+        }
+    }
+}
+
+/// The size of the wasm module's memory, in bytes (64 KiB pages).
+#[cfg(target_arch = "wasm32")]
+fn wasm_memory_bytes() -> Option<u64> {
+    Some(core::arch::wasm32::memory_size::<0>() as u64 * 65_536)
+}
+
+impl HostFacts {
+    /// The resident size the host reports, else `estimate`.
+    pub fn resident_or(&self, estimate: u64) -> u64 {
+        self.resident.and_then(|f| f()).unwrap_or(estimate)
+    }
+}
+
 /// Redis's default number of `MEMORY USAGE` samples.
 pub const DEFAULT_SAMPLES: usize = 5;
 

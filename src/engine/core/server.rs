@@ -85,6 +85,10 @@ pub struct Server {
     /// What the server logged (a script's `redis.log`, warnings), oldest first, for the
     /// host to print or show; the latest [`LOG_KEEP`] lines are kept.
     pub log: std::collections::VecDeque<(i32, Vec<u8>)>,
+    /// The allocator and resident size of the process (`INFO memory`).
+    pub host: super::memory::HostFacts,
+    /// The largest `used_memory` INFO has seen (`used_memory_peak`).
+    pub peak_memory: std::cell::Cell<u64>,
 }
 
 /// How many log lines [`Server::log`] keeps for the host.

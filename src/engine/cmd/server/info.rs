@@ -153,6 +153,19 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
             let scripts_eval = srv.scripts.cache_memory() as u64;
             let vm_functions = srv.functions.vm_memory() as u64;
             let functions = srv.functions.memory() as u64;
+            // The resident size the host reports (natively /proc, in the browser the wasm
+            // memory), which the engine's own estimate `used` undercounts: allocator
+            // overhead, freed pages not returned, the interpreter's heap, the host's buffers.
+            let rss = srv.host.resident_or(used);
+            let peak = srv.peak_memory.get().max(used);
+            srv.peak_memory.set(peak);
+            let ratio = |a: u64, b: u64| {
+                if b == 0 {
+                    "1.00".to_string()
+                } else {
+                    format!("{:.2}", a as f64 / b as f64)
+                }
+            };
             let pct = |part: u64, whole: u64| {
                 if whole == 0 {
                     "0.00%".to_string()
@@ -165,11 +178,11 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 vec![
                     f("used_memory", used.to_string()),
                     f("used_memory_human", bytes_to_human(used)),
-                    f("used_memory_rss", used.to_string()),
-                    f("used_memory_rss_human", bytes_to_human(used)),
-                    f("used_memory_peak", used.to_string()),
-                    f("used_memory_peak_human", bytes_to_human(used)),
-                    f("used_memory_peak_perc", "100.00%".into()),
+                    f("used_memory_rss", rss.to_string()),
+                    f("used_memory_rss_human", bytes_to_human(rss)),
+                    f("used_memory_peak", peak.to_string()),
+                    f("used_memory_peak_human", bytes_to_human(peak)),
+                    f("used_memory_peak_perc", pct(used, peak)),
                     f("used_memory_overhead", STARTUP_BYTES.to_string()),
                     f("used_memory_startup", STARTUP_BYTES.to_string()),
                     f("used_memory_dataset", dataset.to_string()),
@@ -179,7 +192,7 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                     ),
                     f("allocator_allocated", used.to_string()),
                     f("allocator_active", used.to_string()),
-                    f("allocator_resident", used.to_string()),
+                    f("allocator_resident", rss.to_string()),
                     f("total_system_memory", "0".into()),
                     f("total_system_memory_human", "0B".into()),
                     f("used_memory_lua", lua.to_string()),
@@ -209,12 +222,12 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                     f("maxmemory_policy", cfg.maxmemory_policy().to_string()),
                     f("allocator_frag_ratio", "1.00".into()),
                     f("allocator_frag_bytes", "0".into()),
-                    f("allocator_rss_ratio", "1.00".into()),
-                    f("allocator_rss_bytes", "0".into()),
+                    f("allocator_rss_ratio", ratio(rss, used)),
+                    f("allocator_rss_bytes", (rss as i64 - used as i64).to_string()),
                     f("rss_overhead_ratio", "1.00".into()),
                     f("rss_overhead_bytes", "0".into()),
-                    f("mem_fragmentation_ratio", "1.00".into()),
-                    f("mem_fragmentation_bytes", "0".into()),
+                    f("mem_fragmentation_ratio", ratio(rss, used)),
+                    f("mem_fragmentation_bytes", (rss as i64 - used as i64).to_string()),
                     f("mem_not_counted_for_evict", "0".into()),
                     f("mem_replication_backlog", "0".into()),
                     f("mem_total_replication_buffers", "0".into()),
@@ -222,7 +235,7 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                     f("mem_clients_normal", "0".into()),
                     f("mem_cluster_links", "0".into()),
                     f("mem_aof_buffer", "0".into()),
-                    f("mem_allocator", "libc".into()),
+                    f("mem_allocator", srv.host.allocator.into()),
                     f("active_defrag_running", "0".into()),
                     f("lazyfree_pending_objects", "0".into()),
                     f("lazyfreed_objects", "0".into()),
