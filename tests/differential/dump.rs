@@ -15,9 +15,13 @@
 //! IDs, groups with their PEL and consumers) with the millisecond times blanked, since
 //! each side stamps deliveries and seen-times with its own clock.
 //!
-//! Run alone with `cargo test --test differential dump::`.
+//! Random values and the timing measurement are in `dump_random.rs`. Run alone with
+//! `cargo test --test differential dump::`.
 
 use kvlab::engine::{ClientId, Engine, ManualClock, Reply};
+
+#[path = "dump_random.rs"]
+mod random;
 
 use super::support::process::{self, ServerGuard};
 use super::support::resp::{parse_bytes, RespClient};
@@ -616,80 +620,4 @@ fn dump_streams() {
     p.line("XADD strays 20-0 k v20");
     p.restores("strays");
     eprintln!("streams: {} exact, {} restored", p.exact, p.restored);
-}
-
-/// DUMP's time grows linearly with the value: every type at 100,000 and 1,000,000
-/// elements, in the engine alone. Ignored by default (it is a measurement); run with
-/// `cargo test --release --test differential dump::dump_time -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn dump_time_is_linear() {
-    use std::time::Instant;
-    let mut engine = Engine::new(Box::new(ManualClock::at_ms(1_700_000_000_000)), 1);
-    let id = engine.connect();
-    let mut run = |argv: Vec<Vec<u8>>| engine.execute(id, argv);
-    let mut report = Vec::new();
-    for n in [100_000usize, 1_000_000] {
-        for ty in ["list", "hash", "set", "zset", "stream"] {
-            let key = format!("{ty}{n}").into_bytes();
-            for chunk in (0..n).collect::<Vec<_>>().chunks(1000) {
-                let mut argv: Vec<Vec<u8>> = match ty {
-                    "list" => vec![b"RPUSH".to_vec(), key.clone()],
-                    "hash" => vec![b"HSET".to_vec(), key.clone()],
-                    "set" => vec![b"SADD".to_vec(), key.clone()],
-                    "zset" => vec![b"ZADD".to_vec(), key.clone()],
-                    _ => Vec::new(),
-                };
-                for &i in chunk {
-                    match ty {
-                        "list" | "set" => argv.push(format!("element:{i}").into_bytes()),
-                        "hash" => {
-                            // Values long enough to be tried with LZF.
-                            argv.push(format!("field:{i}").into_bytes());
-                            argv.push(format!("a value of some length, {i}").into_bytes());
-                        }
-                        "zset" => {
-                            argv.push((i % 1000).to_string().into_bytes());
-                            argv.push(format!("member:{i}").into_bytes());
-                        }
-                        _ => {
-                            run(words(&format!(
-                                "XADD {} {}-1 sensor {i} value x",
-                                String::from_utf8_lossy(&key),
-                                i + 1
-                            )));
-                        }
-                    }
-                }
-                if !argv.is_empty() {
-                    run(argv);
-                }
-            }
-            let start = Instant::now();
-            let r = run(args(&[b"DUMP", &key]));
-            let took = start.elapsed();
-            let Reply::Bulk(payload) = r else {
-                panic!("DUMP {ty}: {r:?}")
-            };
-            eprintln!(
-                "{ty:>6} n={n:>7}: {took:>10.2?} for {} bytes",
-                payload.len()
-            );
-            report.push((ty, n, took.as_secs_f64()));
-        }
-    }
-    for ty in ["list", "hash", "set", "zset", "stream"] {
-        let t = |n| {
-            report
-                .iter()
-                .find(|r| r.0 == ty && r.1 == n)
-                .map_or(0.0, |r| r.2)
-        };
-        let ratio = t(1_000_000) / t(100_000);
-        eprintln!("{ty:>6}: 10x the elements took {ratio:.1}x the time");
-        assert!(
-            ratio < 25.0,
-            "{ty}: DUMP grew {ratio:.1}x for 10x the elements"
-        );
-    }
 }
