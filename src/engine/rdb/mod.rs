@@ -5,6 +5,7 @@
 //! * [`prim`]: lengths, strings (with the integer and LZF encodings) and the reader the
 //!   rest is built on.
 //! * [`lzf`]: LZF, byte for byte as Redis's liblzf compresses.
+//! * [`pack`]: listpacks and intsets, the blobs small values are kept in.
 //! * this file: the numbers of the format (type bytes, opcodes), the CRC-64 and the
 //!   payload footer `DUMP`, `RESTORE`, `FUNCTION DUMP` and `FUNCTION RESTORE` share.
 //!
@@ -12,6 +13,7 @@
 //! server read and write the same format with the same code.
 
 pub mod lzf;
+pub mod pack;
 pub mod prim;
 pub mod read;
 pub mod write;
