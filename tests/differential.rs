@@ -49,6 +49,8 @@
 mod dump;
 #[path = "differential/gen.rs"]
 mod gen;
+#[path = "differential/memory.rs"]
+mod memory;
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};

@@ -108,6 +108,7 @@ pub fn footprint(db: &Db, key: &[u8]) -> Option<Footprint> {
             key,
             e,
             super::core::memory::DEFAULT_SAMPLES,
+            super::core::memory::Shape::default(),
         ),
     })
 }

@@ -86,7 +86,7 @@ pub struct Server {
     /// host to print or show; the latest [`LOG_KEEP`] lines are kept.
     pub log: std::collections::VecDeque<(i32, Vec<u8>)>,
     /// The allocator and resident size of the process (`INFO memory`).
-    pub host: super::memory::HostFacts,
+    pub host: crate::engine::alloc::HostFacts,
     /// The largest `used_memory` INFO has seen (`used_memory_peak`).
     pub peak_memory: std::cell::Cell<u64>,
 }

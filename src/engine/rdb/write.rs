@@ -53,6 +53,7 @@ use super::prim::{put_len, put_string};
 use super::{kind, lzf};
 use crate::engine::num::parse_i64;
 use crate::engine::reply::format_g17;
+use crate::engine::types::stream::layout::NodeView;
 use crate::engine::types::stream::{Stream, StreamId};
 use crate::engine::types::{HashValue, ListValue, SetValue, Value, ZSet};
 use crate::engine::Config;
@@ -144,7 +145,7 @@ fn write_set(out: &mut Vec<u8>, s: &SetValue, opts: &SaveOptions) {
 
 /// Redis's `double2ll`: a score that is an integer within ±2^62, which a listpack keeps
 /// as an integer.
-fn score_as_int(d: f64) -> Option<i64> {
+pub(crate) fn score_as_int(d: f64) -> Option<i64> {
     const LIMIT: f64 = 4_611_686_018_427_387_904.0; // (double)(LLONG_MAX / 2)
     ((-LIMIT..=LIMIT).contains(&d) && d.fract() == 0.0).then_some(d as i64)
 }
@@ -179,7 +180,7 @@ fn write_zset(out: &mut Vec<u8>, z: &ZSet, opts: &SaveOptions) {
 const CONTAINER_PLAIN: u64 = 1;
 const CONTAINER_PACKED: u64 = 2;
 /// Elements this long or longer get a plain node of their own (`packed_threshold`).
-const PACKED_THRESHOLD: usize = 1 << 30;
+pub(crate) const PACKED_THRESHOLD: usize = 1 << 30;
 /// The node size limits of fill -1 to -5 (`optimization_level`).
 const SIZE_CLASSES: [usize; 5] = [4096, 8192, 16384, 32768, 65536];
 /// The most a node limited by count may take (`SIZE_SAFETY_LIMIT`).
@@ -193,7 +194,7 @@ const MIN_COMPRESS_IMPROVE: usize = 8;
 
 /// Redis's `_quicklistNodeAllowInsert` for a packed node of `node_bytes` and `count`
 /// elements, and an element of `len` bytes.
-fn node_takes(node_bytes: usize, count: usize, fill: i64, len: usize) -> bool {
+pub(crate) fn node_takes(node_bytes: usize, count: usize, fill: i64, len: usize) -> bool {
     let new = node_bytes + len + SIZE_ESTIMATE_OVERHEAD;
     if fill < 0 {
         let class = usize::try_from(-fill - 1).unwrap_or(usize::MAX);
@@ -287,6 +288,14 @@ fn write_stream(out: &mut Vec<u8>, s: &Stream, opts: &SaveOptions) {
     put_len(out, s.node_count() as u64);
     for node in s.node_views() {
         put_string(out, &id_bytes(node.master), opts.compress);
+        put_string(out, &stream_node(&node), opts.compress);
+    }
+    write_stream_meta(out, s, opts);
+}
+
+/// A stream node's listpack, as `streamAppendItem` builds it. **O(entries of the node).**
+pub(crate) fn stream_node(node: &NodeView<'_>) -> Vec<u8> {
+    {
         // The master entry: live count, deleted count, the master fields, a 0.
         let mut lp = Listpack::new();
         lp.push_int(node.entries.len() as i64);
@@ -318,8 +327,12 @@ fn write_stream(out: &mut Vec<u8>, s: &Stream, opts: &SaveOptions) {
             }
             lp.push_int(if same { n + 3 } else { 2 * n + 4 });
         }
-        put_string(out, &lp.finish(), opts.compress);
+        lp.finish()
     }
+}
+
+/// What follows a stream's nodes: length, IDs, entries added, and the consumer groups.
+fn write_stream_meta(out: &mut Vec<u8>, s: &Stream, opts: &SaveOptions) {
     put_len(out, s.len());
     for id in [s.last_id, s.first_id, s.max_deleted_entry_id] {
         put_len(out, id.ms);

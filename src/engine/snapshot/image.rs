@@ -350,6 +350,7 @@ fn decode_entry(
                     bytes,
                     raw: f & 1 != 0,
                     plain: f & 2 != 0,
+                    sds_alloc: 0,
                 },
                 None => StrValue::new(bytes),
             }

@@ -25,7 +25,7 @@ use crate::engine::args::parse_i64;
 pub const EMBSTR_SIZE_LIMIT: usize = 44;
 
 /// A string value.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct StrValue {
     /// The bytes.
     pub bytes: Vec<u8>,
@@ -33,7 +33,20 @@ pub struct StrValue {
     pub raw: bool,
     /// True when the value was stored without trying the `int` encoding (INCRBYFLOAT).
     pub plain: bool,
+    /// The room Redis's sds would have for this string after edits in place (its `alloc`:
+    /// `sdsMakeRoomFor` doubles what it needs below 1 MB), 0 while it is allocated exactly.
+    /// Only `MEMORY USAGE` reads it; it sits in the struct's padding, is not compared, and
+    /// is not saved, as Redis's own strings come back exact from an RDB file.
+    pub sds_alloc: u32,
 }
+
+impl PartialEq for StrValue {
+    fn eq(&self, other: &StrValue) -> bool {
+        self.bytes == other.bytes && self.raw == other.raw && self.plain == other.plain
+    }
+}
+
+impl Eq for StrValue {}
 
 impl StrValue {
     /// A string stored as SET stores it (`tryObjectEncoding`): `int`, `embstr` or `raw`
@@ -43,6 +56,7 @@ impl StrValue {
             bytes,
             raw: false,
             plain: false,
+            sds_alloc: 0,
         }
     }
 
@@ -53,6 +67,7 @@ impl StrValue {
             bytes,
             raw: false,
             plain: true,
+            sds_alloc: 0,
         }
     }
 
@@ -62,7 +77,34 @@ impl StrValue {
             bytes,
             raw: true,
             plain: false,
+            sds_alloc: 0,
         }
+    }
+
+    /// Records an edit in place that took the string from `old_len` to `len()` bytes:
+    /// the value is `raw` from now on, and Redis's sds grows as `sdsMakeRoomFor` grows it
+    /// when it has no room for the new length (below 1 MB twice the length, else 1 MB
+    /// more, then the allocator's whole size class); a string allocated exactly has room
+    /// for its old length only.
+    pub fn edited(&mut self, old_len: usize) {
+        self.raw = true;
+        let len = self.bytes.len();
+        let have = if self.sds_alloc == 0 {
+            old_len
+        } else {
+            self.sds_alloc as usize
+        };
+        if len <= have {
+            return;
+        }
+        let want = if len < 1 << 20 {
+            len * 2
+        } else {
+            len + (1 << 20)
+        };
+        let header = crate::engine::alloc::sds_header(want).max(3);
+        let usable = crate::engine::alloc::jemalloc_size(header + want as u64 + 1) - header - 1;
+        self.sds_alloc = u32::try_from(usable).unwrap_or(u32::MAX);
     }
 
     /// The `OBJECT ENCODING` name.

@@ -61,10 +61,14 @@ pub(super) fn bits_for_write<'c>(
     s.raw = true;
     let mut grown = !exists;
     if s.bytes.len() < need {
+        let old = s.bytes.len();
         s.bytes
             .try_reserve_exact(need - s.bytes.len())
             .map_err(|_| Error::OutOfMemory)?;
         s.bytes.resize(need, 0);
+        if exists {
+            s.edited(old);
+        }
         grown = true;
     }
     Ok((s, grown))

@@ -2,7 +2,7 @@
 
 use super::super::connection::help_reply;
 use crate::engine::args::Args;
-use crate::engine::core::memory::{memory_usage_bytes, used_memory, DEFAULT_SAMPLES};
+use crate::engine::core::memory::{memory_usage_bytes, used_memory, Shape, DEFAULT_SAMPLES};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::{Ctx, Reply};
 
@@ -36,7 +36,8 @@ pub(super) fn memory_usage(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let db = ctx.client.db;
     Ok(match ctx.srv.dbs[db].get_raw(&key) {
         Some(e) => {
-            let bytes = memory_usage_bytes(&key, e, samples);
+            let shape = Shape::of(&ctx.srv.config);
+            let bytes = memory_usage_bytes(&key, e, samples, shape);
             Reply::Integer(i64::try_from(bytes).unwrap_or(i64::MAX))
         }
         None => Reply::Nil,

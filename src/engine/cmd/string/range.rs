@@ -25,8 +25,9 @@ pub(super) fn append(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     s.bytes
         .try_reserve(tail.len())
         .map_err(|_| Error::OutOfMemory)?;
+    let old = s.len();
     s.bytes.extend_from_slice(&tail);
-    s.raw = true;
+    s.edited(old);
     let len = s.len();
     ctx.dirty += 1;
     ctx.notify(class::STRING, "append", &key);
@@ -109,9 +110,10 @@ pub(super) fn setrange(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             }
             check_string_length(max, offset, value.len() as u64)?;
             let (start, end) = byte_span(offset, value.len())?;
+            let old = s.len();
             grow_zeroed(&mut s.bytes, end)?;
             s.bytes[start..end].copy_from_slice(&value);
-            s.raw = true;
+            s.edited(old);
             let len = s.len();
             ctx.dirty += 1;
             ctx.notify(class::STRING, "setrange", &key);
