@@ -11,8 +11,9 @@
 //! 4. The payload's footer: `ERR DUMP payload version or checksum are wrong` for a payload
 //!    of fewer than 10 bytes, an RDB version above 10 or a wrong CRC-64.
 //! 5. The object ([`rdb::read`]): `ERR Bad data format` for anything that cannot be read,
-//!    whole, into a value (an empty one included). Bytes after the object are ignored, as
-//!    Redis ignores them.
+//!    whole, into a value (an empty one included). As in Redis the object is read from the
+//!    whole payload, footer included (an object a byte or two short may end in the
+//!    footer), and bytes after it are ignored.
 //!
 //! # What it does
 //! With `REPLACE` the old key goes first. A relative TTL is made absolute by adding the
@@ -88,10 +89,9 @@ pub(super) fn restore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         return Err(Error::RestoreTtl);
     }
     let payload = arg(args, 3)?;
-    let body = unseal(payload).ok_or(Error::DumpPayload)?;
+    unseal(payload).ok_or(Error::DumpPayload)?;
     // Redis reads the object from the whole payload, footer included: an object cut short
     // by a byte or two may end inside the footer and still load.
-    let _ = body;
     let mut r = Reader::new(payload);
     let type_byte = r.byte().ok_or(Error::BadDataFormat)?;
     let opts = LoadOptions::from_config(&ctx.srv.config);

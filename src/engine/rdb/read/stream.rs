@@ -169,7 +169,7 @@ pub(super) fn read_stream(r: &mut Reader<'_>, v2: bool) -> Result<Value, LoadErr
         s.entries_added = length;
         s.first_id = s.first().map_or(StreamId::MAX, |(id, _)| id);
     }
-    if length != s.len() || s.check_invariants().is_err() {
+    if length != s.len() || !s.loaded_whole() {
         return bad();
     }
     let groups = r.count(3).ok_or(LoadError::Bad)?;
