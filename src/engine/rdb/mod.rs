@@ -7,6 +7,7 @@
 //! * [`lzf`]: LZF, byte for byte as Redis's liblzf compresses.
 //! * [`read`]: objects of every type byte into values; [`unpack`]: the listpacks,
 //!   ziplists, zipmaps and intsets inside them.
+//! * [`pack`]: listpacks and intsets, the blobs small values are kept in.
 //! * this file: the numbers of the format (type bytes, opcodes), the CRC-64 and the
 //!   payload footer `DUMP`, `RESTORE`, `FUNCTION DUMP` and `FUNCTION RESTORE` share.
 //!
@@ -14,6 +15,7 @@
 //! server read and write the same format with the same code.
 
 pub mod lzf;
+pub mod pack;
 pub mod prim;
 pub mod read;
 pub mod unpack;
