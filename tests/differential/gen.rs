@@ -849,7 +849,11 @@ fn g_copy(g: &mut G) -> Cmd {
 
 /// The valid payloads of `tests/restore/payloads.txt` (recorded from Redis 7.0.15, and the
 /// old formats from its test files; not the damaged ones, which Redis may keep unchecked
-/// with `sanitize-dump-payload no` where kvlab refuses them).
+/// with `sanitize-dump-payload no` where kvlab refuses them). Nor the stream of Redis's
+/// "Loading from legacy" test, whose groups hold pending entries for IDs the stream no
+/// longer has: the persistence test replays this generator through snapshots, which keep
+/// a stream as Redis's AOF rewrite does (`XCLAIM … FORCE`), and that drops such entries,
+/// as it does in Redis.
 fn restore_payloads() -> &'static [Vec<u8>] {
     static PAYLOADS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
     PAYLOADS.get_or_init(|| {
@@ -857,7 +861,7 @@ fn restore_payloads() -> &'static [Vec<u8>] {
         let mut damaged = false;
         for line in include_str!("../restore/payloads.txt").lines() {
             if let Some(name) = line.strip_prefix("case ") {
-                damaged = name.starts_with("corrupt-");
+                damaged = name.starts_with("corrupt-") || name.starts_with("legacy-stream");
             } else if let (Some(hex), false) = (line.strip_prefix("payload "), damaged) {
                 out.push(
                     (0..hex.len() / 2)
