@@ -23,7 +23,9 @@
 //! Our sorted sets and sets keep Redis's default limits as fixed bounds of their small
 //! encodings (128 members of at most 64 bytes, 512 integers; see [`ZSet`] and
 //! [`SetValue`]): under a configuration that raises those limits, a value beyond the
-//! defaults is loaded in the large encoding.
+//! defaults is loaded in the large encoding, and so is a listpack blob holding a member
+//! longer than 64 bytes (which Redis, not looking at lengths, keeps as a listpack; only a
+//! server whose `zset-max-listpack-value` was raised writes one).
 //!
 //! # What is refused
 //! Everything Redis refuses: lengths that run past the bytes, damaged blobs, NaN scores,
