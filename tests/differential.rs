@@ -51,6 +51,8 @@ mod dump;
 mod gen;
 #[path = "differential/memory.rs"]
 mod memory;
+#[path = "differential/restore.rs"]
+mod restore;
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};

@@ -5,6 +5,8 @@
 //! * [`prim`]: lengths, strings (with the integer and LZF encodings) and the reader the
 //!   rest is built on.
 //! * [`lzf`]: LZF, byte for byte as Redis's liblzf compresses.
+//! * [`read`]: objects of every type byte into values; [`unpack`]: the listpacks,
+//!   ziplists, zipmaps and intsets inside them.
 //! * [`pack`]: listpacks and intsets, the blobs small values are kept in.
 //! * this file: the numbers of the format (type bytes, opcodes), the CRC-64 and the
 //!   payload footer `DUMP`, `RESTORE`, `FUNCTION DUMP` and `FUNCTION RESTORE` share.
@@ -16,6 +18,7 @@ pub mod lzf;
 pub mod pack;
 pub mod prim;
 pub mod read;
+pub mod unpack;
 pub mod write;
 
 use crc::{Crc, NoTable, CRC_64_REDIS};

@@ -68,6 +68,7 @@ use crate::engine::args::parse_i64;
 mod group;
 mod id;
 pub mod layout;
+pub mod load;
 mod rewrite;
 #[cfg(test)]
 mod tests;
