@@ -375,8 +375,13 @@ pub(super) fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         blocked.op.timeout_reply()
     };
     if let Some(c) = ctx.others.get(&target) {
+        // Redis's CLIENT UNBLOCK fails the command that waited whichever reply it sends,
+        // the timeout reply too (`updateStatsOnUnblock(target, 0, 0, 1)`).
         let table = ctx.table;
-        ctx.srv.stats.late_reply(table, &c.last_cmd, &reply);
+        if let Reply::Error(text) = &reply {
+            ctx.srv.stats.count_error(text);
+        }
+        ctx.srv.stats.fail_command(table, &c.last_cmd, 1);
     }
     if ctx
         .others
