@@ -159,6 +159,7 @@ fn run_batch(
     let mut engine = shared.engine.borrow_mut();
     let mut next = drain(&mut engine, id, out);
     while next == Next::Read {
+        query.set_unauthenticated(must_authenticate(&engine, id));
         match query.next_request() {
             Ok(Some(argv)) => {
                 if let Some(name) = argv.first().filter(|name| is_http_request(name)) {
@@ -170,11 +171,15 @@ fn run_batch(
                     out.clear();
                     return Next::Abort;
                 }
+                let (len, free) = query.usage();
+                engine.note_query_buffer(id, len, free);
                 engine.submit(id, argv);
                 next = drain(&mut engine, id, out);
             }
             Ok(None) => {
                 query.compact();
+                let (len, free) = query.usage();
+                engine.note_query_buffer(id, len, free);
                 break;
             }
             Err(e) => {
@@ -187,6 +192,14 @@ fn run_batch(
     shared.wake_ready(&engine, id);
     shared.print_log(&mut engine);
     next
+}
+
+/// True while client `id` must still authenticate: `requirepass` is set and it has not
+/// sent a good `AUTH` (a client connected before the password was set stays authenticated,
+/// as in Redis).
+fn must_authenticate(engine: &Engine, id: ClientId) -> bool {
+    engine.client(id).is_some_and(|c| !c.authenticated)
+        && engine.server().config.password_required()
 }
 
 /// What a connection does when it only has output to look at (it is closing): takes what

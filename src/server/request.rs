@@ -54,6 +54,12 @@ const MAX_MULTIBULK: i64 = i32::MAX as i64;
 /// Arguments pre-allocated for a multibulk request, whatever count it claims.
 const ARGV_PREALLOC: usize = 1024;
 
+/// Largest multibulk count accepted from a client that must authenticate and has not yet.
+const UNAUTH_MAX_MULTIBULK: usize = 10;
+
+/// Largest bulk length accepted from a client that must authenticate and has not yet.
+const UNAUTH_MAX_BULK_LEN: usize = 16 * 1024;
+
 /// A malformed request. Redis replies with [`ProtocolError::reply`] and closes the connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProtocolError {
@@ -71,6 +77,10 @@ pub enum ProtocolError {
     TooBigMbulkCount,
     /// A `$` header longer than 64 KB without `\r`.
     TooBigBulkCount,
+    /// A count above 10 from a client that has not authenticated (`requirepass` set).
+    UnauthenticatedMultibulkLength,
+    /// A bulk length above 16 KB from a client that has not authenticated.
+    UnauthenticatedBulkLength,
 }
 
 impl ProtocolError {
@@ -95,6 +105,12 @@ impl ProtocolError {
             ProtocolError::TooBigInline => out.extend_from_slice(b"too big inline request"),
             ProtocolError::TooBigMbulkCount => out.extend_from_slice(b"too big mbulk count string"),
             ProtocolError::TooBigBulkCount => out.extend_from_slice(b"too big bulk count string"),
+            ProtocolError::UnauthenticatedMultibulkLength => {
+                out.extend_from_slice(b"unauthenticated multibulk length")
+            }
+            ProtocolError::UnauthenticatedBulkLength => {
+                out.extend_from_slice(b"unauthenticated bulk length")
+            }
         }
         out.extend_from_slice(b"\r\n");
     }
@@ -122,6 +138,8 @@ pub struct QueryBuffer {
     argv: Vec<Vec<u8>>,
     /// Largest accepted bulk (`proto-max-bulk-len`).
     max_bulk_len: usize,
+    /// The client must still authenticate: counts and lengths get the small limits.
+    unauthenticated: bool,
     /// Tests turn the fast path off to compare it with the general one.
     #[cfg(test)]
     general_only: bool,
@@ -143,6 +161,7 @@ impl QueryBuffer {
             bulk_len: None,
             argv: Vec::new(),
             max_bulk_len: DEFAULT_MAX_BULK_LEN,
+            unauthenticated: false,
             #[cfg(test)]
             general_only: false,
         }
@@ -151,6 +170,16 @@ impl QueryBuffer {
     /// Sets the largest accepted bulk argument (`proto-max-bulk-len`).
     pub fn set_max_bulk_len(&mut self, n: usize) {
         self.max_bulk_len = n;
+    }
+
+    /// Says whether the client must still authenticate (`requirepass` is set and it has not
+    /// sent a good `AUTH`). Until it has, headers claiming more than 10 arguments or a bulk
+    /// of more than 16 KB are protocol errors, so that a stranger cannot make the server
+    /// buffer large requests (Redis's `authRequired` checks in `processMultibulkBuffer`).
+    /// Set it before each [`QueryBuffer::next_request`]: an `AUTH` earlier in a pipeline
+    /// lifts the limits for the requests after it.
+    pub fn set_unauthenticated(&mut self, unauthenticated: bool) {
+        self.unauthenticated = unauthenticated;
     }
 
     /// The buffer to read into, with room reserved for the next read: normally 16 KB; while
@@ -177,6 +206,12 @@ impl QueryBuffer {
     /// Appends bytes as if read from the socket (tests and in-process hosts).
     pub fn extend_from_slice(&mut self, bytes: &[u8]) {
         self.buf.extend_from_slice(bytes);
+    }
+
+    /// Bytes in the buffer, the consumed ones of this batch included (Redis's
+    /// `sdslen(querybuf)`, `qbuf` in `CLIENT LIST`), and the room left in it (`qbuf-free`).
+    pub fn usage(&self) -> (usize, usize) {
+        (self.buf.len(), self.buf.capacity() - self.buf.len())
     }
 
     /// Bytes read but not yet consumed by a complete request.
@@ -306,6 +341,7 @@ impl QueryBuffer {
             .plain_header()
             .filter(|&(n, _)| n as i64 <= MAX_MULTIBULK)
         {
+            self.check_unauth_count(n)?;
             self.pos = end;
             return Ok(Some(n));
         }
@@ -315,8 +351,18 @@ impl QueryBuffer {
         let n = parse_i64(&self.buf[self.pos + 1..cr])
             .filter(|&n| n <= MAX_MULTIBULK)
             .ok_or(ProtocolError::InvalidMultibulkLength)?;
+        let n = usize::try_from(n).unwrap_or(0);
+        self.check_unauth_count(n)?;
         self.pos = cr + 2;
-        Ok(Some(usize::try_from(n).unwrap_or(0)))
+        Ok(Some(n))
+    }
+
+    /// The unauthenticated client's limit on a valid multibulk count.
+    fn check_unauth_count(&self, n: usize) -> Result<(), ProtocolError> {
+        if self.unauthenticated && n > UNAUTH_MAX_MULTIBULK {
+            return Err(ProtocolError::UnauthenticatedMultibulkLength);
+        }
+        Ok(())
     }
 
     /// Reads `$<len>\r\n` and records the length.
@@ -348,6 +394,9 @@ impl QueryBuffer {
                 len
             }
         };
+        if self.unauthenticated && len > UNAUTH_MAX_BULK_LEN {
+            return Err(ProtocolError::UnauthenticatedBulkLength);
+        }
         if len >= BIG_ARG && self.buf.len() - self.pos <= len + 2 {
             // Move the payload's start to the front so that the rest is read in place.
             self.buf.drain(..self.pos);
@@ -468,6 +517,56 @@ mod tests {
         );
         assert_eq!(all(b"*2147483647\r\n"), (vec![], None));
         assert_eq!(all(b"*1\r\n$536870912\r\n"), (vec![], None));
+    }
+
+    #[test]
+    fn unauthenticated_clients_get_small_limits() {
+        use ProtocolError::*;
+        let unauth = |input: &[u8]| {
+            let mut q = QueryBuffer::new();
+            q.set_unauthenticated(true);
+            q.extend_from_slice(input);
+            let mut n = 0;
+            loop {
+                match q.next_request() {
+                    Ok(Some(_)) => n += 1,
+                    Ok(None) => return (n, None),
+                    Err(e) => return (n, Some(e)),
+                }
+            }
+        };
+        assert_eq!(unauth(b"*10\r\n"), (0, None));
+        assert_eq!(
+            unauth(b"*11\r\n"),
+            (0, Some(UnauthenticatedMultibulkLength))
+        );
+        // Both paths: the fast one and the general one (a leading zero is invalid first).
+        assert_eq!(unauth(b"*+11\r\n"), (0, Some(InvalidMultibulkLength)));
+        assert_eq!(
+            unauth(b"*2147483648\r\n"),
+            (0, Some(InvalidMultibulkLength))
+        );
+        assert_eq!(unauth(b"*-5\r\n*1\r\n$4\r\nPING\r\n"), (1, None));
+        assert_eq!(unauth(b"*1\r\n$16384\r\n"), (0, None));
+        assert_eq!(
+            unauth(b"*1\r\n$16385\r\n"),
+            (0, Some(UnauthenticatedBulkLength))
+        );
+        assert_eq!(unauth(b"*1\r\n$-1\r\n"), (0, Some(InvalidBulkLength)));
+        assert_eq!(
+            unauth(b"*1\r\n$536870913\r\n"),
+            (0, Some(InvalidBulkLength))
+        );
+        // Inline requests have their 64 KB line limit only, as in Redis.
+        assert_eq!(unauth(b"a b c d e f g h i j k l\r\n"), (1, None));
+        assert_eq!(
+            UnauthenticatedMultibulkLength.reply(),
+            b"-ERR Protocol error: unauthenticated multibulk length\r\n"
+        );
+        assert_eq!(
+            UnauthenticatedBulkLength.reply(),
+            b"-ERR Protocol error: unauthenticated bulk length\r\n"
+        );
     }
 
     #[test]
