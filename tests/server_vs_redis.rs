@@ -243,3 +243,72 @@ fn client_list_shows_the_query_buffer() {
     }
     assert_eq!(seen[1], seen[0]);
 }
+
+/// What a MONITOR client sees of scripts: the EVAL/EVALSHA/FCALL call first, then each
+/// command the script runs (`[0 lua]`); lines compared without their time stamps and
+/// client addresses.
+#[test]
+fn monitor_shows_the_script_call_before_its_commands() {
+    let mut seen = Vec::new();
+    for srv in servers() {
+        let mut c = connect(srv.port);
+        call(
+            &mut c,
+            &[
+                b"FUNCTION",
+                b"LOAD",
+                b"REPLACE",
+                b"#!lua name=mon\nredis.register_function('f', function() return redis.call('set', 'foo', 'bar') end)",
+            ],
+        );
+        let sha = call(
+            &mut c,
+            &[b"SCRIPT", b"LOAD", b"return redis.call('get', KEYS[1])"],
+        );
+        let sha = String::from_utf8_lossy(&sha)
+            .lines()
+            .nth(1)
+            .unwrap_or("")
+            .to_string();
+        let mut mon = connect(srv.port);
+        assert_eq!(call(&mut mon, &[b"MONITOR"]), b"+OK\r\n");
+        call(
+            &mut c,
+            &[
+                b"EVAL",
+                b"redis.call('set', KEYS[1], ARGV[1])",
+                b"1",
+                b"foo",
+                b"bar",
+            ],
+        );
+        call(&mut c, &[b"EVALSHA", sha.as_bytes(), b"1", b"foo"]);
+        call(
+            &mut c,
+            &[
+                b"EVAL_RO",
+                b"return redis.call('get', KEYS[1])",
+                b"1",
+                b"foo",
+            ],
+        );
+        call(&mut c, &[b"EVALSHA", b"nosuch", b"0"]);
+        call(&mut c, &[b"FCALL", b"f", b"0"]);
+        let (lines, _) = exchange(&mut mon, b"", 300);
+        let lines: Vec<String> = String::from_utf8_lossy(&lines)
+            .lines()
+            .map(|l| {
+                // "+1700000000.123456 [0 127.0.0.1:5555] ..." without time and address.
+                let rest = l.split_once(' ').map_or(l, |(_, r)| r);
+                match rest.split_once("] ") {
+                    Some((who, cmd)) if who.contains("lua") => format!("lua {cmd}"),
+                    Some((_, cmd)) => format!("client {cmd}"),
+                    None => rest.to_string(),
+                }
+            })
+            .collect();
+        seen.push(lines);
+    }
+    assert_eq!(seen[1], seen[0]);
+    assert!(seen[0].len() >= 8, "{:?}", seen[0]);
+}
