@@ -115,7 +115,8 @@ impl Default for Options {
 /// The command-line help.
 pub const USAGE: &str =
     "Usage: kvlab-server [--bind ADDR] [--port PORT] [--seed N] [--<config> VALUE ...]
-  --bind ADDR       address to listen on (default 127.0.0.1)
+  --bind ADDR       addresses to listen on, separated by spaces, as Redis's bind
+                    (default 127.0.0.1; CONFIG SET bind/port move it later)
   --port PORT       TCP port (default 6379; 0 picks a free port)
   --seed N          seed for the engine's random choices (default: from the clock)
   --<config> VALUE  any CONFIG parameter, as redis-server takes it, e.g.

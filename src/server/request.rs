@@ -25,7 +25,9 @@
 //! Each [`ProtocolError`] is answered with its exact Redis text and then the connection is
 //! closed. A header or inline line still unterminated after more than 64 KB
 //! (`PROTO_INLINE_MAX_SIZE`) is an error; a count above `i32::MAX` or a bulk length above
-//! `proto-max-bulk-len` (512 MB) is an error. Nothing is allocated from a claimed count or
+//! `proto-max-bulk-len` (512 MB) is an error; from a client that must still authenticate, a
+//! count above 10 or a bulk length above 16 KB is one too
+//! ([`QueryBuffer::set_unauthenticated`]). Nothing is allocated from a claimed count or
 //! length beyond what the data already sent justifies, except for the one bulk being read
 //! (as Redis does for arguments of 32 KB or more, so they are read straight into place).
 
