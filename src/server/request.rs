@@ -50,6 +50,12 @@ pub const QUERY_BUFFER_LIMIT: usize = 1024 * 1024 * 1024;
 /// How much room a normal read asks for (Redis's `PROTO_IOBUF_LEN`).
 pub const READ_CHUNK: usize = 16 * 1024;
 
+/// Room beyond which [`QueryBuffer::trim`] gives memory back (Redis's 4 KB).
+const TRIM_SLACK: usize = 4 * 1024;
+
+/// A buffer above this may shrink to its recent peak (Redis's `PROTO_RESIZE_THRESHOLD`).
+const RESIZE_THRESHOLD: usize = 32 * 1024;
+
 /// Largest multibulk count (`INT_MAX` in Redis 7.0).
 const MAX_MULTIBULK: i64 = i32::MAX as i64;
 
@@ -142,6 +148,9 @@ pub struct QueryBuffer {
     max_bulk_len: usize,
     /// The client must still authenticate: counts and lengths get the small limits.
     unauthenticated: bool,
+    /// Most bytes the buffer held since the last [`QueryBuffer::trim`] (Redis's
+    /// `querybuf_peak`).
+    peak: usize,
     /// Tests turn the fast path off to compare it with the general one.
     #[cfg(test)]
     general_only: bool,
@@ -164,6 +173,7 @@ impl QueryBuffer {
             argv: Vec::new(),
             max_bulk_len: DEFAULT_MAX_BULK_LEN,
             unauthenticated: false,
+            peak: 0,
             #[cfg(test)]
             general_only: false,
         }
@@ -221,18 +231,45 @@ impl QueryBuffer {
         self.buf.len() - self.pos
     }
 
-    /// Drops the consumed bytes (call after each batch) and gives back memory a big request
-    /// left behind.
+    /// Drops the consumed bytes (call after each batch). The room stays, as in Redis, until
+    /// [`QueryBuffer::trim`] gives it back.
     pub fn compact(&mut self) {
+        self.peak = self.peak.max(self.buf.len());
         if self.pos == self.buf.len() {
             self.buf.clear();
-            if self.buf.capacity() > 4 * BIG_ARG && self.bulk_len.is_none() {
-                self.buf = Vec::with_capacity(READ_CHUNK);
-            }
         } else if self.pos > 0 {
             self.buf.drain(..self.pos);
         }
         self.pos = 0;
+    }
+
+    /// True while the buffer has more than 4 KB of room it might give back, the case
+    /// [`QueryBuffer::trim`] looks at.
+    pub fn wasting(&self) -> bool {
+        self.buf.capacity() - self.buf.len() > TRIM_SLACK
+    }
+
+    /// Gives back room the client does not use, as Redis's `clientsCronResizeQueryBuffer`
+    /// does ten times a second: all of it once the client has been `idle` (more than 2 s
+    /// without sending), else, for a buffer over 32 KB more than twice as big as its peak
+    /// since the last call, what exceeds that peak (and the bulk being read). Then the peak
+    /// starts again from what the buffer holds. Call between batches; returns true if the
+    /// buffer changed.
+    pub fn trim(&mut self, idle: bool) -> bool {
+        let (len, size) = (self.buf.len(), self.buf.capacity());
+        let mut changed = false;
+        if size - len > TRIM_SLACK {
+            if idle {
+                self.buf.shrink_to_fit();
+                changed = true;
+            } else if size > RESIZE_THRESHOLD && size / 2 > self.peak {
+                let bulk = self.bulk_len.map_or(0, |n| n + 2);
+                self.buf.shrink_to(len.max(self.peak).max(bulk));
+                changed = true;
+            }
+        }
+        self.peak = len;
+        changed
     }
 
     /// Parses the next complete request: `Ok(Some(argv))` (never empty), `Ok(None)` when more
@@ -271,9 +308,11 @@ impl QueryBuffer {
                     return Ok(None);
                 }
                 let arg = if self.pos == 0 && len >= BIG_ARG && self.buf.len() == len + 2 {
-                    // The buffer holds exactly this argument: take it whole.
-                    let mut whole =
-                        std::mem::replace(&mut self.buf, Vec::with_capacity(READ_CHUNK));
+                    // The buffer holds exactly this argument: take it whole, and make room
+                    // for another as big, as Redis does (the next is likely big too;
+                    // `trim` gives the room back if not).
+                    self.peak = self.peak.max(len + 2);
+                    let mut whole = std::mem::replace(&mut self.buf, Vec::with_capacity(len + 2));
                     whole.truncate(len);
                     whole
                 } else {
@@ -519,6 +558,42 @@ mod tests {
         );
         assert_eq!(all(b"*2147483647\r\n"), (vec![], None));
         assert_eq!(all(b"*1\r\n$536870912\r\n"), (vec![], None));
+    }
+
+    #[test]
+    fn room_is_given_back_by_trim_as_redis_does() {
+        let mut q = QueryBuffer::new();
+        let len = 40_000;
+        q.extend_from_slice(format!("*1\r\n${len}\r\n").as_bytes());
+        q.extend_from_slice(&vec![b'x'; len]);
+        q.extend_from_slice(b"\r\n");
+        assert_eq!(q.next_request().unwrap().unwrap()[0].len(), len);
+        assert_eq!(q.next_request(), Ok(None));
+        q.compact();
+        // Room for another argument as big is kept after the batch...
+        let (used, free) = q.usage();
+        assert!(used == 0 && free >= len + 2, "{free}");
+        assert!(q.wasting());
+        // ...through the first trim (the peak since the last one was that argument)...
+        assert!(!q.trim(false));
+        assert!(q.usage().1 >= len + 2);
+        // ...and given back at the next, the peak being small now.
+        q.extend_from_slice(b"PING\r\n");
+        assert!(q.next_request().unwrap().is_some());
+        assert_eq!(q.next_request(), Ok(None));
+        q.compact();
+        assert!(q.trim(false));
+        assert!(q.usage().1 < RESIZE_THRESHOLD);
+        // A small buffer is only given back, all of it, once the client is idle.
+        q.extend_from_slice(b"PING\r\n");
+        q.read_target();
+        assert!(q.next_request().unwrap().is_some());
+        q.compact();
+        assert!(q.wasting());
+        assert!(!q.trim(false));
+        assert!(q.trim(true));
+        assert_eq!(q.usage(), (0, 0));
+        assert!(!q.wasting());
     }
 
     #[test]
