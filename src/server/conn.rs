@@ -25,6 +25,10 @@ const OUT_KEEP: usize = 1024 * 1024;
 /// without end.
 const DRAIN_LIMIT: usize = 256 * 1024;
 
+/// How often a connection looks at its query buffer's spare room (Redis's `clientsCron`
+/// at `hz 10`).
+const TRIM_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// What to do after a batch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Next {
@@ -96,7 +100,12 @@ pub async fn serve_connection(
     let mut closing = false;
     // One registration with the Notify that lives across reads; renewed once it fires.
     let mut woken = std::pin::pin!(handle.wake.notified());
+    // Query-buffer housekeeping, ten times a second while it has room to give back.
+    let mut cron = tokio::time::interval(TRIM_EVERY);
+    cron.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_read = tokio::time::Instant::now();
     loop {
+        let mut trim = false;
         tokio::select! {
             biased;
             ready = writer.writable(), if out.pending() => {
@@ -106,9 +115,18 @@ pub async fn serve_connection(
             }
             read = reader.read_buf(query.read_target()), if !closing => match read {
                 Ok(0) | Err(_) => return,
-                Ok(_) => {}
+                Ok(_) => last_read = tokio::time::Instant::now(),
             },
             () = woken.as_mut() => woken.set(handle.wake.notified()),
+            _ = cron.tick(), if !closing && query.wasting() => trim = true,
+        }
+        if trim {
+            // Redis's idle test: more than 2 whole seconds since the client last sent.
+            if query.trim(last_read.elapsed().as_secs() > 2) {
+                let (len, free) = query.usage();
+                shared.engine.borrow_mut().note_query_buffer(id, len, free);
+            }
+            continue;
         }
         if handle.kill.get() {
             return;
@@ -159,6 +177,7 @@ fn run_batch(
     let mut engine = shared.engine.borrow_mut();
     let mut next = drain(&mut engine, id, out);
     while next == Next::Read {
+        query.set_unauthenticated(must_authenticate(&engine, id));
         match query.next_request() {
             Ok(Some(argv)) => {
                 if let Some(name) = argv.first().filter(|name| is_http_request(name)) {
@@ -170,11 +189,15 @@ fn run_batch(
                     out.clear();
                     return Next::Abort;
                 }
+                let (len, free) = query.usage();
+                engine.note_query_buffer(id, len, free);
                 engine.submit(id, argv);
                 next = drain(&mut engine, id, out);
             }
             Ok(None) => {
                 query.compact();
+                let (len, free) = query.usage();
+                engine.note_query_buffer(id, len, free);
                 break;
             }
             Err(e) => {
@@ -187,6 +210,14 @@ fn run_batch(
     shared.wake_ready(&engine, id);
     shared.print_log(&mut engine);
     next
+}
+
+/// True while client `id` must still authenticate: `requirepass` is set and it has not
+/// sent a good `AUTH` (a client connected before the password was set stays authenticated,
+/// as in Redis).
+fn must_authenticate(engine: &Engine, id: ClientId) -> bool {
+    engine.client(id).is_some_and(|c| !c.authenticated)
+        && engine.server().config.password_required()
 }
 
 /// What a connection does when it only has output to look at (it is closing): takes what

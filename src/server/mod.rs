@@ -64,6 +64,7 @@
 //! take them there instead.
 
 pub mod conn;
+pub mod listen;
 pub mod request;
 mod shared;
 pub use shared::{ConnHandle, Shared};
@@ -88,7 +89,8 @@ pub const TICK: Duration = Duration::from_millis(100);
 /// What the command line can set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
-    /// Address to listen on (`--bind`, default `127.0.0.1`).
+    /// Addresses to listen on, separated by spaces, as Redis's `bind` list (`--bind`,
+    /// default `127.0.0.1`).
     pub bind: String,
     /// TCP port (`--port`, default 6379; 0 picks a free one, reported on start-up).
     pub port: u16,
@@ -128,7 +130,8 @@ fn resident_bytes() -> Option<u64> {
 /// The command-line help.
 pub const USAGE: &str =
     "Usage: kvlab-server [--bind ADDR] [--port PORT] [--seed N] [--<config> VALUE ...]
-  --bind ADDR       address to listen on (default 127.0.0.1)
+  --bind ADDR       addresses to listen on, separated by spaces, as Redis's bind
+                    (default 127.0.0.1; CONFIG SET bind/port move it later)
   --port PORT       TCP port (default 6379; 0 picks a free port)
   --seed N          seed for the engine's random choices (default: from the clock)
   --<config> VALUE  any CONFIG parameter, as redis-server takes it, e.g.
@@ -212,11 +215,26 @@ pub fn run(opts: &Options) -> io::Result<()> {
         })?;
     }
     local.block_on(&rt, async {
-        let listener = TcpListener::bind((opts.bind.as_str(), opts.port)).await?;
-        println!("{}", ready_line(listener.local_addr()?));
+        let binds: Vec<String> = opts.bind.split_whitespace().map(str::to_string).collect();
+        let sockets = listen::bind_all(&binds, opts.port)?;
+        let Some(first) = sockets.first() else {
+            return Err(io::Error::new(
+                io::ErrorKind::AddrNotAvailable,
+                format!("no address of '{}' to listen on", opts.bind),
+            ));
+        };
+        let addr = first.local_addr()?;
+        // CONFIG GET port and bind tell where the server really listens.
+        for (name, value) in [("port", addr.port().to_string()), ("bind", binds.join(" "))] {
+            engine
+                .configure(name, &value)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        }
+        println!("{}", ready_line(addr));
+        let listeners = Rc::new(listen::Listeners::new(sockets, binds, addr.port()));
         let shared = Rc::new(Shared::new(engine));
         tokio::select! {
-            r = serve(listener, shared) => r,
+            r = serve_on(listeners, shared) => r,
             r = shutdown_signal() => {
                 eprintln!("kvlab-server: shutting down");
                 r
@@ -248,17 +266,39 @@ async fn shutdown_signal() -> io::Result<()> {
 /// # Errors
 /// Only if accepting fails in a way that retrying can't fix.
 pub async fn serve(listener: TcpListener, shared: Rc<Shared>) -> io::Result<()> {
+    let addr = listener.local_addr()?;
+    let listeners =
+        listen::Listeners::new(vec![listener], vec![addr.ip().to_string()], addr.port());
+    serve_on(Rc::new(listeners), shared).await
+}
+
+/// Like [`serve`], on every socket of `listeners`, which `CONFIG SET port` and `bind`
+/// move ([`listen::Listeners::relisten`]).
+///
+/// # Errors
+/// Only if accepting fails in a way that retrying can't fix.
+pub async fn serve_on(listeners: Rc<listen::Listeners>, shared: Rc<Shared>) -> io::Result<()> {
+    let moved = Rc::clone(&listeners);
+    shared
+        .engine
+        .borrow_mut()
+        .set_relisten(Box::new(move |binds, port| {
+            moved.relisten(binds, port).map_err(|e| {
+                eprintln!("kvlab-server: # {e}");
+                e.to_string()
+            })
+        }));
     let ticker = tokio::task::spawn_local(tick_loop(Rc::clone(&shared)));
     let scripts = tokio::task::spawn_local(script_loop(Rc::clone(&shared)));
-    let result = accept_loop(&listener, &shared).await;
+    let result = accept_loop(&listeners, &shared).await;
     ticker.abort();
     scripts.abort();
     result
 }
 
-async fn accept_loop(listener: &TcpListener, shared: &Rc<Shared>) -> io::Result<()> {
+async fn accept_loop(listeners: &listen::Listeners, shared: &Rc<Shared>) -> io::Result<()> {
     loop {
-        let (stream, peer) = match listener.accept().await {
+        let (stream, peer) = match listeners.accept().await {
             Ok(x) => x,
             Err(e) => {
                 // Out of file descriptors or an aborted handshake: log, pause, go on.

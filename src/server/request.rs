@@ -25,7 +25,9 @@
 //! Each [`ProtocolError`] is answered with its exact Redis text and then the connection is
 //! closed. A header or inline line still unterminated after more than 64 KB
 //! (`PROTO_INLINE_MAX_SIZE`) is an error; a count above `i32::MAX` or a bulk length above
-//! `proto-max-bulk-len` (512 MB) is an error. Nothing is allocated from a claimed count or
+//! `proto-max-bulk-len` (512 MB) is an error; from a client that must still authenticate, a
+//! count above 10 or a bulk length above 16 KB is one too
+//! ([`QueryBuffer::set_unauthenticated`]). Nothing is allocated from a claimed count or
 //! length beyond what the data already sent justifies, except for the one bulk being read
 //! (as Redis does for arguments of 32 KB or more, so they are read straight into place).
 
@@ -48,11 +50,23 @@ pub const QUERY_BUFFER_LIMIT: usize = 1024 * 1024 * 1024;
 /// How much room a normal read asks for (Redis's `PROTO_IOBUF_LEN`).
 pub const READ_CHUNK: usize = 16 * 1024;
 
+/// Room beyond which [`QueryBuffer::trim`] gives memory back (Redis's 4 KB).
+const TRIM_SLACK: usize = 4 * 1024;
+
+/// A buffer above this may shrink to its recent peak (Redis's `PROTO_RESIZE_THRESHOLD`).
+const RESIZE_THRESHOLD: usize = 32 * 1024;
+
 /// Largest multibulk count (`INT_MAX` in Redis 7.0).
 const MAX_MULTIBULK: i64 = i32::MAX as i64;
 
 /// Arguments pre-allocated for a multibulk request, whatever count it claims.
 const ARGV_PREALLOC: usize = 1024;
+
+/// Largest multibulk count accepted from a client that must authenticate and has not yet.
+const UNAUTH_MAX_MULTIBULK: usize = 10;
+
+/// Largest bulk length accepted from a client that must authenticate and has not yet.
+const UNAUTH_MAX_BULK_LEN: usize = 16 * 1024;
 
 /// A malformed request. Redis replies with [`ProtocolError::reply`] and closes the connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +85,10 @@ pub enum ProtocolError {
     TooBigMbulkCount,
     /// A `$` header longer than 64 KB without `\r`.
     TooBigBulkCount,
+    /// A count above 10 from a client that has not authenticated (`requirepass` set).
+    UnauthenticatedMultibulkLength,
+    /// A bulk length above 16 KB from a client that has not authenticated.
+    UnauthenticatedBulkLength,
 }
 
 impl ProtocolError {
@@ -95,6 +113,12 @@ impl ProtocolError {
             ProtocolError::TooBigInline => out.extend_from_slice(b"too big inline request"),
             ProtocolError::TooBigMbulkCount => out.extend_from_slice(b"too big mbulk count string"),
             ProtocolError::TooBigBulkCount => out.extend_from_slice(b"too big bulk count string"),
+            ProtocolError::UnauthenticatedMultibulkLength => {
+                out.extend_from_slice(b"unauthenticated multibulk length")
+            }
+            ProtocolError::UnauthenticatedBulkLength => {
+                out.extend_from_slice(b"unauthenticated bulk length")
+            }
         }
         out.extend_from_slice(b"\r\n");
     }
@@ -122,6 +146,11 @@ pub struct QueryBuffer {
     argv: Vec<Vec<u8>>,
     /// Largest accepted bulk (`proto-max-bulk-len`).
     max_bulk_len: usize,
+    /// The client must still authenticate: counts and lengths get the small limits.
+    unauthenticated: bool,
+    /// Most bytes the buffer held since the last [`QueryBuffer::trim`] (Redis's
+    /// `querybuf_peak`).
+    peak: usize,
     /// Tests turn the fast path off to compare it with the general one.
     #[cfg(test)]
     general_only: bool,
@@ -143,6 +172,8 @@ impl QueryBuffer {
             bulk_len: None,
             argv: Vec::new(),
             max_bulk_len: DEFAULT_MAX_BULK_LEN,
+            unauthenticated: false,
+            peak: 0,
             #[cfg(test)]
             general_only: false,
         }
@@ -151,6 +182,16 @@ impl QueryBuffer {
     /// Sets the largest accepted bulk argument (`proto-max-bulk-len`).
     pub fn set_max_bulk_len(&mut self, n: usize) {
         self.max_bulk_len = n;
+    }
+
+    /// Says whether the client must still authenticate (`requirepass` is set and it has not
+    /// sent a good `AUTH`). Until it has, headers claiming more than 10 arguments or a bulk
+    /// of more than 16 KB are protocol errors, so that a stranger cannot make the server
+    /// buffer large requests (Redis's `authRequired` checks in `processMultibulkBuffer`).
+    /// Set it before each [`QueryBuffer::next_request`]: an `AUTH` earlier in a pipeline
+    /// lifts the limits for the requests after it.
+    pub fn set_unauthenticated(&mut self, unauthenticated: bool) {
+        self.unauthenticated = unauthenticated;
     }
 
     /// The buffer to read into, with room reserved for the next read: normally 16 KB; while
@@ -179,23 +220,56 @@ impl QueryBuffer {
         self.buf.extend_from_slice(bytes);
     }
 
+    /// Bytes in the buffer, the consumed ones of this batch included (Redis's
+    /// `sdslen(querybuf)`, `qbuf` in `CLIENT LIST`), and the room left in it (`qbuf-free`).
+    pub fn usage(&self) -> (usize, usize) {
+        (self.buf.len(), self.buf.capacity() - self.buf.len())
+    }
+
     /// Bytes read but not yet consumed by a complete request.
     pub fn unparsed(&self) -> usize {
         self.buf.len() - self.pos
     }
 
-    /// Drops the consumed bytes (call after each batch) and gives back memory a big request
-    /// left behind.
+    /// Drops the consumed bytes (call after each batch). The room stays, as in Redis, until
+    /// [`QueryBuffer::trim`] gives it back.
     pub fn compact(&mut self) {
+        self.peak = self.peak.max(self.buf.len());
         if self.pos == self.buf.len() {
             self.buf.clear();
-            if self.buf.capacity() > 4 * BIG_ARG && self.bulk_len.is_none() {
-                self.buf = Vec::with_capacity(READ_CHUNK);
-            }
         } else if self.pos > 0 {
             self.buf.drain(..self.pos);
         }
         self.pos = 0;
+    }
+
+    /// True while the buffer has more than 4 KB of room it might give back, the case
+    /// [`QueryBuffer::trim`] looks at.
+    pub fn wasting(&self) -> bool {
+        self.buf.capacity() - self.buf.len() > TRIM_SLACK
+    }
+
+    /// Gives back room the client does not use, as Redis's `clientsCronResizeQueryBuffer`
+    /// does ten times a second: all of it once the client has been `idle` (more than 2 s
+    /// without sending), else, for a buffer over 32 KB more than twice as big as its peak
+    /// since the last call, what exceeds that peak (and the bulk being read). Then the peak
+    /// starts again from what the buffer holds. Call between batches; returns true if the
+    /// buffer changed.
+    pub fn trim(&mut self, idle: bool) -> bool {
+        let (len, size) = (self.buf.len(), self.buf.capacity());
+        let mut changed = false;
+        if size - len > TRIM_SLACK {
+            if idle {
+                self.buf.shrink_to_fit();
+                changed = true;
+            } else if size > RESIZE_THRESHOLD && size / 2 > self.peak {
+                let bulk = self.bulk_len.map_or(0, |n| n + 2);
+                self.buf.shrink_to(len.max(self.peak).max(bulk));
+                changed = true;
+            }
+        }
+        self.peak = len;
+        changed
     }
 
     /// Parses the next complete request: `Ok(Some(argv))` (never empty), `Ok(None)` when more
@@ -234,9 +308,11 @@ impl QueryBuffer {
                     return Ok(None);
                 }
                 let arg = if self.pos == 0 && len >= BIG_ARG && self.buf.len() == len + 2 {
-                    // The buffer holds exactly this argument: take it whole.
-                    let mut whole =
-                        std::mem::replace(&mut self.buf, Vec::with_capacity(READ_CHUNK));
+                    // The buffer holds exactly this argument: take it whole, and make room
+                    // for another as big, as Redis does (the next is likely big too;
+                    // `trim` gives the room back if not).
+                    self.peak = self.peak.max(len + 2);
+                    let mut whole = std::mem::replace(&mut self.buf, Vec::with_capacity(len + 2));
                     whole.truncate(len);
                     whole
                 } else {
@@ -306,6 +382,7 @@ impl QueryBuffer {
             .plain_header()
             .filter(|&(n, _)| n as i64 <= MAX_MULTIBULK)
         {
+            self.check_unauth_count(n)?;
             self.pos = end;
             return Ok(Some(n));
         }
@@ -315,8 +392,18 @@ impl QueryBuffer {
         let n = parse_i64(&self.buf[self.pos + 1..cr])
             .filter(|&n| n <= MAX_MULTIBULK)
             .ok_or(ProtocolError::InvalidMultibulkLength)?;
+        let n = usize::try_from(n).unwrap_or(0);
+        self.check_unauth_count(n)?;
         self.pos = cr + 2;
-        Ok(Some(usize::try_from(n).unwrap_or(0)))
+        Ok(Some(n))
+    }
+
+    /// The unauthenticated client's limit on a valid multibulk count.
+    fn check_unauth_count(&self, n: usize) -> Result<(), ProtocolError> {
+        if self.unauthenticated && n > UNAUTH_MAX_MULTIBULK {
+            return Err(ProtocolError::UnauthenticatedMultibulkLength);
+        }
+        Ok(())
     }
 
     /// Reads `$<len>\r\n` and records the length.
@@ -348,6 +435,9 @@ impl QueryBuffer {
                 len
             }
         };
+        if self.unauthenticated && len > UNAUTH_MAX_BULK_LEN {
+            return Err(ProtocolError::UnauthenticatedBulkLength);
+        }
         if len >= BIG_ARG && self.buf.len() - self.pos <= len + 2 {
             // Move the payload's start to the front so that the rest is read in place.
             self.buf.drain(..self.pos);
@@ -468,6 +558,92 @@ mod tests {
         );
         assert_eq!(all(b"*2147483647\r\n"), (vec![], None));
         assert_eq!(all(b"*1\r\n$536870912\r\n"), (vec![], None));
+    }
+
+    #[test]
+    fn room_is_given_back_by_trim_as_redis_does() {
+        let mut q = QueryBuffer::new();
+        let len = 40_000;
+        q.extend_from_slice(format!("*1\r\n${len}\r\n").as_bytes());
+        q.extend_from_slice(&vec![b'x'; len]);
+        q.extend_from_slice(b"\r\n");
+        assert_eq!(q.next_request().unwrap().unwrap()[0].len(), len);
+        assert_eq!(q.next_request(), Ok(None));
+        q.compact();
+        // Room for another argument as big is kept after the batch...
+        let (used, free) = q.usage();
+        assert!(used == 0 && free >= len + 2, "{free}");
+        assert!(q.wasting());
+        // ...through the first trim (the peak since the last one was that argument)...
+        assert!(!q.trim(false));
+        assert!(q.usage().1 >= len + 2);
+        // ...and given back at the next, the peak being small now.
+        q.extend_from_slice(b"PING\r\n");
+        assert!(q.next_request().unwrap().is_some());
+        assert_eq!(q.next_request(), Ok(None));
+        q.compact();
+        assert!(q.trim(false));
+        assert!(q.usage().1 < RESIZE_THRESHOLD);
+        // A small buffer is only given back, all of it, once the client is idle.
+        q.extend_from_slice(b"PING\r\n");
+        q.read_target();
+        assert!(q.next_request().unwrap().is_some());
+        q.compact();
+        assert!(q.wasting());
+        assert!(!q.trim(false));
+        assert!(q.trim(true));
+        assert_eq!(q.usage(), (0, 0));
+        assert!(!q.wasting());
+    }
+
+    #[test]
+    fn unauthenticated_clients_get_small_limits() {
+        use ProtocolError::*;
+        let unauth = |input: &[u8]| {
+            let mut q = QueryBuffer::new();
+            q.set_unauthenticated(true);
+            q.extend_from_slice(input);
+            let mut n = 0;
+            loop {
+                match q.next_request() {
+                    Ok(Some(_)) => n += 1,
+                    Ok(None) => return (n, None),
+                    Err(e) => return (n, Some(e)),
+                }
+            }
+        };
+        assert_eq!(unauth(b"*10\r\n"), (0, None));
+        assert_eq!(
+            unauth(b"*11\r\n"),
+            (0, Some(UnauthenticatedMultibulkLength))
+        );
+        // Both paths: the fast one and the general one (a leading zero is invalid first).
+        assert_eq!(unauth(b"*+11\r\n"), (0, Some(InvalidMultibulkLength)));
+        assert_eq!(
+            unauth(b"*2147483648\r\n"),
+            (0, Some(InvalidMultibulkLength))
+        );
+        assert_eq!(unauth(b"*-5\r\n*1\r\n$4\r\nPING\r\n"), (1, None));
+        assert_eq!(unauth(b"*1\r\n$16384\r\n"), (0, None));
+        assert_eq!(
+            unauth(b"*1\r\n$16385\r\n"),
+            (0, Some(UnauthenticatedBulkLength))
+        );
+        assert_eq!(unauth(b"*1\r\n$-1\r\n"), (0, Some(InvalidBulkLength)));
+        assert_eq!(
+            unauth(b"*1\r\n$536870913\r\n"),
+            (0, Some(InvalidBulkLength))
+        );
+        // Inline requests have their 64 KB line limit only, as in Redis.
+        assert_eq!(unauth(b"a b c d e f g h i j k l\r\n"), (1, None));
+        assert_eq!(
+            UnauthenticatedMultibulkLength.reply(),
+            b"-ERR Protocol error: unauthenticated multibulk length\r\n"
+        );
+        assert_eq!(
+            UnauthenticatedBulkLength.reply(),
+            b"-ERR Protocol error: unauthenticated bulk length\r\n"
+        );
     }
 
     #[test]

@@ -227,6 +227,14 @@ impl Config {
         self.size("zset-max-listpack-entries")
     }
 
+    /// Both `zset-max-listpack-*` thresholds, as the sorted-set writes take them.
+    pub fn zset_limits(&self) -> crate::engine::types::zset::ZLimits {
+        crate::engine::types::zset::ZLimits {
+            entries: self.zset_max_listpack_entries(),
+            value: self.zset_max_listpack_value(),
+        }
+    }
+
     /// `zset-max-listpack-value`: the longest member a listpack sorted set keeps.
     pub fn zset_max_listpack_value(&self) -> usize {
         self.size("zset-max-listpack-value")

@@ -45,6 +45,11 @@ pub struct Client {
     pub readonly: bool,
     /// The client a script's commands run as (Redis's `CLIENT_SCRIPT`).
     pub script: bool,
+    /// The host's query buffer for this client: bytes in it and room left, as `CLIENT
+    /// LIST` shows them (`qbuf`, `qbuf-free`). A network host sets them before each
+    /// command (the buffer then still holds that command, as Redis's does) and after each
+    /// batch; 0 where commands arrive parsed (the browser).
+    pub qbuf: (usize, usize),
 }
 
 impl Client {
@@ -69,6 +74,7 @@ impl Client {
             authenticated,
             readonly: false,
             script: false,
+            qbuf: (0, 0),
         }
     }
 }

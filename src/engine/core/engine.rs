@@ -89,6 +89,7 @@ impl Engine {
                 log: Default::default(),
                 host: Default::default(),
                 peak_memory: Default::default(),
+                relisten: None,
             },
             clients: HashMap::new(),
             next_client_id: 1,
@@ -114,6 +115,22 @@ impl Engine {
         self.srv.config.set_normalized(canonical, value);
         self.srv.index_slots();
         Ok(())
+    }
+
+    /// Records the host's query buffer of client `id`: `len` bytes in it, `free` more it has
+    /// room for (`qbuf` and `qbuf-free` in `CLIENT LIST`; see
+    /// [`Client::qbuf`](crate::engine::Client)).
+    pub fn note_query_buffer(&mut self, id: ClientId, len: usize, free: usize) {
+        if let Some(c) = self.clients.get_mut(&id) {
+            c.qbuf = (len, free);
+        }
+    }
+
+    /// Lets `CONFIG SET port` and `bind` move the host's listening sockets (see
+    /// [`Relisten`](crate::engine::core::server::Relisten)); without it they only store the
+    /// value.
+    pub fn set_relisten(&mut self, relisten: super::server::Relisten) {
+        self.srv.relisten = Some(relisten);
     }
 
     /// True when the engine runs as a one-node Redis Cluster (`cluster-enabled yes`): see

@@ -89,7 +89,16 @@ pub struct Server {
     pub host: crate::engine::alloc::HostFacts,
     /// The largest `used_memory` INFO has seen (`used_memory_peak`).
     pub peak_memory: std::cell::Cell<u64>,
+    /// The host's listening sockets, for `CONFIG SET port` and `bind` (see [`Relisten`]);
+    /// `None` where nothing listens (the browser), and the values are only stored.
+    pub relisten: Option<Relisten>,
 }
+
+/// Moves the host's listening sockets to the bind addresses and port the configuration
+/// now names (`CONFIG SET bind`/`port`; port 0 listens nowhere), as Redis's
+/// `changeListenPort` and `changeBindAddr` do, or reports that it could not, leaving the
+/// old sockets listening. Called with the engine borrowed: it must not reach the engine.
+pub type Relisten = Box<dyn FnMut(&[String], u16) -> Result<(), String>>;
 
 /// How many log lines [`Server::log`] keeps for the host.
 pub const LOG_KEEP: usize = 1000;

@@ -127,6 +127,12 @@ impl SetValue {
 
     /// [`SetValue::insert`] from a borrowed slice.
     pub fn insert_bytes(&mut self, member: &[u8]) -> bool {
+        self.insert_within(member, MAX_INTSET_ENTRIES)
+    }
+
+    /// [`SetValue::insert_bytes`] under `set-max-intset-entries` = `max_intset`: an intset
+    /// that would hold more becomes a hash table, as Redis's `setTypeAdd` converts it.
+    pub fn insert_within(&mut self, member: &[u8], max_intset: usize) -> bool {
         if !self.intset {
             return self.members.insert(SmallBytes::from(member));
         }
@@ -134,7 +140,7 @@ impl SetValue {
             return false;
         }
         match parse_i64(member) {
-            Some(v) if self.members.len() < MAX_INTSET_ENTRIES => {
+            Some(v) if self.members.len() < max_intset => {
                 let at = self.members.partition_point(|m| int_of(m) < v);
                 self.members.shift_insert(at, SmallBytes::from(member));
             }
@@ -170,6 +176,18 @@ impl SetValue {
         m.map(|m| m.to_vec())
     }
 
+    /// A set of `members` added in order under `set-max-intset-entries` = `max_intset`.
+    pub fn collect_within<M: AsRef<[u8]>>(
+        members: impl IntoIterator<Item = M>,
+        max_intset: usize,
+    ) -> SetValue {
+        let mut s = SetValue::new();
+        for m in members {
+            s.insert_within(m.as_ref(), max_intset);
+        }
+        s
+    }
+
     /// The members in storage order (ascending while an intset).
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u8]> + Clone {
         self.members.iter().map(SmallBytes::as_bytes)
@@ -188,9 +206,6 @@ impl SetValue {
         }
         if !self.intset {
             return Ok(());
-        }
-        if self.members.len() > MAX_INTSET_ENTRIES {
-            return Err(format!("an intset of {} members", self.members.len()));
         }
         let mut prev = None;
         for m in &self.members {

@@ -132,13 +132,15 @@ fn client_line(c: &Client, srv: &Server, now_ms: i64, argv_mem: usize) -> String
         .map(|n| String::from_utf8_lossy(n).into_owned())
         .unwrap_or_default();
     format!(
-        "id={id} addr={addr} laddr={laddr} fd={fd} name={name} age={age} idle={idle} flags={flags} db={db} sub={sub} psub={psub} ssub={ssub} multi={multi} qbuf=0 qbuf-free=0 argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={tot} events=r cmd={cmd} user=default redir=-1 resp={resp}",
+        "id={id} addr={addr} laddr={laddr} fd={fd} name={name} age={age} idle={idle} flags={flags} db={db} sub={sub} psub={psub} ssub={ssub} multi={multi} qbuf={qbuf} qbuf-free={qbuf_free} argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={tot} events=r cmd={cmd} user=default redir=-1 resp={resp}",
         id = c.id,
         addr = c.addr,
         laddr = c.laddr,
         fd = c.id + 7,
         db = c.db,
-        tot = 1024 + argv_mem + name.len(),
+        qbuf = c.qbuf.0,
+        qbuf_free = c.qbuf.1,
+        tot = 1024 + argv_mem + name.len() + c.qbuf.0 + c.qbuf.1,
         cmd = c.last_cmd,
         resp = c.proto,
     )
@@ -375,8 +377,13 @@ pub(super) fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         blocked.op.timeout_reply()
     };
     if let Some(c) = ctx.others.get(&target) {
+        // Redis's CLIENT UNBLOCK fails the command that waited whichever reply it sends,
+        // the timeout reply too (`updateStatsOnUnblock(target, 0, 0, 1)`).
         let table = ctx.table;
-        ctx.srv.stats.late_reply(table, &c.last_cmd, &reply);
+        if let Reply::Error(text) = &reply {
+            ctx.srv.stats.count_error(text);
+        }
+        ctx.srv.stats.fail_command(table, &c.last_cmd, 1);
     }
     if ctx
         .others

@@ -287,13 +287,11 @@ fn search(ctx: &mut Ctx<'_>, args: &mut Args, kind: Kind) -> CmdResult {
 
     let n = hits.len();
     if n > 0 {
-        let set: ZSet = hits
-            .into_iter()
-            .map(|h| {
-                let score = if storedist { h.dist / conv } else { h.score };
-                (h.member, score)
-            })
-            .collect();
+        let pairs = hits.into_iter().map(|h| {
+            let score = if storedist { h.dist / conv } else { h.score };
+            (h.member, score)
+        });
+        let set = ZSet::collect_in(pairs, ctx.srv.config.zset_limits());
         ctx.set_value(dst.clone(), Value::ZSet(set), false);
         let event = if is_search {
             "geosearchstore"

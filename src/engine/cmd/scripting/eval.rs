@@ -11,6 +11,7 @@ use crate::engine::cmd::multi::wrap_effects;
 use crate::engine::core::client::Client;
 use crate::engine::core::ctx::Ctx;
 use crate::engine::core::evict;
+use crate::engine::core::monitor;
 use crate::engine::core::server::Server;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::num::parse_i64;
@@ -42,6 +43,9 @@ pub(super) fn evalsha_ro(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 }
 
 fn generic(ctx: &mut Ctx<'_>, args: &mut Args, by_sha: bool, ro: bool) -> CmdResult {
+    // Redis feeds monitors the call before the commands the script runs (and whether or
+    // not it runs at all).
+    monitor::feed_monitors(ctx.srv, ctx.client, args.argv());
     // The call as sent, for FUNCTION STATS while it runs.
     let command = args.argv().to_vec();
     let body = args.next_owned()?;

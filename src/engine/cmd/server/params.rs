@@ -97,8 +97,46 @@ pub(super) fn config_set(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             Err(why) => return Err(set_failed(name, &why)),
         }
     }
+    relisten(ctx, &staged, &chosen)?;
     ctx.srv.config = staged;
     Ok(Reply::ok())
+}
+
+/// Moves the host's listening sockets when `port` or `bind` changed (Redis's `updatePort`
+/// and `applyBind`, which run after every value was set); if that fails, the error names
+/// the first of the two given, with Redis's reason, and nothing is changed.
+fn relisten(
+    ctx: &mut Ctx<'_>,
+    staged: &Config,
+    chosen: &[(&'static str, &'static config::Param)],
+) -> Result<(), Error> {
+    let changed = |name: &str| staged.get(name) != ctx.srv.config.get(name);
+    if !changed("port") && !changed("bind") {
+        return Ok(());
+    }
+    let Some(relisten) = ctx.srv.relisten.as_mut() else {
+        return Ok(());
+    };
+    let binds: Vec<String> = staged
+        .get("bind")
+        .unwrap_or("")
+        .split(' ')
+        .filter(|a| !a.is_empty())
+        .map(str::to_string)
+        .collect();
+    let port = u16::try_from(staged.int("port")).unwrap_or(0);
+    if relisten(&binds, port).is_ok() {
+        return Ok(());
+    }
+    let (name, why) = chosen
+        .iter()
+        .find_map(|(name, p)| match p.name {
+            "port" => Some((*name, "Unable to listen on this port. Check server logs.")),
+            "bind" => Some((*name, "Failed to bind to specified addresses.")),
+            _ => None,
+        })
+        .unwrap_or(("port", "Unable to listen on this port. Check server logs."));
+    Err(set_failed(name, why))
 }
 
 fn set_failed(name: &str, why: &str) -> Error {

@@ -32,12 +32,12 @@ fn intersection<'s>(sets: &[Option<&'s SetValue>], limit: usize) -> Vec<&'s [u8]
 }
 
 /// The union of `sets` as a new set. O(total members).
-fn union(sets: &[Option<&SetValue>]) -> SetValue {
+fn union(sets: &[Option<&SetValue>], max_intset: usize) -> SetValue {
     let mut out = SetValue::new();
     for s in sets.iter().flatten() {
         for m in s.iter() {
             if !out.contains(m) {
-                out.insert_bytes(m);
+                out.insert_within(m, max_intset);
             }
         }
     }
@@ -50,7 +50,7 @@ fn union(sets: &[Option<&SetValue>]) -> SetValue {
 /// first set in the other sets (the larger first; O(N·M), favoured by half because it stops
 /// early on common members) or copying the first set and deleting the others' members
 /// (O(total members)).
-fn difference(sets: &[Option<&SetValue>]) -> SetValue {
+fn difference(sets: &[Option<&SetValue>], max_intset: usize) -> SetValue {
     let Some(Some(first)) = sets.first() else {
         return SetValue::new();
     };
@@ -61,12 +61,12 @@ fn difference(sets: &[Option<&SetValue>]) -> SetValue {
         .fold(first.len(), |acc, s| acc.saturating_add(s.len()));
     if probe_work <= copy_work {
         crate::sorting::sort_by_key(&mut others, |s| std::cmp::Reverse(s.len()));
-        first
+        let kept = first
             .iter()
-            .filter(|m| !others.iter().any(|s| s.contains(m)))
-            .collect()
+            .filter(|m| !others.iter().any(|s| s.contains(m)));
+        SetValue::collect_within(kept, max_intset)
     } else {
-        let mut out: SetValue = first.iter().collect();
+        let mut out = SetValue::collect_within(first.iter(), max_intset);
         for s in others {
             for m in s.iter() {
                 out.remove(m);
@@ -102,9 +102,10 @@ pub(super) fn sinter(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 pub(super) fn sinterstore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let dst = args.next_bytes()?.to_vec();
     let keys = rest_keys(args);
-    let result: SetValue = {
+    let max = ctx.srv.config.set_max_intset_entries();
+    let result = {
         let sets = gather(ctx, &keys, true)?;
-        intersection(&sets, 0).into_iter().collect()
+        SetValue::collect_within(intersection(&sets, 0), max)
     };
     store(ctx, dst, result, "sinterstore")
 }
@@ -147,8 +148,9 @@ pub(super) fn sintercard(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 pub(super) fn sunion(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let keys = rest_keys(args);
     let proto = ctx.client.proto;
+    let max = ctx.srv.config.set_max_intset_entries();
     let sets = gather(ctx, &keys, false)?;
-    Ok(set_reply(proto, union(&sets)))
+    Ok(set_reply(proto, union(&sets, max)))
 }
 
 /// `SUNIONSTORE destination key [key ...]`: stores the union at `destination` (deleting
@@ -156,7 +158,8 @@ pub(super) fn sunion(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 pub(super) fn sunionstore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let dst = args.next_bytes()?.to_vec();
     let keys = rest_keys(args);
-    let result = union(&gather(ctx, &keys, true)?);
+    let max = ctx.srv.config.set_max_intset_entries();
+    let result = union(&gather(ctx, &keys, true)?, max);
     store(ctx, dst, result, "sunionstore")
 }
 
@@ -165,8 +168,9 @@ pub(super) fn sunionstore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 pub(super) fn sdiff(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let keys = rest_keys(args);
     let proto = ctx.client.proto;
+    let max = ctx.srv.config.set_max_intset_entries();
     let sets = gather(ctx, &keys, false)?;
-    Ok(set_reply(proto, difference(&sets)))
+    Ok(set_reply(proto, difference(&sets, max)))
 }
 
 /// `SDIFFSTORE destination key [key ...]`: stores the difference at `destination`
@@ -174,6 +178,7 @@ pub(super) fn sdiff(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 pub(super) fn sdiffstore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let dst = args.next_bytes()?.to_vec();
     let keys = rest_keys(args);
-    let result = difference(&gather(ctx, &keys, true)?);
+    let max = ctx.srv.config.set_max_intset_entries();
+    let result = difference(&gather(ctx, &keys, true)?, max);
     store(ctx, dst, result, "sdiffstore")
 }

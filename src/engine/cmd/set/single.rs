@@ -24,13 +24,11 @@ const SPOP_MOVE_STRATEGY_MUL: u64 = 5;
 pub(super) fn sadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_bytes()?.to_vec();
     let members = args.argv()[args.pos()..].to_vec();
+    let max = ctx.srv.config.set_max_intset_entries();
     let added = match write_set(ctx, &key)? {
-        Some(set) => members
-            .into_iter()
-            .filter(|m| set.insert(m.clone()))
-            .count(),
+        Some(set) => members.iter().filter(|m| set.insert_within(m, max)).count(),
         None => {
-            let set: SetValue = members.into_iter().collect();
+            let set = SetValue::collect_within(members, max);
             let added = set.len();
             let now = ctx.now_ms;
             ctx.db().set(key.clone(), Value::Set(set), false, now);
@@ -128,10 +126,11 @@ pub(super) fn smove(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     ctx.notify(class::SET, "srem", &src);
     ctx.delete_if_emptied(&src);
+    let max = ctx.srv.config.set_max_intset_entries();
     let added = match write_set(ctx, &dst)? {
-        Some(d) => d.insert(member),
+        Some(d) => d.insert_within(&member, max),
         None => {
-            let set: SetValue = std::iter::once(member).collect();
+            let set = SetValue::collect_within([member], max);
             let now = ctx.now_ms;
             ctx.db().set(dst.clone(), Value::Set(set), false, now);
             ctx.notify(class::NEW, "new", &dst);

@@ -4,7 +4,7 @@ use crate::engine::args::Args;
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::num::parse_score;
 use crate::engine::pubsub::class;
-use crate::engine::types::zset::AddOutcome;
+use crate::engine::types::zset::{AddOutcome, ZLimits};
 use crate::engine::types::{Value, ZSet};
 use crate::engine::{Ctx, Reply};
 
@@ -46,7 +46,13 @@ enum AddResult {
 
 /// Redis's `zsetAdd`: applies one `score member` under `opts`. `Err` when the increment
 /// makes NaN (`ERR resulting score is not a number (NaN)`).
-fn zset_add(z: &mut ZSet, member: &[u8], score: f64, opts: AddOpts) -> CmdResult<AddResult> {
+fn zset_add(
+    z: &mut ZSet,
+    member: &[u8],
+    score: f64,
+    opts: AddOpts,
+    limits: ZLimits,
+) -> CmdResult<AddResult> {
     let decide = |cur: Option<f64>| -> CmdResult<Option<f64>> {
         let Some(cur) = cur else {
             return Ok((opts.cond != Some(Cond::Xx)).then_some(score));
@@ -67,7 +73,7 @@ fn zset_add(z: &mut ZSet, member: &[u8], score: f64, opts: AddOpts) -> CmdResult
             _ => Some(score),
         })
     };
-    Ok(match z.update(member, decide)? {
+    Ok(match z.update_in(member, decide, limits)? {
         None => AddResult::Nop,
         Some((AddOutcome::Added, s)) => AddResult::Added(s),
         Some((AddOutcome::Updated, s)) => AddResult::Updated(s),
@@ -160,10 +166,12 @@ fn zadd_generic(ctx: &mut Ctx<'_>, args: &mut Args, incrby: bool) -> CmdResult {
             });
         }
         let now = ctx.now_ms;
-        ctx.db()
-            .set(key.clone(), Value::ZSet(ZSet::new()), false, now);
+        let first_len = pairs.first().map_or(0, |(_, m)| m.len());
+        let z = ctx.srv.config.zset_limits().new_set(first_len);
+        ctx.db().set(key.clone(), Value::ZSet(z), false, now);
         ctx.notify(class::NEW, "new", &key);
     }
+    let limits = ctx.srv.config.zset_limits();
     let Some(z) = write_zset(ctx, &key)? else {
         return Ok(Reply::Integer(0));
     };
@@ -171,7 +179,7 @@ fn zadd_generic(ctx: &mut Ctx<'_>, args: &mut Args, incrby: bool) -> CmdResult {
     let mut last_score = 0.0;
     let mut failure = None;
     for (score, member) in pairs {
-        match zset_add(z, member, score, opts) {
+        match zset_add(z, member, score, opts, limits) {
             Ok(AddResult::Added(s)) => {
                 added += 1;
                 processed += 1;

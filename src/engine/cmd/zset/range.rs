@@ -126,6 +126,7 @@ fn range_generic(
     };
     let withscores = withscores || store.is_some();
     let proto = ctx.client.proto;
+    let limits = ctx.srv.config.zset_limits();
     let Some(z) = read_zset(ctx, &key)? else {
         return Ok(match store {
             Some(dst) => store_result(ctx, dst, ZSet::new(), "zrangestore"),
@@ -166,15 +167,13 @@ fn range_generic(
         Some(dst) => {
             // ZRANGESTORE starts a listpack unless the rank range is known to be large, then
             // adds member by member, as Redis's zrangeResultBeginStore does.
-            let mut out = if matches!(spec, Spec::Rank(..))
-                && items.len() > crate::engine::types::zset::MAX_LISTPACK_ENTRIES
-            {
+            let mut out = if matches!(spec, Spec::Rank(..)) && items.len() > limits.entries {
                 ZSet::new_skiplist()
             } else {
                 ZSet::new()
             };
             for (m, s) in &items {
-                out.add(m, *s);
+                out.add_in(m, *s, limits);
             }
             Ok(store_result(ctx, dst, out, "zrangestore"))
         }

@@ -226,7 +226,8 @@ fn setop_generic(
     });
     match dst {
         Some(dst) => {
-            let z: ZSet = result.iter().map(|(m, s)| (m.to_vec(), *s)).collect();
+            let limits = ctx.srv.config.zset_limits();
+            let z = ZSet::collect_in(result.iter().map(|(m, s)| (m.to_vec(), *s)), limits);
             let event = match op {
                 SetOp::Union => "zunionstore",
                 SetOp::Inter => "zinterstore",

@@ -100,4 +100,4 @@ mod tests;
 pub use input::{SortSource, ZInput};
 pub use iter::Iter;
 pub use range::{LexBound, LexRange, ScoreRange};
-pub use repr::{AddOutcome, ZSet, MAX_LISTPACK_ENTRIES, MAX_LISTPACK_VALUE};
+pub use repr::{AddOutcome, ZLimits, ZSet, MAX_LISTPACK_ENTRIES, MAX_LISTPACK_VALUE};

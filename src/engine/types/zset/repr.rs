@@ -14,6 +14,34 @@ pub const MAX_LISTPACK_ENTRIES: usize = 128;
 /// Redis's `zset-max-listpack-value` default.
 pub const MAX_LISTPACK_VALUE: usize = 64;
 
+/// The conversion thresholds in force (Redis's `zset-max-listpack-entries` and
+/// `zset-max-listpack-value`), read at each change as Redis reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ZLimits {
+    /// Most members a listpack holds.
+    pub entries: usize,
+    /// Longest member a listpack holds.
+    pub value: usize,
+}
+
+impl ZLimits {
+    /// Redis's defaults (128 members, 64 bytes).
+    pub const DEFAULT: ZLimits = ZLimits {
+        entries: MAX_LISTPACK_ENTRIES,
+        value: MAX_LISTPACK_VALUE,
+    };
+
+    /// The encoding a new set whose first member is `first_len` bytes long starts in, as
+    /// `ZADD` picks it: a skiplist when no listpack may hold that member.
+    pub fn new_set(self, first_len: usize) -> ZSet {
+        if self.entries == 0 || first_len > self.value {
+            ZSet::new_skiplist()
+        } else {
+            ZSet::new()
+        }
+    }
+}
+
 /// A sorted set: members with scores, ordered by `(score, member)`. See the module
 /// documentation for the two encodings and their invariants.
 #[derive(Clone)]
@@ -24,7 +52,7 @@ pub struct ZSet {
 #[derive(Clone)]
 pub(super) enum Repr {
     /// Redis's listpack: the entries in order in one array. Finding a member is a scan
-    /// of at most [`MAX_LISTPACK_ENTRIES`] entries, as in Redis.
+    /// of at most `zset-max-listpack-entries` entries, as in Redis.
     Listpack(Vec<(f64, SmallBytes)>),
     /// Redis's skiplist encoding: a dict for members and an ordered tree for ranks.
     Skiplist(Box<Large>),
@@ -186,12 +214,15 @@ impl ZSet {
     /// Re-evaluates the encoding of a freshly built set, as Redis's
     /// `zsetConvertToListpackIfNeeded` does after `ZUNIONSTORE` and friends. **O(N).**
     pub fn shrink_encoding_if_small(&mut self) {
+        self.shrink_encoding_if_small_in(ZLimits::DEFAULT);
+    }
+
+    /// [`ZSet::shrink_encoding_if_small`] under `limits`. **O(N).**
+    pub fn shrink_encoding_if_small_in(&mut self, limits: ZLimits) {
         let Repr::Skiplist(l) = &self.repr else {
             return;
         };
-        if l.dict.len() > MAX_LISTPACK_ENTRIES
-            || l.dict.keys().any(|m| m.len() > MAX_LISTPACK_VALUE)
-        {
+        if l.dict.len() > limits.entries || l.dict.keys().any(|m| m.len() > limits.value) {
             return;
         }
         let v = l
@@ -242,6 +273,11 @@ impl ZSet {
     /// While the set is a listpack, a score of `-0` is stored as `0`: Redis's listpack
     /// keeps integral scores as integers, which have no negative zero.
     pub fn add(&mut self, member: &[u8], score: f64) -> AddOutcome {
+        self.add_in(member, score, ZLimits::DEFAULT)
+    }
+
+    /// [`ZSet::add`] under `limits`: a listpack that would pass them becomes a skiplist.
+    pub fn add_in(&mut self, member: &[u8], score: f64, limits: ZLimits) -> AddOutcome {
         debug_assert!(!score.is_nan());
         if let Repr::Listpack(v) = &mut self.repr {
             let score = listpack_score(score);
@@ -254,7 +290,7 @@ impl ZSet {
                 v.insert(to, (score, m));
                 return AddOutcome::Updated;
             }
-            if v.len() < MAX_LISTPACK_ENTRIES && member.len() <= MAX_LISTPACK_VALUE {
+            if v.len() < limits.entries && member.len() <= limits.value {
                 let to = v.partition_point(|(s, m)| entry_before(*s, m, score, member));
                 v.insert(to, (score, SmallBytes::from(member)));
                 return AddOutcome::Added;
@@ -299,6 +335,16 @@ impl ZSet {
         member: &[u8],
         decide: impl Fn(Option<f64>) -> Result<Option<f64>, E>,
     ) -> Result<Option<(AddOutcome, f64)>, E> {
+        self.update_in(member, decide, ZLimits::DEFAULT)
+    }
+
+    /// [`ZSet::update`] under `limits` (see [`ZSet::add_in`]).
+    pub fn update_in<E>(
+        &mut self,
+        member: &[u8],
+        decide: impl Fn(Option<f64>) -> Result<Option<f64>, E>,
+        limits: ZLimits,
+    ) -> Result<Option<(AddOutcome, f64)>, E> {
         if let Repr::Skiplist(l) = &mut self.repr {
             if let Some((cur, pos)) = l.dict.probe(member) {
                 let decision = decide(Some(cur));
@@ -320,7 +366,7 @@ impl ZSet {
         let Some(new) = decide(self.score(member))? else {
             return Ok(None);
         };
-        Ok(Some((self.add(member, new), new)))
+        Ok(Some((self.add_in(member, new, limits), new)))
     }
 
     /// Removes `member`, returning its score. **O(log N).**
@@ -591,12 +637,9 @@ impl ZSet {
     }
 }
 
-/// The listpack invariants: strictly increasing entries, no NaN and no `-0` score, and
-/// within Redis's listpack limits.
+/// The listpack invariants: strictly increasing entries, no NaN and no `-0` score. (Its
+/// size depends on the limits in force when it grew, so it is not checked here.)
 fn check_listpack(v: &[(f64, SmallBytes)]) -> Result<(), String> {
-    if v.len() > MAX_LISTPACK_ENTRIES || v.iter().any(|(_, m)| m.len() > MAX_LISTPACK_VALUE) {
-        return Err("a listpack beyond Redis's listpack limits".into());
-    }
     if let Some((s, _)) = v
         .iter()
         .find(|(s, _)| s.is_nan() || (*s == 0.0 && s.is_sign_negative()))
@@ -616,11 +659,19 @@ impl FromIterator<(Vec<u8>, f64)> for ZSet {
     /// Builds a set from `(member, score)` pairs (later pairs win), with the encoding a
     /// `*STORE` command would give it.
     fn from_iter<I: IntoIterator<Item = (Vec<u8>, f64)>>(iter: I) -> ZSet {
+        ZSet::collect_in(iter, ZLimits::DEFAULT)
+    }
+}
+
+impl ZSet {
+    /// Builds a set from `(member, score)` pairs (later pairs win), with the encoding a
+    /// `*STORE` command gives it under `limits` (Redis's `zsetConvertToListpackIfNeeded`).
+    pub fn collect_in<I: IntoIterator<Item = (Vec<u8>, f64)>>(iter: I, limits: ZLimits) -> ZSet {
         let mut z = ZSet::new_skiplist();
         for (m, s) in iter {
             z.add(&m, s);
         }
-        z.shrink_encoding_if_small();
+        z.shrink_encoding_if_small_in(limits);
         z
     }
 }
