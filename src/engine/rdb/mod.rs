@@ -5,12 +5,14 @@
 //! * [`prim`]: lengths, strings (with the integer and LZF encodings) and the reader the
 //!   rest is built on.
 //! * [`lzf`]: LZF, byte for byte as Redis's liblzf compresses.
+//! * [`file`]: whole-dataset files (`dump.rdb`): the framing, and a loader that reads in steps.
 //! * this file: the numbers of the format (type bytes, opcodes), the CRC-64 and the
 //!   payload footer `DUMP`, `RESTORE`, `FUNCTION DUMP` and `FUNCTION RESTORE` share.
 //!
 //! Nothing here does I/O: a file is bytes in and bytes out, so the browser and the native
 //! server read and write the same format with the same code.
 
+pub mod file;
 pub mod lzf;
 pub mod prim;
 pub mod read;
