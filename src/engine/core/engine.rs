@@ -87,6 +87,7 @@ impl Engine {
                 debug_next: None,
                 functions: Default::default(),
                 log: Default::default(),
+                persist: super::persist::Persist::new(start_ms),
             },
             clients: HashMap::new(),
             next_client_id: 1,

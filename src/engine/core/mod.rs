@@ -27,6 +27,7 @@ pub mod evict;
 pub mod expire;
 pub mod memory;
 pub mod monitor;
+pub mod persist;
 pub mod publish;
 pub mod server;
 pub mod state;

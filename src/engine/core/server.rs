@@ -85,6 +85,8 @@ pub struct Server {
     /// What the server logged (a script's `redis.log`, warnings), oldest first, for the
     /// host to print or show; the latest [`LOG_KEEP`] lines are kept.
     pub log: std::collections::VecDeque<(i32, Vec<u8>)>,
+    /// Saving as RDB files: the host's storage, the last save, a background save.
+    pub persist: super::persist::Persist,
 }
 
 /// How many log lines [`Server::log`] keeps for the host.

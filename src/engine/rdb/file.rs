@@ -109,7 +109,7 @@ impl fmt::Display for SaveError {
 }
 
 /// The file Redis 7.0's `SAVE` would write for these databases and function libraries at
-/// `now_ms` (keys already expired are left out). **O(size of the dataset).**
+/// `now_ms`. **O(size of the dataset).**
 ///
 /// # Errors
 /// A value the value writer cannot encode (never, once every type has its codec).
@@ -119,71 +119,149 @@ pub fn write_file(
     now_ms: i64,
     opts: &FileOptions,
 ) -> Result<Vec<u8>, SaveError> {
-    let mut out = Vec::with_capacity(256);
-    out.extend_from_slice(format!("REDIS{RDB_VERSION:04}").as_bytes());
-    put_aux(&mut out, b"redis-ver", REDIS_VER.as_bytes());
-    put_aux_int(&mut out, b"redis-bits", 64);
-    put_aux_int(&mut out, b"ctime", opts.ctime_s);
-    put_aux_int(&mut out, b"used-mem", opts.used_mem as i64);
-    put_aux_int(&mut out, b"aof-base", 0);
-    for code in functions {
-        out.push(opcode::FUNCTION2);
-        put_string(&mut out, code, opts.compress);
-    }
-    let value_opts = SaveOptions {
-        compress: opts.compress,
-    };
-    for (index, db) in dbs.iter().enumerate() {
-        let live = || db.iter().filter(|(_, e)| !e.is_expired_at(now_ms));
-        let keys = live().count();
-        if keys == 0 {
-            continue;
+    let mut w = FileWriter::new(functions, now_ms, *opts);
+    while !w.step(dbs, usize::MAX)? {}
+    Ok(w.finish())
+}
+
+/// A file being written in steps of at most N keys, from databases the caller keeps
+/// unchanged meanwhile (a background save's copy). As Redis does, every key is written,
+/// the logically expired ones too (a loader drops them), and RESIZEDB gives the
+/// databases' sizes as they are.
+pub struct FileWriter {
+    out: Vec<u8>,
+    now_ms: i64,
+    opts: FileOptions,
+    db: usize,
+    /// The next key's position in database `db`; `None` before its SELECTDB.
+    next: Option<usize>,
+    keys: u64,
+    done: bool,
+}
+
+impl FileWriter {
+    /// Starts a file: signature, AUX fields, function libraries.
+    pub fn new(functions: &[Vec<u8>], now_ms: i64, opts: FileOptions) -> FileWriter {
+        let mut out = Vec::with_capacity(256);
+        out.extend_from_slice(format!("REDIS{RDB_VERSION:04}").as_bytes());
+        put_aux(&mut out, b"redis-ver", REDIS_VER.as_bytes());
+        put_aux_int(&mut out, b"redis-bits", 64);
+        put_aux_int(&mut out, b"ctime", opts.ctime_s);
+        put_aux_int(&mut out, b"used-mem", opts.used_mem as i64);
+        put_aux_int(&mut out, b"aof-base", 0);
+        for code in functions {
+            out.push(opcode::FUNCTION2);
+            put_string(&mut out, code, opts.compress);
         }
-        let volatile = live().filter(|(_, e)| e.expire_at.is_some()).count();
-        out.push(opcode::SELECTDB);
-        put_len(&mut out, index as u64);
-        out.push(opcode::RESIZEDB);
-        put_len(&mut out, keys as u64);
-        put_len(&mut out, volatile as u64);
-        for (key, entry) in live() {
-            if let Some(at) = entry.expire_at {
-                out.push(opcode::EXPIRETIME_MS);
-                out.extend_from_slice(&at.to_le_bytes());
-            }
-            match opts.usage {
-                Usage::None => {}
-                Usage::Idle => {
-                    out.push(opcode::IDLE);
-                    let idle = now_ms.saturating_sub(entry.accessed_ms).max(0) / 1000;
-                    put_len(&mut out, idle as u64);
-                }
-                Usage::Freq => {
-                    out.push(opcode::FREQ);
-                    out.push(entry.lfu);
-                }
-            }
-            let mut value = Vec::new();
-            write_value(&mut value, &entry.value, &value_opts);
-            let Some((&type_byte, object)) = value.split_first() else {
-                return Err(SaveError {
-                    db: index,
-                    key: key.clone(),
-                    type_name: entry.value.type_name(),
-                });
+        FileWriter {
+            out,
+            now_ms,
+            opts,
+            db: 0,
+            next: None,
+            keys: 0,
+            done: false,
+        }
+    }
+
+    /// Keys written so far.
+    pub fn keys(&self) -> u64 {
+        self.keys
+    }
+
+    /// Writes up to `max_keys` more keys of `dbs` (the same databases at every step);
+    /// true once everything, EOF and checksum included, is written.
+    ///
+    /// # Errors
+    /// A value the value writer cannot encode.
+    pub fn step(&mut self, dbs: &[Db], max_keys: usize) -> Result<bool, SaveError> {
+        let mut n = 0usize;
+        let value_opts = SaveOptions {
+            compress: self.opts.compress,
+        };
+        while !self.done && n < max_keys {
+            let Some(db) = dbs.get(self.db) else {
+                self.out.push(opcode::EOF);
+                let crc = if self.opts.checksum {
+                    CRC64.checksum(&self.out)
+                } else {
+                    0
+                };
+                self.out.extend_from_slice(&crc.to_le_bytes());
+                self.done = true;
+                break;
             };
-            out.push(type_byte);
-            put_string(&mut out, key, opts.compress);
-            out.extend_from_slice(object);
+            let i = match self.next {
+                Some(i) => i,
+                None if db.is_empty() => {
+                    self.db += 1;
+                    continue;
+                }
+                None => {
+                    self.out.push(opcode::SELECTDB);
+                    put_len(&mut self.out, self.db as u64);
+                    self.out.push(opcode::RESIZEDB);
+                    put_len(&mut self.out, db.len() as u64);
+                    put_len(&mut self.out, db.volatile_len() as u64);
+                    0
+                }
+            };
+            let Some((key, entry)) = db.key_at(i) else {
+                self.db += 1;
+                self.next = None;
+                continue;
+            };
+            self.put_key(key, entry, &value_opts)
+                .map_err(|type_name| SaveError {
+                    db: self.db,
+                    key: key.clone(),
+                    type_name,
+                })?;
+            self.next = Some(i + 1);
+            self.keys += 1;
+            n += 1;
         }
+        Ok(self.done)
     }
-    out.push(opcode::EOF);
-    let crc = if opts.checksum {
-        CRC64.checksum(&out)
-    } else {
-        0
-    };
-    out.extend_from_slice(&crc.to_le_bytes());
-    Ok(out)
+
+    fn put_key(
+        &mut self,
+        key: &[u8],
+        entry: &Entry,
+        value_opts: &SaveOptions,
+    ) -> Result<(), &'static str> {
+        let mut value = Vec::new();
+        write_value(&mut value, &entry.value, value_opts);
+        let Some((&type_byte, object)) = value.split_first() else {
+            return Err(entry.value.type_name());
+        };
+        let out = &mut self.out;
+        if let Some(at) = entry.expire_at {
+            out.push(opcode::EXPIRETIME_MS);
+            out.extend_from_slice(&at.to_le_bytes());
+        }
+        match self.opts.usage {
+            Usage::None => {}
+            Usage::Idle => {
+                out.push(opcode::IDLE);
+                let idle = self.now_ms.saturating_sub(entry.accessed_ms).max(0) / 1000;
+                put_len(out, idle as u64);
+            }
+            Usage::Freq => {
+                out.push(opcode::FREQ);
+                out.push(entry.lfu);
+            }
+        }
+        out.push(type_byte);
+        put_string(out, key, self.opts.compress);
+        out.extend_from_slice(object);
+        Ok(())
+    }
+
+    /// The file (complete once [`FileWriter::step`] returned true).
+    pub fn finish(self) -> Vec<u8> {
+        self.out
+    }
 }
 
 fn put_aux(out: &mut Vec<u8>, key: &[u8], value: &[u8]) {
