@@ -6,6 +6,8 @@
 //!   rest is built on.
 //! * [`lzf`]: LZF, byte for byte as Redis's liblzf compresses.
 //! * [`file`]: whole-dataset files (`dump.rdb`): the framing, and a loader that reads in steps.
+//! * [`read`]: objects of every type byte into values; [`unpack`]: the listpacks,
+//!   ziplists, zipmaps and intsets inside them.
 //! * this file: the numbers of the format (type bytes, opcodes), the CRC-64 and the
 //!   payload footer `DUMP`, `RESTORE`, `FUNCTION DUMP` and `FUNCTION RESTORE` share.
 //!
@@ -16,6 +18,7 @@ pub mod file;
 pub mod lzf;
 pub mod prim;
 pub mod read;
+pub mod unpack;
 pub mod write;
 
 use crc::{Crc, NoTable, CRC_64_REDIS};

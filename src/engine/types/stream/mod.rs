@@ -67,11 +67,13 @@ use crate::engine::args::parse_i64;
 
 mod group;
 mod id;
+mod load;
 mod rewrite;
 #[cfg(test)]
 mod tests;
 pub use group::{Consumer, Group, Nack};
 pub use id::{parse_id, string2ull, Fields, ParsedId, StreamId};
+pub use load::LoadedEntry;
 
 /// One listpack node of Redis's representation, as far as behaviour depends on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
