@@ -30,7 +30,7 @@ use std::fmt;
 use crc::{Crc, Digest, NoTable, CRC_64_REDIS};
 
 use super::prim::{put_integer_string, put_len, put_string, Reader};
-use super::read::{read_value, LoadOptions};
+use super::read::{read_value, LoadError, LoadOptions};
 use super::write::{write_value, SaveOptions};
 use super::{kind, opcode, RDB_VERSION};
 use crate::engine::keyspace::{Db, Entry};
@@ -373,6 +373,8 @@ pub struct LoadFileOptions {
     pub checksum: bool,
     /// The time keys' deadlines are compared with, Unix ms.
     pub now_ms: i64,
+    /// The encoding limits values are loaded under.
+    pub values: LoadOptions,
 }
 
 /// A file read to its end: the dataset to install and what the file said about itself.
@@ -651,8 +653,10 @@ impl Loader {
                         let id = r.length().ok_or_else(|| key_err(Problem::Truncated))?;
                         return Err(key_err(Problem::ModuleValue(module_name(id))));
                     }
-                    let value = match read_value(&mut r, t, &LoadOptions::default()) {
-                        Ok(v) => v,
+                    let value = match read_value(&mut r, t, &self.opts.values) {
+                        Ok(v) => Some(v),
+                        // Redis skips an empty value (older versions could save one).
+                        Err(LoadError::Empty) => None,
                         Err(_) if r.at_end() => return Err(key_err(Problem::Truncated)),
                         Err(_) => return Err(key_err(Problem::BadValue(t))),
                     };
@@ -684,14 +688,14 @@ impl Loader {
     fn add_key(
         &mut self,
         key: Vec<u8>,
-        value: Value,
+        value: Option<Value>,
         prefix: &KeyPrefix,
         offset: usize,
     ) -> Result<(), FileError> {
-        if is_empty(&value) {
+        let Some(value) = value.filter(|v| !is_empty(v)) else {
             self.data.empty += 1;
             return Ok(());
-        }
+        };
         let now = self.opts.now_ms;
         if prefix.expire_ms.is_some_and(|t| t < now) {
             self.data.expired += 1;

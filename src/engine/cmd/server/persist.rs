@@ -245,6 +245,7 @@ impl Engine {
         let opts = LoadFileOptions {
             checksum: self.srv.config.flag("rdbchecksum"),
             now_ms: self.srv.clock.now_ms(),
+            values: crate::engine::rdb::read::LoadOptions::from_config(&self.srv.config),
         };
         let data = load_file(bytes, opts)?;
         self.install_rdb(data);

@@ -23,6 +23,7 @@ fn opts() -> LoadFileOptions {
     LoadFileOptions {
         checksum: true,
         now_ms: NOW,
+        values: LoadOptions::default(),
     }
 }
 
