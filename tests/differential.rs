@@ -47,6 +47,8 @@
 
 #[path = "differential/gen.rs"]
 mod gen;
+#[path = "differential/restore.rs"]
+mod restore;
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};

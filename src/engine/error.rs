@@ -158,6 +158,18 @@ pub enum Error {
     OutOfRange,
     /// `ERR One or more scores can't be converted into double` (SORT)
     SortNotDouble,
+    /// `BUSYKEY Target key name already exists.` (RESTORE without REPLACE)
+    BusyKey,
+    /// `ERR Invalid TTL value, must be >= 0` (RESTORE)
+    RestoreTtl,
+    /// `ERR Invalid IDLETIME value, must be >= 0` (RESTORE)
+    RestoreIdleTime,
+    /// `ERR Invalid FREQ value, must be >= 0 and <= 255` (RESTORE)
+    RestoreFreq,
+    /// `ERR DUMP payload version or checksum are wrong` (RESTORE)
+    DumpPayload,
+    /// `ERR Bad data format` (RESTORE of a payload whose object cannot be read)
+    BadDataFormat,
     /// `ERR <text>`: a one-off message that Redis formats at run time. The text must be
     /// Redis's own; prefer a named variant when a message is used in more than one place.
     Err(String),
@@ -333,6 +345,12 @@ impl fmt::Display for Error {
             Error::SortNotDouble => {
                 f.write_str("ERR One or more scores can't be converted into double")
             }
+            Error::BusyKey => f.write_str("BUSYKEY Target key name already exists."),
+            Error::RestoreTtl => f.write_str("ERR Invalid TTL value, must be >= 0"),
+            Error::RestoreIdleTime => f.write_str("ERR Invalid IDLETIME value, must be >= 0"),
+            Error::RestoreFreq => f.write_str("ERR Invalid FREQ value, must be >= 0 and <= 255"),
+            Error::DumpPayload => f.write_str("ERR DUMP payload version or checksum are wrong"),
+            Error::BadDataFormat => f.write_str("ERR Bad data format"),
             Error::Err(text) => write!(f, "ERR {text}"),
             Error::Coded(text) => f.write_str(text),
             Error::CrossSlot => f.write_str("CROSSSLOT Keys in request don't hash to the same slot"),

@@ -1,5 +1,5 @@
 //! The generic (keyspace) group — DEL, EXISTS, the EXPIRE family, TTL, KEYS, SCAN, RENAME,
-//! COPY, MOVE, OBJECT, … — and the database commands SWAPDB, DBSIZE, FLUSHDB and FLUSHALL.
+//! COPY, MOVE, OBJECT, RESTORE, … — and the database commands SWAPDB, DBSIZE, FLUSHDB and FLUSHALL.
 //!
 //! These commands never look inside a value: they move, copy, time out and describe whole
 //! [`Value`](crate::engine::types::Value)s, so a new data type works with all of them as soon as it has a `Value`
@@ -41,6 +41,7 @@ mod expire;
 mod object;
 mod parse;
 mod rename;
+mod restore;
 mod scan;
 #[cfg(test)]
 mod tests;
@@ -50,6 +51,7 @@ use exists::{del, exists, touch, type_, unlink};
 use expire::{expire, expireat, expiretime, persist, pexpire, pexpireat, pexpiretime, pttl, ttl};
 use object::{object_encoding, object_freq, object_help, object_idletime, object_refcount};
 use rename::{copy, move_, rename, renamenx};
+use restore::restore;
 use scan::{dbsize, keys, randomkey, scan};
 
 const RW_FAST: Flags = Flags::WRITE.union(Flags::FAST);
@@ -212,6 +214,16 @@ pub const COMMANDS: &[Command] = &[
             "Renames a key only if the new name is free.",
             "O(1)",
             "1.0.0",
+        ),
+    Command::new("restore", -4, Group::Generic, restore)
+        .key_specs(&[KeySpec::index(1, "OW update")])
+        .acl(&["keyspace", "dangerous"])
+        .flags(Flags::WRITE.union(Flags::DENYOOM))
+        .doc(
+            "key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]",
+            "Creates a key from a DUMP payload, with a time to live (0 for none).",
+            "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).",
+            "2.6.0",
         ),
     Command::new("scan", -2, Group::Generic, scan)
         .tips(&["nondeterministic_output", "request_policy:special"])

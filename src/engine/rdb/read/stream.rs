@@ -5,8 +5,8 @@
 //!
 //! A node's listpack holds its master entry (live count, deleted count, the master
 //! fields, a 0), then each entry: flags (1 deleted, 2 same fields as the master), the ID
-//! as a difference from the master ID, the fields unless flag 2 says they are the
-//! master's, the values, and the count of elements the entry took. Every count is
+//! as a difference from the master ID, then either the values (flag 2) or a count and
+//! each field followed by its value, and last the count of elements the entry took. Every count is
 //! checked, as Redis's deep `streamValidateListpackIntegrity` checks it, and the stream
 //! built must hold together (the live counts, the declared length and each entry's node
 //! agree; every pending entry has exactly one consumer).
@@ -110,28 +110,21 @@ fn read_node(
         let flags = e.int()?;
         let ms = master.ms.wrapping_add(e.int()? as u64);
         let seq = master.seq.wrapping_add(e.int()? as u64);
-        let (n, names) = if flags & FLAG_SAMEFIELDS != 0 {
-            (nmaster, None)
-        } else {
-            let n = e.count()?;
-            let mut names = Vec::with_capacity(n);
-            for _ in 0..n {
-                names.push(e.next()?);
-            }
-            (n, Some(names))
-        };
+        // With the master's fields only the values follow; else a count, then each field
+        // followed by its value.
+        let own = flags & FLAG_SAMEFIELDS == 0;
+        let n = if own { e.count()? } else { nmaster };
         let mut fields = Vec::with_capacity(n);
-        for i in 0..n {
-            let value = e.next()?.to_vec();
-            let name = match &names {
-                Some(names) => names[i].to_vec(),
-                None => master_fields[i].clone(),
-            };
-            fields.push((name, value));
+        for name in master_fields.iter().take(if own { 0 } else { n }) {
+            fields.push((name.clone(), e.next()?.to_vec()));
+        }
+        for _ in 0..if own { n } else { 0 } {
+            let name = e.next()?.to_vec();
+            fields.push((name, e.next()?.to_vec()));
         }
         // The element count of the entry: flags, two ID parts, the values, and with its
         // own fields their count and names, plus this one.
-        let took = if names.is_some() { 2 * n + 4 } else { n + 3 };
+        let took = if own { 2 * n + 4 } else { n + 3 };
         if usize::try_from(e.int()?).ok() != Some(took) {
             return bad();
         }
@@ -176,7 +169,7 @@ pub(super) fn read_stream(r: &mut Reader<'_>, v2: bool) -> Result<Value, LoadErr
         s.entries_added = length;
         s.first_id = s.first().map_or(StreamId::MAX, |(id, _)| id);
     }
-    if length != s.len() || s.check_invariants().is_err() {
+    if length != s.len() || !s.loaded_whole() {
         return bad();
     }
     let groups = r.count(3).ok_or(LoadError::Bad)?;
