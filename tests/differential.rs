@@ -45,6 +45,8 @@
 //! test, unless `KVLAB_DIFF_STRICT=1`; once every command exists, any mismatch fails.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "differential/dump.rs"]
+mod dump;
 #[path = "differential/gen.rs"]
 mod gen;
 #[path = "differential/restore.rs"]

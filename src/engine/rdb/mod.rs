@@ -8,6 +8,7 @@
 //! * [`file`]: whole-dataset files (`dump.rdb`): the framing, and a loader that reads in steps.
 //! * [`read`]: objects of every type byte into values; [`unpack`]: the listpacks,
 //!   ziplists, zipmaps and intsets inside them.
+//! * [`pack`]: listpacks and intsets, the blobs small values are kept in.
 //! * this file: the numbers of the format (type bytes, opcodes), the CRC-64 and the
 //!   payload footer `DUMP`, `RESTORE`, `FUNCTION DUMP` and `FUNCTION RESTORE` share.
 //!
@@ -16,6 +17,7 @@
 
 pub mod file;
 pub mod lzf;
+pub mod pack;
 pub mod prim;
 pub mod read;
 pub mod unpack;

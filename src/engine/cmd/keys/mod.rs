@@ -36,6 +36,7 @@
 use crate::engine::table::{Command, Flags, Group, KeySpec, Touches};
 
 mod db;
+mod dump;
 mod exists;
 mod expire;
 mod object;
@@ -47,6 +48,7 @@ mod scan;
 mod tests;
 
 use db::{flushall, flushdb, swapdb};
+use dump::dump;
 use exists::{del, exists, touch, type_, unlink};
 use expire::{expire, expireat, expiretime, persist, pexpire, pexpireat, pexpiretime, pttl, ttl};
 use object::{object_encoding, object_freq, object_help, object_idletime, object_refcount};
@@ -78,6 +80,16 @@ pub const COMMANDS: &[Command] = &[
             "Deletes keys and replies with how many existed.",
             "O(N) where N is the number of keys that will be removed. When a key to remove holds a value other than a string, the individual complexity for this key is O(M) where M is the number of elements in the list, set, sorted set or hash. Removing a single key that holds a string value is O(1).",
             "1.0.0",
+        ),
+    Command::new("dump", 2, Group::Generic, dump)
+        .key_specs(&[KeySpec::index(1, "RO access")])
+        .tips(&["nondeterministic_output"])
+        .flags(Flags::READONLY)
+        .doc(
+            "key",
+            "Serializes the value at a key in Redis's RDB format, for RESTORE.",
+            "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1).",
+            "2.6.0",
         ),
     Command::new("exists", -2, Group::Generic, exists)
         .key_specs(&[KeySpec::index(1, "RO").range(-1, 1, 0)])

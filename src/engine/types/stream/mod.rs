@@ -68,6 +68,7 @@ use crate::engine::args::parse_i64;
 mod group;
 mod id;
 mod load;
+pub mod layout;
 mod rewrite;
 #[cfg(test)]
 mod tests;
