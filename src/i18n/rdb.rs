@@ -107,7 +107,10 @@ pub fn rdb_error_text(e: &FileError, lang: Lang) -> String {
     };
     let mut out = format!("{what}，位于第 {} 字节", e.offset);
     if let Some((db, key)) = &e.key {
-        out.push_str(&format!("（数据库 {db} 的键“{}”）", String::from_utf8_lossy(key)));
+        out.push_str(&format!(
+            "（数据库 {db} 的键“{}”）",
+            String::from_utf8_lossy(key)
+        ));
     }
     out
 }
@@ -144,7 +147,10 @@ mod tests {
             offset: 40,
             key: Some((2, b"k".to_vec())),
         };
-        assert_eq!(rdb_error_text(&e, Lang::Zh), "键重复，位于第 40 字节（数据库 2 的键“k”）");
+        assert_eq!(
+            rdb_error_text(&e, Lang::Zh),
+            "键重复，位于第 40 字节（数据库 2 的键“k”）"
+        );
         assert_eq!(
             fill(Lang::Zh.rdb().imported, &[&3, &"a.rdb"]),
             "已从 a.rdb 导入 3 个键。"

@@ -48,8 +48,9 @@ static CRC64: Crc<u64, NoTable> = Crc::<u64, NoTable>::new(&CRC_64_REDIS);
 /// What a saved file records about the server besides the data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileOptions {
-    /// `rdbcompression`: LZF-compress strings where that pays.
-    pub compress: bool,
+    /// How values are written (`rdbcompression`, the list node sizes); keys and function
+    /// libraries are compressed as `values.compress` says too.
+    pub values: SaveOptions,
     /// `rdbchecksum`: end with the CRC-64 of the file (else eight zero bytes).
     pub checksum: bool,
     /// The `ctime` AUX field: when the file was made, Unix seconds.
@@ -76,7 +77,7 @@ pub enum Usage {
 impl Default for FileOptions {
     fn default() -> FileOptions {
         FileOptions {
-            compress: true,
+            values: SaveOptions::default(),
             checksum: true,
             ctime_s: 0,
             used_mem: 0,
@@ -151,7 +152,7 @@ impl FileWriter {
         put_aux_int(&mut out, b"aof-base", 0);
         for code in functions {
             out.push(opcode::FUNCTION2);
-            put_string(&mut out, code, opts.compress);
+            put_string(&mut out, code, opts.values.compress);
         }
         FileWriter {
             out,
@@ -176,9 +177,7 @@ impl FileWriter {
     /// A value the value writer cannot encode.
     pub fn step(&mut self, dbs: &[Db], max_keys: usize) -> Result<bool, SaveError> {
         let mut n = 0usize;
-        let value_opts = SaveOptions {
-            compress: self.opts.compress,
-        };
+        let value_opts = self.opts.values;
         while !self.done && n < max_keys {
             let Some(db) = dbs.get(self.db) else {
                 self.out.push(opcode::EOF);
@@ -253,7 +252,7 @@ impl FileWriter {
             }
         }
         out.push(type_byte);
-        put_string(out, key, self.opts.compress);
+        put_string(out, key, self.opts.values.compress);
         out.extend_from_slice(object);
         Ok(())
     }

@@ -43,7 +43,7 @@ pub fn export_rdb(state: &UseReducerHandle<State>, report: &Report) {
         let srv = e.server();
         let now = e.now_ms();
         let opts = FileOptions {
-            compress: srv.config.flag("rdbcompression"),
+            values: crate::engine::rdb::write::SaveOptions::from_config(&srv.config),
             checksum: srv.config.flag("rdbchecksum"),
             ctime_s: now.div_euclid(1000),
             used_mem: crate::engine::core::memory::used_memory(srv),
@@ -62,7 +62,12 @@ fn size(n: usize) -> String {
 }
 
 /// Reads `bytes` (the file `name`) in slices, then imports it; see the module's comment.
-pub async fn import_rdb(state: UseReducerHandle<State>, name: String, bytes: Vec<u8>, report: Report) {
+pub async fn import_rdb(
+    state: UseReducerHandle<State>,
+    name: String,
+    bytes: Vec<u8>,
+    report: Report,
+) {
     let lang = state.lang;
     let t = lang.rdb();
     let refused = |why: String| (format!("{}: {why}", fill(t.refused, &[&name])), true);
@@ -192,7 +197,9 @@ pub fn use_rdb_drop(on_drop: Callback<web_sys::File>) -> bool {
                 };
                 let has_files = move |e: &web_sys::Event| {
                     files(e).is_some_and(|d| {
-                        d.types().iter().any(|t| t.as_string().as_deref() == Some("Files"))
+                        d.types()
+                            .iter()
+                            .any(|t| t.as_string().as_deref() == Some("Files"))
                     })
                 };
                 let over = {
@@ -226,7 +233,8 @@ pub fn use_rdb_drop(on_drop: Callback<web_sys::File>) -> bool {
                         "drop",
                         gloo_events::EventListenerOptions::enable_prevent_default(),
                         move |e| {
-                            let Some(file) = files(e).and_then(|d| d.files()).and_then(|f| f.get(0))
+                            let Some(file) =
+                                files(e).and_then(|d| d.files()).and_then(|f| f.get(0))
                             else {
                                 return;
                             };

@@ -47,7 +47,7 @@ fn file_options(srv: &Server, now_ms: i64) -> FileOptions {
         Usage::None
     };
     FileOptions {
-        compress: srv.config.flag("rdbcompression"),
+        values: crate::engine::rdb::write::SaveOptions::from_config(&srv.config),
         checksum: srv.config.flag("rdbchecksum"),
         ctime_s: now_ms.div_euclid(1000),
         used_mem: used_memory(srv),

@@ -67,8 +67,8 @@ use crate::engine::args::parse_i64;
 
 mod group;
 mod id;
-mod load;
 pub mod layout;
+mod load;
 mod rewrite;
 #[cfg(test)]
 mod tests;
