@@ -20,7 +20,7 @@ pub struct RdbStrings {
     pub drop: &'static str,
     /// In English: “Reading {}…”: `{}` the file name.
     pub reading: &'static str,
-    /// In English: “{} of {}, {} keys”: bytes done, bytes in all, keys so far.
+    /// In English: “{}% read, {} keys”: the share of the file's bytes read, keys so far.
     pub progress: &'static str,
     /// In English: “Nothing imported from {}”: `{}` the file name, before the reason.
     pub refused: &'static str,
@@ -45,7 +45,7 @@ const EN: RdbStrings = RdbStrings {
            here are kept.",
     drop: "Drop a dump.rdb to import it",
     reading: "Reading {}…",
-    progress: "{} of {}, {} keys",
+    progress: "{}% read, {} keys",
     refused: "Nothing imported from {}",
     imported: "Imported {} keys from {}.",
     kept: "{} keys that exist here were kept.",
@@ -62,7 +62,7 @@ const ZH: RdbStrings = RdbStrings {
            文件会先完整读取并校验，之后才改动数据；这里已有的键保持不变。",
     drop: "拖放 dump.rdb 以导入",
     reading: "正在读取 {}…",
-    progress: "{} / {}，{} 个键",
+    progress: "已读取 {}%，{} 个键",
     refused: "未从 {} 导入任何数据",
     imported: "已从 {1} 导入 {0} 个键。",
     kept: "{} 个这里已有的键保持不变。",

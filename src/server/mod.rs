@@ -126,7 +126,10 @@ pub const USAGE: &str =
   --port PORT       TCP port (default 6379; 0 picks a free port)
   --seed N          seed for the engine's random choices (default: from the clock)
   --<config> VALUE  any CONFIG parameter, as redis-server takes it, e.g.
-                    --cluster-enabled yes (a one-node cluster: CROSSSLOT, CLUSTER KEYSLOT)";
+                    --cluster-enabled yes (a one-node cluster: CROSSSLOT, CLUSTER KEYSLOT),
+                    --dir DIR --dbfilename FILE (the dump.rdb loaded at start and written
+                    by SAVE, BGSAVE, save points and SHUTDOWN; default ./dump.rdb),
+                    --save \"\" (no save points)";
 
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -57,10 +57,6 @@ pub fn export_rdb(state: &UseReducerHandle<State>, report: &Report) {
     }
 }
 
-fn size(n: usize) -> String {
-    super::workspaces::size_text(n as u64)
-}
-
 /// Reads `bytes` (the file `name`) in slices, then imports it; see the module's comment.
 pub async fn import_rdb(
     state: UseReducerHandle<State>,
@@ -90,10 +86,8 @@ pub async fn import_rdb(
     };
     let total = loader.total_bytes();
     loop {
-        let progress = fill(
-            t.progress,
-            &[&size(loader.done_bytes()), &size(total), &loader.keys()],
-        );
+        let percent = (loader.done_bytes() as u64 * 100) / (total.max(1) as u64);
+        let progress = fill(t.progress, &[&percent, &loader.keys()]);
         report(format!("{} {progress}", fill(t.reading, &[&name])), false);
         match loader.step(STEP_KEYS) {
             Ok(true) => break,
