@@ -210,6 +210,16 @@ fn restored_payloads_read_as_in_redis() {
                 ));
             }
             let hashed = enc == Reply::Bulk(b"hashtable".to_vec());
+            // DUMP of what was restored: the same bytes, except where the order of a hash
+            // table's members is Redis's own, and for lists and streams: Redis keeps a
+            // loaded list's quicklist nodes as they came (kvlab packs a list anew by the
+            // configuration in force) and a stream node's deleted entries (kvlab keeps
+            // their count only, and DUMP writes the live entries).
+            let (dr, dk) = p.cmd(&[b"DUMP", b"k"]);
+            let repacked = matches!(ty.as_str(), "list" | "stream");
+            if dr != dk && !hashed && !repacked {
+                failures.push(format!("{}: DUMP after RESTORE differs", case.name));
+            }
             let mut reads = default_reads(ty.as_bytes());
             reads.extend(case.reads.iter().map(|r| (r.clone(), false, false)));
             for (argv, unordered, pairs) in reads {

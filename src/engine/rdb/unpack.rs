@@ -43,25 +43,6 @@ impl Elem<'_> {
             Elem::Str(s) => crate::engine::args::parse_i64(s),
         }
     }
-
-    /// The length of the element as a string, without building it.
-    pub fn len(self) -> usize {
-        match self {
-            Elem::Str(s) => s.len(),
-            Elem::Int(v) => {
-                let digits = v
-                    .unsigned_abs()
-                    .checked_ilog10()
-                    .map_or(1, |d| d as usize + 1);
-                digits + usize::from(v < 0)
-            }
-        }
-    }
-
-    /// True for an empty string element.
-    pub fn is_empty(self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// A listpack's header: total bytes (u32) and element count (u16, 65535 = unknown).
@@ -407,12 +388,5 @@ mod tests {
         swapped[8..12].rotate_left(2);
         assert_eq!(intset(&swapped), None);
         assert_eq!(intset(&b[..11]), None);
-    }
-
-    #[test]
-    fn elem_lengths_match_their_text() {
-        for v in [0i64, 9, 10, -1, -10, i64::MIN, i64::MAX] {
-            assert_eq!(Elem::Int(v).len(), v.to_string().len(), "{v}");
-        }
     }
 }

@@ -20,7 +20,7 @@
 //! command's time (wrapping as Redis's C arithmetic does, so a TTL near `i64::MAX` lands
 //! in the past). A deadline not after now stores nothing: the reply is still `OK`, and if
 //! `REPLACE` deleted a key that is a `del` event and the command replays as `DEL key`.
-//! Otherwise the key is created with its deadline and the `restore` event; `IDLETIME`
+//! Otherwise the key is created with its deadline, the `new` and `restore` events; `IDLETIME`
 //! sets its access time that many seconds back unless an LFU `maxmemory-policy` is in
 //! force, and `FREQ` sets its access counter only under one (Redis's
 //! `objectSetLRUOrLFU`). A relative TTL replays as the absolute deadline with `ABSTTL`
@@ -128,7 +128,83 @@ pub(super) fn restore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     ctx.db().insert_entry(key.clone(), entry);
     ctx.signal_ready(&key);
+    ctx.notify(class::NEW, "new", &key);
     ctx.notify(class::GENERIC, "restore", &key);
     ctx.dirty += 1;
     Ok(Reply::ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::rdb::seal;
+    use crate::engine::testing::{self, exec_survives};
+    use crate::engine::{ClientId, Engine, Reply};
+
+    const NOW: i64 = 1_704_067_200_000;
+
+    fn run(e: &mut Engine, c: ClientId, args: &[&[u8]]) -> Reply {
+        e.execute(c, args.iter().map(|a| a.to_vec()).collect())
+    }
+
+    fn hello() -> Vec<u8> {
+        seal(b"\x00\x05hello".to_vec())
+    }
+
+    #[test]
+    fn effects_replay_exactly() {
+        let (mut e, c) = testing::connected_at(NOW);
+        let p = hello();
+        run(&mut e, c, &[b"RESTORE", b"k", b"5000", &p]);
+        let abs = (NOW + 5000).to_string();
+        let fx = e.take_effects();
+        assert_eq!(fx.len(), 1);
+        let want: Vec<&[u8]> = vec![b"RESTORE", b"k", abs.as_bytes(), &p, b"ABSTTL"];
+        assert_eq!(fx[0].argv, want);
+        // Replayed later on another engine, the effect gives the same deadline.
+        let (mut b, cb) = testing::connected_at(NOW + 1000);
+        b.execute(cb, fx[0].argv.clone());
+        assert_eq!(
+            b.server().dbs[0].get_raw(b"k").unwrap().expire_at,
+            Some(NOW + 5000)
+        );
+        // ABSTTL and no TTL replay as they are.
+        run(&mut e, c, &[b"RESTORE", b"a", b"0", &p, b"IDLETIME", b"3"]);
+        assert_eq!(testing::effects(&mut e).len(), 1);
+        // A past deadline: nothing, or DEL of the key REPLACE removed.
+        run(&mut e, c, &[b"RESTORE", b"x", b"1", &p, b"ABSTTL"]);
+        assert_eq!(testing::effects(&mut e), Vec::<String>::new());
+        run(
+            &mut e,
+            c,
+            &[b"RESTORE", b"a", b"1", &p, b"ABSTTL", b"REPLACE"],
+        );
+        assert_eq!(testing::effects(&mut e), ["DEL a"]);
+        // Errors record nothing.
+        run(&mut e, c, &[b"RESTORE", b"k", b"0", &p]);
+        run(&mut e, c, &[b"RESTORE", b"n", b"0", b"junk"]);
+        assert_eq!(testing::effects(&mut e), Vec::<String>::new());
+    }
+
+    #[test]
+    fn restore_touches_watchers_and_wakes_blocked_pops() {
+        let (mut e, c) = testing::connected_at(NOW);
+        let p = hello();
+        let line = |key: &str| {
+            let quoted: String = p.iter().map(|b| format!("\\x{b:02x}")).collect();
+            format!("RESTORE {key} 0 \"{quoted}\" REPLACE")
+        };
+        assert!(!exec_survives(&mut e, c, "w", &line("w")));
+        assert!(exec_survives(&mut e, c, "w", &line("other")));
+        // A list payload (type 18, one listpack node holding "a") serves BLPOP.
+        let list = seal(b"\x12\x01\x02\x0a\x0a\x00\x00\x00\x01\x00\x81a\x02\xff".to_vec());
+        let waiter = e.connect();
+        run(&mut e, waiter, &[b"BLPOP", b"l", b"0"]);
+        assert_eq!(
+            run(&mut e, c, &[b"RESTORE", b"l", b"0", &list]),
+            Reply::ok()
+        );
+        assert_eq!(run(&mut e, c, &[b"EXISTS", b"l"]), Reply::Integer(0));
+        let served = Reply::Array(vec![Reply::Bulk(b"l".to_vec()), Reply::Bulk(b"a".to_vec())]);
+        assert_eq!(e.take_pushes(waiter), [served]);
+    }
 }

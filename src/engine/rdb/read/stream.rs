@@ -11,10 +11,11 @@
 //! built must hold together (the live counts, the declared length and each entry's node
 //! agree; every pending entry has exactly one consumer).
 
-use super::{string, LoadError};
+use super::error::{string, LoadError};
 use crate::engine::rdb::prim::Reader;
 use crate::engine::rdb::unpack::{self, Elem};
-use crate::engine::types::stream::{Consumer, Group, LoadedEntry, Nack, Stream, StreamId};
+use crate::engine::types::stream::load::LoadedEntry;
+use crate::engine::types::stream::{Consumer, Group, Nack, Stream, StreamId};
 use crate::engine::types::Value;
 
 /// Entry flag: deleted (`STREAM_ITEM_FLAG_DELETED`).
@@ -76,11 +77,16 @@ impl<'a> Elems<'a, '_> {
     }
 }
 
-/// One node: its listpack parsed into the master fields, the entries and their bytes.
-fn read_node(
-    master: StreamId,
-    blob: &[u8],
-) -> Result<(Vec<Vec<u8>>, Vec<LoadedEntry>, usize), LoadError> {
+/// A node's listpack, parsed: the master fields, the entries in append order, and the
+/// bytes the entries take.
+struct NodeParts {
+    master_fields: Vec<Vec<u8>>,
+    entries: Vec<LoadedEntry>,
+    entry_bytes: usize,
+}
+
+/// One node's listpack.
+fn read_node(master: StreamId, blob: &[u8]) -> Result<NodeParts, LoadError> {
     let items = unpack::listpack_sized(blob).ok_or(LoadError::Bad)?;
     if items.is_empty() {
         return bad();
@@ -140,7 +146,11 @@ fn read_node(
         return bad();
     }
     let entry_bytes = items[entries_from..].iter().map(|(_, size)| size).sum();
-    Ok((master_fields, entries, entry_bytes))
+    Ok(NodeParts {
+        master_fields,
+        entries,
+        entry_bytes,
+    })
 }
 
 /// A stream of type 15 (`v2` false: RDB 9, Redis 5 to 6.2) or 19 (`v2`: Redis 7.0).
@@ -150,8 +160,8 @@ pub(super) fn read_stream(r: &mut Reader<'_>, v2: bool) -> Result<Value, LoadErr
     for _ in 0..nodes {
         let master = raw_id(&string(r)?)?;
         let blob = string(r)?;
-        let (fields, entries, bytes) = read_node(master, &blob)?;
-        if !s.load_node(master, fields, entries, bytes) {
+        let n = read_node(master, &blob)?;
+        if !s.load_node(master, n.master_fields, n.entries, n.entry_bytes) {
             return bad();
         }
     }

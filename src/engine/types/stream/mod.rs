@@ -68,13 +68,12 @@ use crate::engine::args::parse_i64;
 mod group;
 mod id;
 pub mod layout;
-mod load;
+pub mod load;
 mod rewrite;
 #[cfg(test)]
 mod tests;
 pub use group::{Consumer, Group, Nack};
 pub use id::{parse_id, string2ull, Fields, ParsedId, StreamId};
-pub use load::LoadedEntry;
 
 /// One listpack node of Redis's representation, as far as behaviour depends on it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -23,7 +23,9 @@
 //! Our sorted sets and sets keep Redis's default limits as fixed bounds of their small
 //! encodings (128 members of at most 64 bytes, 512 integers; see [`ZSet`] and
 //! [`SetValue`]): under a configuration that raises those limits, a value beyond the
-//! defaults is loaded in the large encoding.
+//! defaults is loaded in the large encoding, and so is a listpack blob holding a member
+//! longer than 64 bytes (which Redis, not looking at lengths, keeps as a listpack; only a
+//! server whose `zset-max-listpack-value` was raised writes one).
 //!
 //! # What is refused
 //! Everything Redis refuses: lengths that run past the bytes, damaged blobs, NaN scores,
@@ -45,7 +47,11 @@ use crate::engine::types::zset::{AddOutcome, MAX_LISTPACK_ENTRIES, MAX_LISTPACK_
 use crate::engine::types::{HashValue, ListValue, SetValue, StrValue, Value, ZSet};
 use crate::engine::Config;
 
+mod error;
 mod stream;
+
+use error::string;
+pub use error::LoadError;
 
 /// What changes how a value is read: the encoding limits of the configuration in force
 /// (Redis converts a loaded value that exceeds them).
@@ -86,20 +92,6 @@ impl LoadOptions {
             zset_max_listpack_value: config.zset_max_listpack_value(),
         }
     }
-}
-
-/// Why a value could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LoadError {
-    /// The bytes are not a valid object (Redis's "Bad data format" for RESTORE).
-    Bad,
-    /// A valid object with no element (Redis's `RDB_LOAD_ERR_EMPTY_KEY`): `RESTORE`
-    /// refuses it as bad data, a file load skips the key.
-    Empty,
-    /// A module's value (types 6 and 7): no module can be loaded here.
-    Module,
-    /// A type byte RDB 10 does not have.
-    UnknownType(u8),
 }
 
 /// The most bytes Redis lets a listpack grow to (`LISTPACK_MAX_SAFETY_SIZE`): a loaded
@@ -204,11 +196,6 @@ pub fn read_value(
         return Err(LoadError::Empty);
     }
     Ok(value)
-}
-
-/// A string (any of the RDB string encodings).
-fn string(r: &mut Reader<'_>) -> Result<Vec<u8>, LoadError> {
-    r.string().ok_or(LoadError::Bad)
 }
 
 /// Type 2: a count, then the members.
