@@ -15,9 +15,13 @@
 //! IDs, groups with their PEL and consumers) with the millisecond times blanked, since
 //! each side stamps deliveries and seen-times with its own clock.
 //!
-//! Run alone with `cargo test --test differential dump::`.
+//! Random values and the timing measurement are in `dump_random.rs`. Run alone with
+//! `cargo test --test differential dump::`.
 
 use kvlab::engine::{ClientId, Engine, ManualClock, Reply};
+
+#[path = "dump_random.rs"]
+mod random;
 
 use super::support::process::{self, ServerGuard};
 use super::support::resp::{parse_bytes, RespClient};
@@ -602,5 +606,18 @@ fn dump_streams() {
     p.restores("long");
     p.line("XTRIM long MAXLEN 0");
     p.restores("long");
+    // A node left with deleted entries alone, then entries below its master ID (after
+    // XSETID lowered the last ID), which Redis appends to it with negative deltas.
+    for i in 10..16 {
+        p.line(&format!("XADD strays {i}-0 k v{i}"));
+    }
+    p.line("XDEL strays 13-0 14-0 15-0");
+    p.line("XTRIM strays MINID 13-0");
+    p.restores("strays");
+    p.line("XSETID strays 5-0");
+    p.line("XADD strays 6-0 k v6");
+    p.line("XADD strays 7-3 other v7");
+    p.line("XADD strays 20-0 k v20");
+    p.restores("strays");
     eprintln!("streams: {} exact, {} restored", p.exact, p.restored);
 }

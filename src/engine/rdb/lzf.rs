@@ -12,15 +12,72 @@ fn slot(h: u32) -> usize {
     ((h >> 8).wrapping_sub(h.wrapping_mul(5)) as usize) & (HSIZE - 1)
 }
 
+/// The hash table of positions, kept from call to call so that a call does not pay for
+/// 64K empty slots (a `DUMP` of a million short strings tries LZF a million times): each
+/// slot holds the number of the call that wrote it beside the position, and a slot of an
+/// earlier call reads as empty.
+struct Table {
+    call: u32,
+    slots: Vec<(u32, u32)>,
+}
+
+impl Table {
+    fn new() -> Table {
+        Table {
+            call: 0,
+            slots: vec![(0, 0); HSIZE],
+        }
+    }
+
+    /// Starts a call: every slot empty.
+    fn start(&mut self) {
+        self.call = self.call.wrapping_add(1);
+        if self.call == 0 {
+            self.slots.fill((0, 0));
+            self.call = 1;
+        }
+    }
+
+    /// Position + 1 last stored at slot `s` in this call, 0 if none.
+    fn get(&self, s: usize) -> u32 {
+        match self.slots[s] {
+            (call, pos) if call == self.call => pos,
+            _ => 0,
+        }
+    }
+
+    fn set(&mut self, s: usize, pos: u32) {
+        self.slots[s] = (self.call, pos);
+    }
+}
+
+thread_local! {
+    static TABLE: std::cell::RefCell<Option<Table>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Compresses `input` into at most `limit` bytes; `None` if it does not fit (Redis's
 /// `lzf_compress` returning 0).
 pub fn compress(input: &[u8], limit: usize) -> Option<Vec<u8>> {
-    let n = input.len();
-    if n == 0 || limit == 0 {
+    if input.is_empty() || limit == 0 {
         return None;
     }
+    TABLE.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut kept) => {
+            let table = kept.get_or_insert_with(Table::new);
+            table.start();
+            compress_with(table, input, limit)
+        }
+        Err(_) => {
+            let mut table = Table::new();
+            table.start();
+            compress_with(&mut table, input, limit)
+        }
+    })
+}
+
+fn compress_with(table: &mut Table, input: &[u8], limit: usize) -> Option<Vec<u8>> {
+    let n = input.len();
     // Positions + 1 (0: empty).
-    let mut table = vec![0u32; HSIZE];
     let mut out = vec![0u8; limit + 8];
     let mut op = 1usize;
     let mut lit = 0usize;
@@ -31,8 +88,8 @@ pub fn compress(input: &[u8], limit: usize) -> Option<Vec<u8>> {
     while ip + 2 < n {
         h = next(h, ip);
         let s = slot(h);
-        let candidate = table[s];
-        table[s] = ip as u32 + 1;
+        let candidate = table.get(s);
+        table.set(s, ip as u32 + 1);
         let found = candidate > 1 && {
             let r = candidate as usize - 1;
             ip - r - 1 < MAX_OFF
@@ -89,10 +146,10 @@ pub fn compress(input: &[u8], limit: usize) -> Option<Vec<u8>> {
             ip -= 2;
             h = first(ip);
             h = next(h, ip);
-            table[slot(h)] = ip as u32 + 1;
+            table.set(slot(h), ip as u32 + 1);
             ip += 1;
             h = next(h, ip);
-            table[slot(h)] = ip as u32 + 1;
+            table.set(slot(h), ip as u32 + 1);
             ip += 1;
         } else {
             if op >= limit {
