@@ -42,7 +42,8 @@ pub const REDIS_VER: &str = "7.0.15";
 /// The number of databases a file may select (Redis's default `databases 16`).
 pub const NUM_DBS: usize = 16;
 
-/// A static, so that a digest can be carried across the steps of a load.
+/// A static, so that a digest can be carried across the steps of a load or a save (it is
+/// computed bit by bit: a whole big file's checksum at once would stall a step).
 static CRC64: Crc<u64, NoTable> = Crc::<u64, NoTable>::new(&CRC_64_REDIS);
 
 /// What a saved file records about the server besides the data.
@@ -138,6 +139,9 @@ pub struct FileWriter {
     next: Option<usize>,
     keys: u64,
     done: bool,
+    /// The checksum of `out[..digested]`, fed a step at a time.
+    digest: Digest<'static, u64, NoTable>,
+    digested: usize,
 }
 
 impl FileWriter {
@@ -162,6 +166,8 @@ impl FileWriter {
             next: None,
             keys: 0,
             done: false,
+            digest: CRC64.digest(),
+            digested: 0,
         }
     }
 
@@ -182,7 +188,9 @@ impl FileWriter {
             let Some(db) = dbs.get(self.db) else {
                 self.out.push(opcode::EOF);
                 let crc = if self.opts.checksum {
-                    CRC64.checksum(&self.out)
+                    self.digest.update(&self.out[self.digested..]);
+                    self.digested = self.out.len();
+                    std::mem::replace(&mut self.digest, CRC64.digest()).finalize()
                 } else {
                     0
                 };
@@ -219,6 +227,10 @@ impl FileWriter {
             self.next = Some(i + 1);
             self.keys += 1;
             n += 1;
+        }
+        if self.opts.checksum && !self.done {
+            self.digest.update(&self.out[self.digested..]);
+            self.digested = self.out.len();
         }
         Ok(self.done)
     }
