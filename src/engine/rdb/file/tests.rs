@@ -1,4 +1,5 @@
 use super::*;
+use crate::engine::rdb::prim::put_len;
 use crate::engine::types::StrValue;
 
 const NOW: i64 = 1_700_000_000_000;
