@@ -77,7 +77,7 @@ redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
     --daemonize no >"$tmp/redis.log" 2>&1 &
 redis_pid=$!
 
-"$KVLAB_BIN" --bind 127.0.0.1 --port 0 >"$tmp/kvlab.log" 2>&1 &
+"$KVLAB_BIN" --bind 127.0.0.1 --port 0 --save "" >"$tmp/kvlab.log" 2>&1 &
 kvlab_pid=$!
 
 # Wait for both: redis answers PING; kvlab prints its address once it listens.

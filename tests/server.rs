@@ -23,7 +23,16 @@ struct Server {
 impl Server {
     fn start() -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kvlab-server"))
-            .args(["--bind", "127.0.0.1", "--port", "0", "--seed", "1"])
+            .args([
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--seed",
+                "1",
+                "--save",
+                "",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

@@ -7,7 +7,8 @@
 //!   for the console ([`console`]), and one per part of the workbench: [`TabStrings`]
 //!   ([`tabs`]), [`ShareStrings`] and [`EmbedStrings`] ([`share`]), [`WorkspaceStrings`] and
 //!   [`PersistStrings`] ([`workspace`]), [`HelpStrings`] ([`help`]), [`ScriptStrings`]
-//!   ([`script`], the script editor), [`DebugStrings`] ([`debug`], its debugger), each reached through a
+//!   ([`script`], the script editor), [`DebugStrings`] ([`debug`], its debugger), [`RdbStrings`]
+//!   ([`rdb`], dump.rdb import and export), each reached through a
 //!   method of [`Lang`] (`lang.tabs()`, `lang.share()`, …);
 //! - texts that take a value are enum variants with their parameters, whose `text(lang)`
 //!   has one arm per language: [`WalkMsg`] (what is wrong with a walkthrough file, made by
@@ -24,6 +25,7 @@ pub mod console;
 pub mod debug;
 pub mod help;
 mod lang;
+pub mod rdb;
 pub mod script;
 pub mod share;
 pub mod strings;
@@ -35,6 +37,7 @@ pub use console::ConsoleStrings;
 pub use debug::DebugStrings;
 pub use help::HelpStrings;
 pub use lang::Lang;
+pub use rdb::{rdb_error_text, RdbStrings};
 pub use script::ScriptStrings;
 pub use share::{share_error_text, EmbedStrings, ShareStrings};
 pub use strings::Strings;
@@ -61,6 +64,7 @@ mod tests {
                 format!("{:?}", lang.persist()),
                 format!("{:?}", lang.help()),
                 format!("{:?}", lang.script()),
+                format!("{:?}", lang.rdb()),
             ] {
                 assert!(
                     !table.contains(": \"\""),

@@ -192,6 +192,13 @@ fn run_batch(
                 let (len, free) = query.usage();
                 engine.note_query_buffer(id, len, free);
                 engine.submit(id, argv);
+                if engine.shutdown_requested() {
+                    // Redis exits inside SHUTDOWN: nothing after it runs or is answered.
+                    out.clear();
+                    shared.wake_ready(&engine, id);
+                    shared.print_log(&mut engine);
+                    return Next::Abort;
+                }
                 next = drain(&mut engine, id, out);
             }
             Ok(None) => {

@@ -58,6 +58,14 @@
 //! others get `BUSY` past `busy-reply-threshold` and `SCRIPT KILL` reaches it, as with
 //! redis-server.
 //!
+//! # RDB files
+//! `--dir` and `--dbfilename` (or their defaults: the working directory, `dump.rdb`) name
+//! the file loaded at start and written by `SAVE`, `BGSAVE`, save points and `SHUTDOWN`
+//! ([`storage`]). A background save is a copy of the dataset encoded in slices by a task
+//! that yields between them, then written and synced on a thread; see
+//! [`crate::engine::cmd::server::persist`] for why. `SHUTDOWN`, SIGTERM and SIGINT save
+//! first when save points are set, as Redis does.
+//!
 //! # Effects
 //! The engine records each write as a replayable effect. Nothing persists them natively
 //! yet, so the tick task drops them, keeping memory flat; persistence or replication would
@@ -67,6 +75,7 @@ pub mod conn;
 pub mod listen;
 pub mod request;
 mod shared;
+pub mod storage;
 pub use shared::{ConnHandle, Shared};
 
 use std::io;
@@ -135,7 +144,10 @@ pub const USAGE: &str =
   --port PORT       TCP port (default 6379; 0 picks a free port)
   --seed N          seed for the engine's random choices (default: from the clock)
   --<config> VALUE  any CONFIG parameter, as redis-server takes it, e.g.
-                    --cluster-enabled yes (a one-node cluster: CROSSSLOT, CLUSTER KEYSLOT)";
+                    --cluster-enabled yes (a one-node cluster: CROSSSLOT, CLUSTER KEYSLOT),
+                    --dir DIR --dbfilename FILE (the dump.rdb loaded at start and written
+                    by SAVE, BGSAVE, save points and SHUTDOWN; default ./dump.rdb),
+                    --save \"\" (no save points)";
 
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -214,6 +226,13 @@ pub fn run(opts: &Options) -> io::Result<()> {
             )
         })?;
     }
+    if !opts.config.iter().any(|(name, _)| name == "dir") {
+        // Redis's default `dir` is the directory it was started in.
+        let cwd = std::env::current_dir()?;
+        let _ = engine.configure("dir", &cwd.to_string_lossy());
+    }
+    engine.set_storage(Box::new(storage::FileStorage::default()));
+    load_dump(&mut engine)?;
     local.block_on(&rt, async {
         let binds: Vec<String> = opts.bind.split_whitespace().map(str::to_string).collect();
         let sockets = listen::bind_all(&binds, opts.port)?;
@@ -233,14 +252,60 @@ pub fn run(opts: &Options) -> io::Result<()> {
         println!("{}", ready_line(addr));
         let listeners = Rc::new(listen::Listeners::new(sockets, binds, addr.port()));
         let shared = Rc::new(Shared::new(engine));
-        tokio::select! {
-            r = serve_on(listeners, shared) => r,
-            r = shutdown_signal() => {
-                eprintln!("kvlab-server: shutting down");
-                r
+        let server = serve_on(listeners, Rc::clone(&shared));
+        tokio::pin!(server);
+        loop {
+            tokio::select! {
+                r = &mut server => return r,
+                () = shared.shutdown.notified() => return Ok(()),
+                r = shutdown_signal() => {
+                    r?;
+                    // As Redis on SIGTERM/SIGINT: save when save points are set; a failed
+                    // save keeps the server up.
+                    let mut engine = shared.engine.borrow_mut();
+                    let done = engine.shutdown(false, false, false);
+                    shared.print_log(&mut engine);
+                    if done {
+                        return Ok(());
+                    }
+                }
             }
         }
     })
+}
+
+/// Loads `dir/dbfilename` if it exists (Redis's `loadDataFromDisk`), printing Redis's log
+/// lines; a damaged or newer file stops the start with what is wrong and where.
+fn load_dump(engine: &mut Engine) -> io::Result<()> {
+    use crate::engine::core::persist::Storage;
+    let get = |n: &str| engine.server().config.get(n).unwrap_or("").to_string();
+    let (dir, name) = (get("dir"), get("dbfilename"));
+    if !std::path::Path::new(&dir).is_dir() {
+        return Err(io::Error::other(format!(
+            "Can't chdir to '{dir}': No such file or directory"
+        )));
+    }
+    let started = std::time::Instant::now();
+    let bytes = storage::FileStorage::default()
+        .read(&dir, &name)
+        .map_err(io::Error::other)?;
+    let Some(bytes) = bytes else {
+        return Ok(());
+    };
+    let loaded = engine.load_rdb(bytes);
+    for (_, line) in engine.take_log() {
+        eprintln!("kvlab-server: * {}", String::from_utf8_lossy(&line));
+    }
+    match loaded {
+        Ok(()) => {
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!("kvlab-server: * DB loaded from disk: {secs:.3} seconds");
+            Ok(())
+        }
+        Err(e) => Err(io::Error::other(format!(
+            "Fatal error loading the DB from {dir}/{name}: {e}. Exiting."
+        ))),
+    }
 }
 
 fn seed_from_clock() -> u64 {
@@ -290,9 +355,11 @@ pub async fn serve_on(listeners: Rc<listen::Listeners>, shared: Rc<Shared>) -> i
         }));
     let ticker = tokio::task::spawn_local(tick_loop(Rc::clone(&shared)));
     let scripts = tokio::task::spawn_local(script_loop(Rc::clone(&shared)));
+    let saves = tokio::task::spawn_local(save_loop(Rc::clone(&shared)));
     let result = accept_loop(&listeners, &shared).await;
     ticker.abort();
     scripts.abort();
+    saves.abort();
     result
 }
 
@@ -353,6 +420,27 @@ async fn script_loop(shared: Rc<Shared>) {
     }
 }
 
+/// Encodes a background save slice by slice ([`Engine::persist_step`]), yielding to the
+/// connections after each, from the moment a `BGSAVE` (or a save point) started one until
+/// its file is handed to the storage's writer thread.
+async fn save_loop(shared: Rc<Shared>) {
+    loop {
+        shared.persist.notified().await;
+        loop {
+            let more = {
+                let mut engine = shared.engine.borrow_mut();
+                let more = engine.persist_step(crate::engine::cmd::server::persist::SLICE_KEYS);
+                shared.print_log(&mut engine);
+                more
+            };
+            if !more {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+    }
+}
+
 /// Runs [`Engine::tick`] every [`TICK`] (active expiry, blocked clients' timeouts), and
 /// [`Engine::expire_blocked`] in between when a blocked client's deadline comes sooner
 /// ([`Engine::next_timeout_ms`]); a connection whose client just blocked with an earlier
@@ -379,6 +467,10 @@ async fn tick_loop(shared: Rc<Shared>) {
         let mut engine = shared.engine.borrow_mut();
         if Instant::now() >= next_tick {
             engine.tick();
+            if engine.persist_step(crate::engine::cmd::server::persist::SLICE_KEYS) {
+                shared.persist.notify_one();
+            }
+            shared.print_log(&mut engine);
             // No persistence yet: drop the effects so they don't pile up.
             drop(engine.take_effects());
             next_tick = Instant::now() + TICK;

@@ -19,6 +19,10 @@ pub struct Shared {
     pub timer: Notify,
     /// Wakes the script loop: a script paused and must be resumed.
     pub script: Notify,
+    /// Wakes the save loop: a background save has keys left to encode.
+    pub persist: Notify,
+    /// Set off by a successful `SHUTDOWN`: the server stops.
+    pub shutdown: Notify,
 }
 
 impl Shared {
@@ -29,6 +33,8 @@ impl Shared {
             conns: RefCell::new(HashMap::new()),
             timer: Notify::new(),
             script: Notify::new(),
+            persist: Notify::new(),
+            shutdown: Notify::new(),
         }
     }
 
@@ -50,6 +56,12 @@ impl Shared {
         }
         if engine.script_running() {
             self.script.notify_one();
+        }
+        if engine.saving_in_background() {
+            self.persist.notify_one();
+        }
+        if engine.shutdown_requested() {
+            self.shutdown.notify_one();
         }
     }
 

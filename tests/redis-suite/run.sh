@@ -168,7 +168,7 @@ if [ "$AGAINST" = redis ]; then
 else
     say "Building kvlab-server (release)"
     (cd "$REPO" && cargo build --release --quiet --bin kvlab-server)
-    (cd "$LOGDIR" && exec "$REPO/target/release/kvlab-server" --bind 127.0.0.1 --port "$PORT") \
+    (cd "$LOGDIR" && exec "$REPO/target/release/kvlab-server" --bind 127.0.0.1 --port "$PORT" --save '') \
         >"$LOGDIR/server.log" 2>&1 &
     SERVER_PID=$!
 fi

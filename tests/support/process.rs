@@ -186,7 +186,8 @@ pub fn kvlab_server(path: &str) -> Result<ServerGuard, StartError> {
     start(
         "kvlab-server",
         path,
-        &["--bind", "127.0.0.1", "--port", "{port}"],
+        // No save points: a test server never leaves a dump.rdb behind.
+        &["--bind", "127.0.0.1", "--port", "{port}", "--save", ""],
         true,
     )
 }

@@ -90,6 +90,7 @@ impl Engine {
                 host: Default::default(),
                 peak_memory: Default::default(),
                 relisten: None,
+                persist: super::persist::Persist::new(start_ms),
             },
             clients: HashMap::new(),
             next_client_id: 1,

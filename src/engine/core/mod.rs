@@ -28,6 +28,7 @@ pub mod expire;
 pub mod memory;
 pub mod monitor;
 pub mod objsize;
+pub mod persist;
 pub mod publish;
 pub mod server;
 pub mod state;

@@ -92,6 +92,8 @@ pub struct Server {
     /// The host's listening sockets, for `CONFIG SET port` and `bind` (see [`Relisten`]);
     /// `None` where nothing listens (the browser), and the values are only stored.
     pub relisten: Option<Relisten>,
+    /// Saving as RDB files: the host's storage, the last save, a background save.
+    pub persist: super::persist::Persist,
 }
 
 /// Moves the host's listening sockets to the bind addresses and port the configuration

@@ -6,6 +6,7 @@ pub mod debugger;
 pub mod header;
 pub mod log;
 pub mod pane;
+pub mod rdb_io;
 pub mod script_editor;
 pub mod status_bar;
 pub mod tab_badge;

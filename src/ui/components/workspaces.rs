@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
 
+use super::rdb_io;
 use crate::engine::export;
 use crate::ui::i18n::WorkspaceStrings;
 use crate::ui::services::location;
@@ -108,6 +109,38 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
     let version = use_state(|| 0u32);
     let dialog = use_node_ref();
     let current = persist::current_workspace();
+    let rdb_t = state.lang.rdb();
+    let report: rdb_io::Report = {
+        let message = message.clone();
+        Rc::new(move |m: String, err: bool| message.set(Some((m, err))))
+    };
+    let dragging = rdb_io::use_rdb_drop({
+        let state = state.clone();
+        let open = open.clone();
+        let report = report.clone();
+        Callback::from(move |file: web_sys::File| {
+            open.set(true);
+            rdb_io::import_file(state.clone(), file, report.clone());
+        })
+    });
+    let on_rdb_file = {
+        let state = state.clone();
+        let report = report.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                input.set_value("");
+                rdb_io::import_file(state.clone(), file, report.clone());
+            }
+        })
+    };
+    let on_rdb_export = {
+        let state = state.clone();
+        let report = report.clone();
+        Callback::from(move |_: MouseEvent| rdb_io::export_rdb(&state, &report))
+    };
 
     // (Re)load the list with sizes while the dialog is open.
     {
@@ -451,6 +484,12 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     return;
                 };
                 let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+                if rdb_io::is_rdb(&bytes) {
+                    let report: rdb_io::Report =
+                        Rc::new(move |m: String, err: bool| message.set(Some((m, err))));
+                    rdb_io::import_rdb(state, file.name(), bytes, report).await;
+                    return;
+                }
                 let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
                 let commands = match first {
                     Some(b'{') => {
@@ -605,6 +644,9 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
 
     html! {
         <>
+            if dragging {
+                <div class="rdb-drop" aria-hidden="true"><span>{ rdb_t.drop }</span></div>
+            }
             <button type="button" class="lang ws-button" ref={opener} onclick={toggle} aria-haspopup="dialog"
                 aria-expanded={(*open).to_string()} title={t.open}>
                 <span aria-hidden="true">{ "▤ " }</span>{ current.clone() }
@@ -643,13 +685,23 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                             { export_btn("json", "JSON") }
                             { export_btn("cli", "redis-cli") }
                             { export_btn("resp", "RESP") }
+                            <button type="button" class="ws-export ws-export-rdb" onclick={on_rdb_export}
+                                title={rdb_t.export_title}>{ rdb_t.export }</button>
                             <label class="ws-import">
                                 { t.import }
                                 <input type="file" class="ws-import-file" accept=".json,.redis,.txt,.resp,application/json,text/plain"
                                     onchange={on_file} />
                             </label>
                         </div>
+                        <div class="ws-io">
+                            <label class="ws-import ws-import-rdb">
+                                { rdb_t.import }
+                                <input type="file" class="ws-import-rdb-file" accept=".rdb,application/octet-stream"
+                                    onchange={on_rdb_file} />
+                            </label>
+                        </div>
                         <p class="ws-hint">{ t.import_hint }</p>
+                        <p class="ws-hint">{ rdb_t.hint }</p>
                         <p class={classes!("ws-message", message.as_ref().is_some_and(|m| m.1).then_some("error"))}
                             role="status" aria-live="polite">
                             { message.as_ref().map(|m| m.0.clone()).unwrap_or_default() }

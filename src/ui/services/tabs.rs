@@ -481,7 +481,7 @@ fn receive(msg: Msg) {
 
 /// Waits `ms` milliseconds. Hand-written: `gloo_timers::future` (its `futures` feature)
 /// made the release build's first load 307 bytes (gzip) bigger, measured 2026-12-02.
-async fn sleep(ms: i32) {
+pub(crate) async fn sleep(ms: i32) {
     let p = js_sys::Promise::new(&mut |resolve, _| {
         if let Some(w) = web_sys::window() {
             let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);

@@ -61,7 +61,7 @@ pub fn decode(payload: &[u8]) -> Result<Vec<Vec<u8>>, PayloadError> {
 
 /// A record of 7.0's release candidates: name, engine, a description flag (and the
 /// description), code; read back as `#!<engine> name=<name>\n<code>`.
-fn old_record(r: &mut Reader<'_>) -> Result<Vec<u8>, PayloadError> {
+pub(crate) fn old_record(r: &mut Reader<'_>) -> Result<Vec<u8>, PayloadError> {
     let name = r
         .string()
         .ok_or(PayloadError::Record("Failed loading library name"))?;

@@ -1,4 +1,4 @@
-//! The small server commands: TIME, LASTSAVE, SLOWLOG, ROLE and WAIT.
+//! The small server commands: TIME, SLOWLOG, ROLE and WAIT.
 
 use super::super::connection::help_reply;
 use crate::engine::args::Args;
@@ -16,12 +16,6 @@ pub(super) fn time(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
         Reply::bulk_int(us.div_euclid(1_000_000)),
         Reply::bulk_int(us.rem_euclid(1_000_000)),
     ]))
-}
-
-/// LASTSAVE: Unix seconds of the last save; nothing is saved by the engine itself, so it is
-/// the time the server started, as for a fresh Redis.
-pub(super) fn lastsave(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
-    Ok(Reply::Integer(ctx.srv.stats.start_ms.div_euclid(1000)))
 }
 
 /// SLOWLOG GET [count]: the newest `count` entries (10 without it, all with -1), newest

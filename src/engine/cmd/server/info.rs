@@ -244,28 +244,21 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
         }
         "persistence" => (
             "Persistence",
-            vec![
+            [
                 f("loading", "0".into()),
                 f("async_loading", "0".into()),
                 f("current_cow_peak", "0".into()),
                 f("current_cow_size", "0".into()),
                 f("current_cow_size_age", "0".into()),
                 f("current_fork_perc", "0.00".into()),
-                f("current_save_keys_processed", "0".into()),
-                f("current_save_keys_total", "0".into()),
-                f("rdb_changes_since_last_save", srv.dirty.to_string()),
-                f("rdb_bgsave_in_progress", "0".into()),
-                f(
-                    "rdb_last_save_time",
-                    srv.stats.start_ms.div_euclid(1000).to_string(),
-                ),
-                f("rdb_last_bgsave_status", "ok".into()),
-                f("rdb_last_bgsave_time_sec", "-1".into()),
-                f("rdb_current_bgsave_time_sec", "-1".into()),
-                f("rdb_saves", "0".into()),
-                f("rdb_last_cow_size", "0".into()),
-                f("rdb_last_load_keys_expired", "0".into()),
-                f("rdb_last_load_keys_loaded", "0".into()),
+            ]
+            .into_iter()
+            .chain(
+                super::persist::info_fields(srv)
+                    .into_iter()
+                    .map(|(k, v)| f(k, v)),
+            )
+            .chain([
                 f("aof_enabled", u8::from(cfg.flag("appendonly")).to_string()),
                 f("aof_rewrite_in_progress", "0".into()),
                 f("aof_rewrite_scheduled", "0".into()),
@@ -278,7 +271,8 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 f("aof_last_cow_size", "0".into()),
                 f("module_fork_in_progress", "0".into()),
                 f("module_fork_last_cow_size", "0".into()),
-            ],
+            ])
+            .collect(),
         ),
         "stats" => {
             let s = &srv.stats;

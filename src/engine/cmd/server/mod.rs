@@ -1,4 +1,5 @@
-//! The server group: CONFIG, INFO, TIME, LASTSAVE, ROLE, WAIT, SLOWLOG and MEMORY USAGE.
+//! The server group: CONFIG, INFO, TIME, SAVE, BGSAVE, LASTSAVE, SHUTDOWN, ROLE, WAIT, SLOWLOG
+//! and MEMORY USAGE.
 //!
 //! `CONFIG` reads and writes the parameters of [`crate::engine::config`]; `INFO` reports
 //! the server in Redis 7.0's text format. There is no configuration file, no persistence
@@ -7,7 +8,8 @@
 //!
 //! # Layout
 //! - [`params`]: CONFIG GET, SET, RESETSTAT, REWRITE, HELP.
-//! - [`admin`]: TIME, LASTSAVE, SLOWLOG, ROLE, WAIT.
+//! - [`admin`]: TIME, SLOWLOG, ROLE, WAIT.
+//! - [`persist`]: SAVE, BGSAVE, LASTSAVE, SHUTDOWN (the dataset as a `dump.rdb`).
 //! - [`info`]: INFO and its sections.
 //! - [`memory`]: MEMORY USAGE, PURGE, DOCTOR, HELP; the estimates themselves are in
 //!   [`crate::engine::core::memory`].
@@ -16,16 +18,18 @@ pub mod admin;
 pub mod info;
 pub mod memory;
 pub mod params;
+pub mod persist;
 
 pub use crate::engine::core::memory::{
     bytes_to_human, estimate_dataset_bytes, key_bytes, memory_usage_bytes, used_memory,
     DEFAULT_SAMPLES, STARTUP_BYTES,
 };
 use crate::engine::table::{Command, Flags, Group, KeySpec};
-use admin::{lastsave, role, slowlog_get, slowlog_help, slowlog_len, slowlog_reset, time, wait};
+use admin::{role, slowlog_get, slowlog_help, slowlog_len, slowlog_reset, time, wait};
 use info::info;
 use memory::{memory_doctor, memory_help, memory_purge, memory_usage};
 use params::{config_get, config_help, config_resetstat, config_rewrite, config_set};
+use persist::{bgsave, lastsave, save, shutdown_cmd};
 
 /// Flags of the administrative CONFIG subcommands.
 const CONFIG_FLAGS: Flags = Flags::ADMIN
@@ -70,8 +74,48 @@ pub const COMMANDS: &[Command] = &[
         .acl(&["admin", "dangerous"])
         .doc(
             "",
-            "Returns the Unix time of the last successful save (here: the start of the server).",
+            "Returns the Unix time of the last successful save (the start of the server before any).",
             "O(1)",
+            "1.0.0",
+        ),
+    Command::new("save", 1, Group::Server, save)
+        .flags(
+            Flags::ADMIN
+                .union(Flags::NOSCRIPT)
+                .union(Flags::NO_ASYNC_LOADING)
+                .union(Flags::NO_MULTI),
+        )
+        .doc(
+            "",
+            "Saves the dataset as an RDB file (dir/dbfilename) now, blocking the server meanwhile.",
+            "O(N) where N is the total number of keys in all databases",
+            "1.0.0",
+        ),
+    Command::new("bgsave", -1, Group::Server, bgsave)
+        .flags(
+            Flags::ADMIN
+                .union(Flags::NOSCRIPT)
+                .union(Flags::NO_ASYNC_LOADING),
+        )
+        .doc(
+            "[SCHEDULE]",
+            "Saves the dataset as an RDB file in the background: a copy is encoded in slices between other clients' commands, then written off the event loop.",
+            "O(N) where N is the total number of keys in all databases",
+            "1.0.0",
+        ),
+    Command::new("shutdown", -1, Group::Server, shutdown_cmd)
+        .flags(
+            Flags::ADMIN
+                .union(Flags::NOSCRIPT)
+                .union(Flags::LOADING)
+                .union(Flags::STALE)
+                .union(Flags::NO_MULTI)
+                .union(Flags::ALLOW_BUSY),
+        )
+        .doc(
+            "[NOSAVE | SAVE] [NOW] [FORCE] [ABORT]",
+            "Saves the dataset (with SAVE, or when save points are set, unless NOSAVE) and stops the server; a failed save stops the shutdown unless FORCE.",
+            "O(N) when saving, where N is the total number of keys in all databases",
             "1.0.0",
         ),
     Command::new("role", 1, Group::Server, role)
