@@ -75,6 +75,7 @@ impl Engine {
                 ready_keys: Vec::new(),
                 pubsub: PubSub::default(),
                 watches: Watches::new(NUM_DBS),
+                tracking: Default::default(),
                 outboxes: Outboxes::default(),
                 blocking: blocking::Blocking::default(),
                 monitors: indexmap::IndexSet::new(),
@@ -134,6 +135,7 @@ impl Engine {
         let authenticated = !self.srv.config.password_required();
         self.clients
             .insert(id, Client::new(id, addr, laddr, now, authenticated));
+        self.srv.tracking.set_proto(id, 2);
         id
     }
 
@@ -146,6 +148,7 @@ impl Engine {
         self.srv.monitors.shift_remove(&id);
         self.srv.watches.reset(id);
         self.srv.pubsub.remove_client(id);
+        self.srv.tracking.forget(id);
         self.srv.outboxes.remove(id);
     }
 
@@ -280,11 +283,14 @@ impl Engine {
         let Some(argv) = self.hold_for_script(client, argv) else {
             return Reply::NilArray;
         };
+        let outside = self.srv.tracking.enter(client, false);
+        let from_client = is_client_command(&argv);
         let mut replies = self.run(client, argv).into_iter();
         let first = replies.next().unwrap_or(Reply::NilArray);
         for r in replies {
             self.srv.send(client, r);
         }
+        self.end_tracked_command(client, from_client, outside);
         self.after_command();
         first
     }
@@ -332,6 +338,8 @@ impl Engine {
     /// [`Engine::submit`] for a client that is not blocked, without the work that follows
     /// every command ([`Engine::after_command`]).
     pub(super) fn submit_now(&mut self, client: ClientId, argv: Vec<Vec<u8>>) {
+        let outside = self.srv.tracking.enter(client, false);
+        let from_client = is_client_command(&argv);
         let replies = self.run(client, argv);
         let wanted = self.reply_wanted(client);
         for r in replies {
@@ -341,6 +349,33 @@ impl Engine {
                 self.srv.send(client, r);
             }
         }
+        self.end_tracked_command(client, from_client, outside);
+    }
+
+    /// Client-side caching's part of the end of `client`'s command (Redis's
+    /// `afterCommand` and `resetClient`): the invalidations held for it go out after its
+    /// reply, and `CLIENT CACHING` has served its command (or transaction) unless that was
+    /// a `CLIENT` command itself. `outside` is what [`Tracking::enter`] returned.
+    ///
+    /// [`Tracking::enter`]: crate::engine::tracking::Tracking::enter
+    pub(super) fn end_tracked_command(
+        &mut self,
+        client: ClientId,
+        from_client: bool,
+        outside: (ClientId, bool),
+    ) {
+        if self.srv.tracking.active() {
+            for msg in self.srv.take_held_invalidations() {
+                self.srv.send(client, msg);
+            }
+            let in_multi = self.clients.get(&client).is_some_and(|c| c.multi.is_some());
+            if let Some(t) = self.srv.tracking.get_mut(client) {
+                if !in_multi && !from_client {
+                    t.caching = false;
+                }
+            }
+        }
+        self.srv.tracking.leave(outside);
     }
 
     /// What follows every command: clients blocked on keys that received data are served
@@ -378,6 +413,9 @@ impl Engine {
                     self.handle_ready_keys();
                 }
             }
+        }
+        if self.srv.tracking.active() {
+            self.srv.broadcast_invalidations();
         }
         self.sync_killed();
     }
@@ -447,6 +485,9 @@ impl Engine {
             // client times out.
             return 0;
         }
+        if self.srv.tracking.active() {
+            self.srv.limit_tracking_table();
+        }
         let now = self.srv.clock.now_ms();
         let mut removed = 0;
         if self.srv.pause_at(now).is_some() {
@@ -479,4 +520,10 @@ impl Engine {
         self.expire_blocked();
         removed
     }
+}
+
+/// True if `argv` is a `CLIENT` command (after which `CLIENT CACHING` still holds).
+fn is_client_command(argv: &[Vec<u8>]) -> bool {
+    argv.first()
+        .is_some_and(|a| a.eq_ignore_ascii_case(b"client"))
 }
