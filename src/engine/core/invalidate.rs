@@ -217,3 +217,115 @@ impl Server {
         self.tracking.note_limit(false);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::cli::format_replies;
+    use crate::engine::testing::{cli, connected_at, run, T0};
+    use crate::engine::{Engine, Reply};
+
+    fn pushes(e: &mut Engine, id: u64) -> String {
+        let proto = e.client(id).map_or(2, |c| c.proto);
+        let sent = e.take_pushes(id);
+        format_replies(&sent, proto)
+    }
+
+    #[test]
+    fn a_gone_redirection_is_flagged_and_told_in_resp3() {
+        let (mut e, a) = connected_at(T0);
+        let b = e.connect();
+        let c = e.connect();
+        run(&mut e, a, "HELLO 3");
+        run(&mut e, a, &format!("CLIENT TRACKING on REDIRECT {b}"));
+        run(&mut e, a, "GET k");
+        e.disconnect(b);
+        run(&mut e, c, "SET k 1");
+        assert_eq!(
+            pushes(&mut e, a),
+            format!("1) \"tracking-redir-broken\"\n2) (integer) {b}")
+        );
+        let info = cli(&mut e, a, "CLIENT TRACKINGINFO");
+        assert!(info.contains("broken_redirect"), "{info}");
+        let line = cli(&mut e, a, "CLIENT INFO");
+        assert!(
+            line.contains(" flags=tR ") && line.contains(&format!(" redir={b} ")),
+            "{line}"
+        );
+        assert_eq!(run(&mut e, a, "CLIENT GETREDIR"), Reply::Integer(b as i64));
+    }
+
+    #[test]
+    fn client_list_shows_tracking_flags_and_redirection() {
+        let (mut e, a) = connected_at(T0);
+        run(&mut e, a, "CLIENT TRACKING on BCAST PREFIX x");
+        let line = cli(&mut e, a, "CLIENT INFO");
+        assert!(
+            line.contains(" flags=tB ") && line.contains(" redir=0 "),
+            "{line}"
+        );
+        run(&mut e, a, "RESET");
+        let line = cli(&mut e, a, "CLIENT INFO");
+        assert!(
+            line.contains(" flags=N ") && line.contains(" redir=-1 "),
+            "{line}"
+        );
+        assert_eq!(e.server().tracking.prefix_count(), 0);
+    }
+
+    #[test]
+    fn the_table_is_kept_under_tracking_table_max_keys() {
+        let (mut e, a) = connected_at(T0);
+        let b = e.connect();
+        run(&mut e, a, "HELLO 3");
+        run(&mut e, a, "CLIENT TRACKING on");
+        for i in 0..250 {
+            run(&mut e, a, &format!("GET key{i}"));
+        }
+        assert_eq!(e.server().tracking.key_count(), 250);
+        run(&mut e, b, "CONFIG SET tracking-table-max-keys 10");
+        // The next command (of anyone) or tick evicts: 100, then 200 at the next try.
+        run(&mut e, b, "PING");
+        assert_eq!(e.server().tracking.key_count(), 150);
+        e.tick();
+        assert_eq!(e.server().tracking.key_count(), 10);
+        let sent = e.take_pushes(a);
+        assert_eq!(sent.len(), 240);
+        assert!(sent.iter().all(|r| matches!(r, Reply::Push(_))));
+    }
+
+    #[test]
+    fn a_served_blocked_client_is_told_after_its_reply() {
+        let (mut e, a) = connected_at(T0);
+        let b = e.connect();
+        run(&mut e, a, "HELLO 3");
+        run(&mut e, b, "RPUSH dst x");
+        run(&mut e, a, "CLIENT TRACKING on");
+        run(&mut e, a, "LRANGE dst 0 -1");
+        e.submit(
+            a,
+            vec![
+                b"BLMOVE".to_vec(),
+                b"src".to_vec(),
+                b"dst".to_vec(),
+                b"LEFT".to_vec(),
+                b"LEFT".to_vec(),
+                b"0".to_vec(),
+            ],
+        );
+        run(&mut e, b, "RPUSH src foo");
+        assert_eq!(pushes(&mut e, a), "\"foo\"\n-> invalidate: 'dst'");
+    }
+
+    #[test]
+    fn nobody_tracking_leaves_nothing_behind() {
+        let (mut e, a) = connected_at(T0);
+        run(&mut e, a, "CLIENT TRACKING on");
+        run(&mut e, a, "GET k");
+        run(&mut e, a, "CLIENT TRACKING off");
+        assert!(e.server().tracking.active());
+        run(&mut e, a, "SET k 1");
+        assert!(!e.server().tracking.active());
+        assert_eq!(e.server().tracking.item_count(), 0);
+        assert!(e.take_pushes(a).is_empty());
+    }
+}
