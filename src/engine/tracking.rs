@@ -96,9 +96,10 @@ pub struct Tracking {
     /// running (not the checks before it).
     current: ClientId,
     in_call: bool,
-    /// Invalidations held for the current client until its reply is out: a key, or
-    /// `None` for a flush.
-    pending: Vec<Option<Key>>,
+    /// Invalidations held for a client until its reply is out: a key, or `None` for a
+    /// flush. (Only the current client's are held; a script that paused keeps its caller's
+    /// until it ends, while others run.)
+    pending: Vec<(ClientId, Option<Key>)>,
     /// Consecutive times the table stayed over `tracking-table-max-keys` (Redis's
     /// `timeout_counter`: the effort grows with it).
     over_limit_runs: u32,
@@ -368,12 +369,19 @@ impl Tracking {
     /// Holds an invalidation (`None`: a flush) for the current client until its reply is
     /// out.
     pub fn hold(&mut self, key: Option<Key>) {
-        self.pending.push(key);
+        self.pending.push((self.current, key));
     }
 
-    /// Takes the held invalidations, in order.
-    pub fn take_held(&mut self) -> Vec<Option<Key>> {
-        std::mem::take(&mut self.pending)
+    /// Takes the invalidations held for `id`, in order.
+    pub fn take_held(&mut self, id: ClientId) -> Vec<Option<Key>> {
+        if self.pending.is_empty() {
+            return Vec::new();
+        }
+        let (mine, others) = std::mem::take(&mut self.pending)
+            .into_iter()
+            .partition(|(c, _)| *c == id);
+        self.pending = others;
+        mine.into_iter().map(|(_, k)| k).collect()
     }
 
     /// A script starts for `caller`, whose command declares `keys`; `None` when it ends.

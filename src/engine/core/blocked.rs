@@ -90,7 +90,7 @@ impl Engine {
             self.srv.send(id, reply);
         }
         // What it invalidated of its own cache comes after its reply.
-        for msg in self.srv.take_held_invalidations() {
+        for msg in self.srv.take_held_invalidations(id) {
             self.srv.send(id, msg);
         }
         self.srv.tracking.leave(outside);

@@ -365,8 +365,16 @@ impl Engine {
         outside: (ClientId, bool),
     ) {
         if self.srv.tracking.active() {
-            for msg in self.srv.take_held_invalidations() {
-                self.srv.send(client, msg);
+            // A script that paused is still its caller's command: they wait for its end.
+            let paused = self
+                .srv
+                .running
+                .as_ref()
+                .is_some_and(|r| r.caller == client);
+            if !paused {
+                for msg in self.srv.take_held_invalidations(client) {
+                    self.srv.send(client, msg);
+                }
             }
             let in_multi = self.clients.get(&client).is_some_and(|c| c.multi.is_some());
             if let Some(t) = self.srv.tracking.get_mut(client) {

@@ -151,16 +151,12 @@ impl Server {
         self.tracking.remember(client.id, keys);
     }
 
-    /// The invalidations held for the current client (see
+    /// The invalidations held for `current`, the client whose command just ended (see
     /// [`crate::engine::tracking::Tracking::hold`]), as messages to send after its reply:
     /// those that go to it, in order; those redirected elsewhere are sent now.
-    pub fn take_held_invalidations(&mut self) -> Vec<Reply> {
-        let held = self.tracking.take_held();
-        let current = self.tracking.current();
+    pub fn take_held_invalidations(&mut self, current: ClientId) -> Vec<Reply> {
+        let held = self.tracking.take_held(current);
         let mut mine = Vec::new();
-        if current == 0 {
-            return mine;
-        }
         for key in held {
             match self.invalidation_for(current, key.map(|k| vec![k])) {
                 Some((to, msg)) if to == current => mine.push(msg),
