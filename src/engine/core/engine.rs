@@ -283,14 +283,13 @@ impl Engine {
         let Some(argv) = self.hold_for_script(client, argv) else {
             return Reply::NilArray;
         };
-        let outside = self.srv.tracking.enter(client, false);
-        let from_client = is_client_command(&argv);
+        let outside = self.begin_tracked_command(client, &argv);
         let mut replies = self.run(client, argv).into_iter();
         let first = replies.next().unwrap_or(Reply::NilArray);
         for r in replies {
             self.srv.send(client, r);
         }
-        self.end_tracked_command(client, from_client, outside);
+        self.end_tracked_command(client, outside);
         self.after_command();
         first
     }
@@ -338,8 +337,7 @@ impl Engine {
     /// [`Engine::submit`] for a client that is not blocked, without the work that follows
     /// every command ([`Engine::after_command`]).
     pub(super) fn submit_now(&mut self, client: ClientId, argv: Vec<Vec<u8>>) {
-        let outside = self.srv.tracking.enter(client, false);
-        let from_client = is_client_command(&argv);
+        let outside = self.begin_tracked_command(client, &argv);
         let replies = self.run(client, argv);
         let wanted = self.reply_wanted(client);
         for r in replies {
@@ -349,41 +347,76 @@ impl Engine {
                 self.srv.send(client, r);
             }
         }
-        self.end_tracked_command(client, from_client, outside);
+        self.end_tracked_command(client, outside);
+    }
+
+    /// Client-side caching's part of the start of `client`'s command `argv`: it becomes
+    /// the current client (Redis's `current_client`, for `NOLOOP` and the invalidations
+    /// held for its reply). `None`, at the cost of one test, when nobody tracks; otherwise
+    /// what to restore, and whether `argv` is a `CLIENT` command (after which `CLIENT
+    /// CACHING` still holds).
+    #[inline]
+    fn begin_tracked_command(
+        &mut self,
+        client: ClientId,
+        argv: &[Vec<u8>],
+    ) -> Option<((ClientId, bool), bool)> {
+        if !self.srv.tracking.active() {
+            return None;
+        }
+        let from_client = argv
+            .first()
+            .is_some_and(|a| a.eq_ignore_ascii_case(b"client"));
+        Some((self.srv.tracking.enter(client, false), from_client))
     }
 
     /// Client-side caching's part of the end of `client`'s command (Redis's
     /// `afterCommand` and `resetClient`): the invalidations held for it go out after its
     /// reply, and `CLIENT CACHING` has served its command (or transaction) unless that was
-    /// a `CLIENT` command itself. `outside` is what [`Tracking::enter`] returned.
-    ///
-    /// [`Tracking::enter`]: crate::engine::tracking::Tracking::enter
+    /// a `CLIENT` command itself. `outside` is what [`Engine::begin_tracked_command`]
+    /// returned. Tracking may have been turned on during the command (in `EXEC`): what it
+    /// held is sent all the same.
+    #[inline]
     pub(super) fn end_tracked_command(
         &mut self,
         client: ClientId,
-        from_client: bool,
-        outside: (ClientId, bool),
+        outside: Option<((ClientId, bool), bool)>,
     ) {
-        if self.srv.tracking.active() {
-            // A script that paused is still its caller's command: they wait for its end.
-            let paused = self
-                .srv
-                .running
-                .as_ref()
-                .is_some_and(|r| r.caller == client);
-            if !paused {
-                for msg in self.srv.take_held_invalidations(client) {
-                    self.srv.send(client, msg);
-                }
-            }
-            let in_multi = self.clients.get(&client).is_some_and(|c| c.multi.is_some());
-            if let Some(t) = self.srv.tracking.get_mut(client) {
-                if !in_multi && !from_client {
-                    t.caching = false;
-                }
+        if outside.is_some() || self.srv.tracking.active() {
+            self.finish_tracked_command(client, outside);
+        }
+    }
+
+    /// [`Engine::end_tracked_command`] when someone tracks (kept out of line: the common
+    /// case is the test alone).
+    #[inline(never)]
+    fn finish_tracked_command(
+        &mut self,
+        client: ClientId,
+        outside: Option<((ClientId, bool), bool)>,
+    ) {
+        // A script that paused is still its caller's command: they wait for its end.
+        let paused = self
+            .srv
+            .running
+            .as_ref()
+            .is_some_and(|r| r.caller == client);
+        if !paused {
+            for msg in self.srv.take_held_invalidations(client) {
+                self.srv.send(client, msg);
             }
         }
-        self.srv.tracking.leave(outside);
+        let in_multi = self.clients.get(&client).is_some_and(|c| c.multi.is_some());
+        // Turned on by this very command, it has no CLIENT CACHING to clear.
+        let from_client = outside.is_none_or(|(_, c)| c);
+        if let Some(t) = self.srv.tracking.get_mut(client) {
+            if !in_multi && !from_client {
+                t.caching = false;
+            }
+        }
+        if let Some((prev, _)) = outside {
+            self.srv.tracking.leave(prev);
+        }
     }
 
     /// What follows every command: clients blocked on keys that received data are served
@@ -528,10 +561,4 @@ impl Engine {
         self.expire_blocked();
         removed
     }
-}
-
-/// True if `argv` is a `CLIENT` command (after which `CLIENT CACHING` still holds).
-fn is_client_command(argv: &[Vec<u8>]) -> bool {
-    argv.first()
-        .is_some_and(|a| a.eq_ignore_ascii_case(b"client"))
 }
