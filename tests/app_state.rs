@@ -809,3 +809,63 @@ fn the_script_editor_runs_eval_as_one_command_line() {
         command(PROMPT, "GET hits", Some("\"1\""), false)
     );
 }
+
+#[test]
+fn a_tracking_pane_shows_the_invalidations_it_receives() {
+    let (s, _) = act(state(), ALONE, Action::AddPane);
+    let s = [
+        "HELLO 3",
+        "CLIENT TRACKING on",
+        "GET cached",
+        "SET mine 1",
+        "GET mine",
+    ]
+    .iter()
+    .fold(s, |s, l| type_line(s, ALONE, 1, l).0);
+    // Another client's write: the invalidation arrives later, labelled.
+    let (s, _) = type_line(s, ALONE, 2, "SET cached 1");
+    assert_eq!(
+        last(&s, 1),
+        Entry::Invalidation {
+            output: "-> invalidate: 'cached'".into(),
+            flush: false
+        }
+    );
+    // Its own write: the reply, then the invalidation as an entry of its own.
+    let (s, _) = type_line(s, ALONE, 1, "SET mine 2");
+    let log = &s.pane(1).unwrap().log;
+    assert_eq!(
+        *log[log.len() - 2],
+        command(PROMPT, "SET mine 2", Some("OK"), false)
+    );
+    assert_eq!(
+        last(&s, 1),
+        Entry::Invalidation {
+            output: "-> invalidate: 'mine'".into(),
+            flush: false
+        }
+    );
+    // A flush: every key at once.
+    let (s, _) = type_line(s, ALONE, 2, "FLUSHALL");
+    assert_eq!(
+        last(&s, 1),
+        Entry::Invalidation {
+            output: "1) \"invalidate\"\n2) (nil)".into(),
+            flush: true
+        }
+    );
+    // A RESP2 pane subscribed to __redis__:invalidate, that pane 1 redirects to.
+    let (s, _) = type_line(s, ALONE, 2, "SUBSCRIBE __redis__:invalidate");
+    let id2 = s.pane(2).unwrap().client;
+    let (s, _) = type_line(s, ALONE, 1, "CLIENT TRACKING off");
+    let (s, _) = type_line(s, ALONE, 1, &format!("CLIENT TRACKING on REDIRECT {id2}"));
+    let (s, _) = type_line(s, ALONE, 1, "GET k");
+    let (s, _) = type_line(s, ALONE, 1, "SET k 1");
+    assert_eq!(
+        last(&s, 2),
+        Entry::Invalidation {
+            output: "1) \"message\"\n2) \"__redis__:invalidate\"\n3) 1) \"k\"".into(),
+            flush: false
+        }
+    );
+}

@@ -12,6 +12,7 @@
 //! @tick            run one active-expiry cycle
 //! @client B        switch to client B (connected on first use); the first client is A
 //! @pushes          what client B was sent since its last command (e.g. messages)
+//! @close           close the current client's connection (its name connects anew on use)
 //! @config cluster-enabled yes   set a parameter as redis-server's start-up options do
 //! ```
 //! A line starting with `> ` is a command, split with redis-cli's rules; the lines after it up
@@ -87,6 +88,11 @@ fn run_file(path: &Path) -> Vec<String> {
                     if !clients.contains_key(&current) {
                         let id = engine.connect();
                         clients.insert(current.clone(), id);
+                    }
+                }
+                (Some("close"), None) => {
+                    if let Some(id) = clients.remove(&current) {
+                        engine.disconnect(id);
                     }
                 }
                 (Some("pushes"), None) => {

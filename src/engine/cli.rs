@@ -31,12 +31,37 @@ pub fn format_reply(reply: &Reply) -> String {
 /// numbers as bulk strings, booleans as integers), so they print that way. Verbatim
 /// strings print raw either way, as redis-cli prints the commands that use them (`INFO`,
 /// `CLIENT LIST`) raw.
+///
+/// A RESP3 client's `invalidate` push with keys (client-side caching) prints as
+/// redis-cli's push handler prints it: `-> invalidate: 'a', 'b'`.
 pub fn format_reply_for(reply: &Reply, proto: u8) -> String {
     if proto >= 3 {
-        format_reply(reply)
+        invalidation_line(reply).unwrap_or_else(|| format_reply(reply))
     } else {
         format_reply(&to_resp2(reply))
     }
+}
+
+/// redis-cli's `cliFormatInvalidateTTY`, for a push `invalidate` with an array of keys
+/// (a flush, with a null, prints as any push); each key as C's `%s` prints it.
+fn invalidation_line(reply: &Reply) -> Option<String> {
+    let Reply::Push(items) = reply else {
+        return None;
+    };
+    let [Reply::Bulk(kind), Reply::Array(keys)] = items.as_slice() else {
+        return None;
+    };
+    if kind.as_slice() != b"invalidate" {
+        return None;
+    }
+    let keys: Vec<String> = keys
+        .iter()
+        .map(|k| match k {
+            Reply::Bulk(b) => format!("'{}'", super::error::c_str(b)),
+            other => format!("'{}'", format_reply(other)),
+        })
+        .collect();
+    Some(format!("-> invalidate: {}", keys.join(", ")))
 }
 
 /// Renders replies one after the other as `redis-cli` prints them to a client speaking

@@ -63,7 +63,8 @@
 //! [`Engine::execute`] as Redis's `processCommand` does). Watches and subscriptions belong
 //! to the server ([`watch`], [`pubsub`]) because other clients' commands act on them: every
 //! write signals the keys it changed ([`Ctx::signal_modified`], found centrally from the
-//! command table's key positions), and [`Ctx::notify`] publishes keyspace events.
+//! command table's key positions), and [`Ctx::notify`] publishes keyspace events. The same
+//! signal tells clients that cached a key (`CLIENT TRACKING`, [`tracking`]).
 
 //!
 //! # Layout, bottom-up
@@ -72,7 +73,7 @@
 //! [`error`], [`args`]); then the table's row type ([`table::row`], [`table::keyspec`]); then
 //! the core ([`core`]: client, server state, context, dispatch, expiry, memory accounting,
 //! eviction's run, monitor, blocked service) with the server-wide pieces it holds
-//! ([`watch`], [`pubsub`], [`outbox`], [`blocking`], [`slowlog`], [`evict`], [`config`]);
+//! ([`watch`], [`pubsub`], [`tracking`], [`outbox`], [`blocking`], [`slowlog`], [`evict`], [`config`]);
 //! then the command groups ([`cmd`]); then the rows ([`table::TABLE`]); and this file, the
 //! facade, whose [`Engine::new`] builds an engine over that table. [`inspect`], [`export`]
 //! and [`snapshot`] read the engine from beside the facade.
@@ -110,6 +111,7 @@ pub mod splitargs;
 pub mod table;
 #[cfg(test)]
 pub mod testing;
+pub mod tracking;
 pub mod types;
 pub mod watch;
 

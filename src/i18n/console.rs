@@ -1,4 +1,5 @@
-//! The console's texts for Ctrl+C, reset, completion and `--raw` ([`ConsoleStrings`]),
+//! The console's texts for Ctrl+C, reset, completion, `--raw` and tracking's
+//! invalidations ([`ConsoleStrings`]),
 //! reached through [`Lang::console`](super::Lang::console).
 
 use super::lang::Lang;
@@ -38,6 +39,12 @@ pub struct ConsoleStrings {
     pub key_complete: &'static str,
     /// Welcome banner: what Ctrl+C does.
     pub key_stop: &'static str,
+    /// The label of an invalidation a tracking client received (`CLIENT TRACKING`).
+    pub invalidated: &'static str,
+    /// The label of a flush invalidation (every cached key at once).
+    pub invalidated_all: &'static str,
+    /// The tooltip of both labels.
+    pub invalidated_title: &'static str,
 }
 
 /// English console texts.
@@ -58,6 +65,9 @@ pub const CONSOLE_EN: ConsoleStrings = ConsoleStrings {
     more: "… {n} more: type more letters",
     key_complete: "complete",
     key_stop: "stop waiting",
+    invalidated: "cache invalidated",
+    invalidated_all: "whole cache invalidated (flush)",
+    invalidated_title: "CLIENT TRACKING: keys this client read have changed, so copies it cached are stale",
 };
 
 /// Chinese console texts.
@@ -78,6 +88,9 @@ pub const CONSOLE_ZH: ConsoleStrings = ConsoleStrings {
     more: "……另有 {n} 项，请继续输入",
     key_complete: "补全",
     key_stop: "停止等待",
+    invalidated: "缓存失效",
+    invalidated_all: "缓存全部失效（数据库被清空）",
+    invalidated_title: "CLIENT TRACKING：本客户端读过的键已被修改，它缓存的副本已过期",
 };
 
 impl Lang {

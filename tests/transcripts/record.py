@@ -5,14 +5,17 @@ redis-cli cannot interleave several connections, nor keep running commands once 
 subscribed, so this script plays redis-cli: it reads a transcript *script* (the transcript
 format of tests/transcripts.rs without the expected replies), sends each command on the
 connection of the current client, and writes the transcript with every reply rendered the
-way redis-cli renders it on a terminal (RESP2 only).
+way redis-cli renders it on a terminal: RESP2, and the RESP3 types a connection that sent
+`HELLO 3` receives (maps, sets, pushes — an `invalidate` push as redis-cli's push handler
+prints it, `-> invalidate: 'key'` — nulls, doubles, booleans).
 
     python3 tests/transcripts/record.py PORT-OR-SOCKET < script.txt > tests/transcripts/name.txt
 
 What is recorded after a command is everything the server sent on that connection within
 WAIT seconds: the reply, further replies (SUBSCRIBE a b answers once per channel) and
 messages it received meanwhile. `@pushes` records what arrived since (messages published by
-other clients). `@sleep N` sleeps N ms for real. `{NAME}` in a command stands for the
+other clients). `@sleep N` sleeps N ms for real. `@close` closes the current client's
+connection (the next use of its name opens a new one). `{NAME}` in a command stands for the
 id of client NAME (asked with CLIENT ID when its connection opens), as the driver does. `@tick` is recorded as is (real Redis
 expires keys on its own). Lines that are neither commands nor directives are dropped.
 Start the server fresh (`FLUSHALL` is not sent for you), on a unix socket if other
@@ -137,17 +140,24 @@ def parse(buf):
         if len(rest) < n + 2:
             return INCOMPLETE, buf
         return ("bulk", rest[:n]), rest[n + 2:]
-    if kind == b"*":
+    if kind == b"_":
+        return ("nil",), rest
+    if kind == b"#":
+        return ("bool", line == b"t"), rest
+    if kind == b",":
+        return ("double", line.decode()), rest
+    if kind in b"*~>%":
         n = int(line)
         if n < 0:
             return ("nil",), rest
         items = []
-        for _ in range(n):
+        for _ in range(n * 2 if kind == b"%" else n):
             item, rest = parse(rest)
             if item is INCOMPLETE:
                 return INCOMPLETE, buf
             items.append(item)
-        return ("array", items), rest
+        name = {b"*": "array", b"~": "set", b">": "push", b"%": "map"}[kind]
+        return (name, items), rest
     raise RuntimeError("unexpected reply %r" % buf[:40])
 
 
@@ -175,8 +185,44 @@ def quote(b):
     return s + '"'
 
 
+def multiline(r):
+    """redis-cli's cliIsMultilineValueTTY."""
+    if r[0] in ("array", "set", "push"):
+        return len(r[1]) > 1 or (len(r[1]) == 1 and multiline(r[1][0]))
+    if r[0] == "map":
+        return len(r[1]) > 2 or (len(r[1]) == 2 and multiline(r[1][1]))
+    return False
+
+
+def fmt_push(r):
+    """What redis-cli's push handler prints: an invalidation its own way, others as replies."""
+    items = r[1]
+    if len(items) == 2 and items[0] == ("bulk", b"invalidate") and items[1][0] == "array":
+        keys = ", ".join("'%s'" % k[1].decode("latin-1") for k in items[1][1])
+        return "-> invalidate: " + keys + "\n"
+    return fmt(r)
+
+
 def fmt(r, prefix=""):
     kind = r[0]
+    if kind == "bool":
+        return "(true)\n" if r[1] else "(false)\n"
+    if kind == "double":
+        return "(double) %s\n" % r[1]
+    if kind == "map":
+        pairs = list(zip(r[1][0::2], r[1][1::2]))
+        if not pairs:
+            return "(empty hash)\n"
+        width = len(str(len(pairs)))
+        child = prefix + " " * (width + 2)
+        out = ""
+        for i, (k, v) in enumerate(pairs):
+            p = "" if i == 0 else prefix
+            out += "%s%*d# " % (p, width, i + 1) + fmt(k, child).rstrip("\n") + " => "
+            if multiline(v):
+                out += "\n" + child
+            out += fmt(v, child)
+        return out
     if kind == "status":
         return r[1] + "\n"
     if kind == "error":
@@ -189,14 +235,19 @@ def fmt(r, prefix=""):
         return "(nil)\n"
     items = r[1]
     if not items:
-        return "(empty array)\n"
+        return {"set": "(empty set)", "push": "(empty push)"}.get(kind, "(empty array)") + "\n"
+    sep = "~" if kind == "set" else ")"
     width = len(str(len(items)))
     child = prefix + " " * (width + 2)
     out = ""
     for i, item in enumerate(items):
         p = "" if i == 0 else prefix
-        out += "%s%*d) " % (p, width, i + 1) + fmt(item, child)
+        out += "%s%*d%s " % (p, width, i + 1, sep) + fmt(item, child)
     return out
+
+
+def show(r):
+    return fmt_push(r) if r[0] == "push" else fmt(r)
 
 
 def main():
@@ -236,7 +287,10 @@ def main():
                 time.sleep(int(parts[1]) / 1000)
             elif parts[0] == "pushes":
                 for r in conn(current).drain(WAIT):
-                    out.append(fmt(r).rstrip("\n"))
+                    out.append(show(r).rstrip("\n"))
+            elif parts[0] == "close":
+                conns.pop(current).sock.close()
+                ids.pop(current, None)
             continue
         if not t.startswith("> "):
             continue
@@ -248,7 +302,7 @@ def main():
         c.sock.sendall(encode(split_args(text)))
         replies = c.drain(WAIT)
         for r in replies:
-            out.append(fmt(r).rstrip("\n"))
+            out.append(show(r).rstrip("\n"))
     print("\n".join(out))
 
 

@@ -38,6 +38,15 @@ pub enum Entry {
         /// True for an error reply.
         error: bool,
     },
+    /// An invalidation the pane's client received because it tracks keys (`CLIENT
+    /// TRACKING`): a RESP3 `invalidate` push, or a message on `__redis__:invalidate` for
+    /// the clients redirecting to it. Shown labelled, with redis-cli's text.
+    Invalidation {
+        /// As redis-cli prints it.
+        output: String,
+        /// A flush (every key at once) rather than a list of keys.
+        flush: bool,
+    },
 }
 
 /// Identifies a console pane; never reused.

@@ -52,6 +52,7 @@ impl State {
             }
             return;
         }
+        let mut later: Vec<Entry> = Vec::new();
         let (output, error, outcome) = match argv {
             None => (Some(INVALID_ARGUMENTS.to_string()), true, None),
             Some(argv) if argv.is_empty() => (None, false, None),
@@ -86,9 +87,16 @@ impl State {
                     .ws
                     .engine
                     .read(|e| e.client(client).map_or(2, |c| c.proto));
-                let replies: Vec<&Reply> = outcome.output_of(client).collect();
+                // Invalidations of its own cache come after the reply: shown apart, below it.
+                let (invalidations, replies): (Vec<&Reply>, Vec<&Reply>) = outcome
+                    .output_of(client)
+                    .partition(|r| invalidation(r).is_some());
+                later = invalidations
+                    .iter()
+                    .map(|r| invalidation_entry(r, proto, raw_of(self.pane(id))))
+                    .collect();
                 let error = matches!(replies.first(), Some(Reply::Error(_)));
-                let raw = self.pane(id).is_some_and(|p| p.raw);
+                let raw = raw_of(self.pane(id));
                 let text = (!replies.is_empty()).then(|| {
                     replies
                         .iter()
@@ -115,6 +123,9 @@ impl State {
                 output,
                 error,
             });
+            for e in later {
+                p.push(e);
+            }
         }
         if let Some(outcome) = outcome {
             self.absorb(outcome, Some(client));
@@ -149,6 +160,10 @@ impl State {
                 .read(|e| e.client(*client).map_or(2, |c| c.proto));
             if let Some(p) = self.ws.panes.iter_mut().find(|p| p.client == *client) {
                 for r in replies {
+                    if invalidation(r).is_some() {
+                        p.push(invalidation_entry(r, proto, p.raw));
+                        continue;
+                    }
                     p.push(Entry::Late {
                         output: reply_text(r, proto, p.raw),
                         error: matches!(r, Reply::Error(_)),
@@ -226,6 +241,46 @@ impl State {
             }
         }
         Some(name)
+    }
+}
+
+/// Whether a pane prints replies with `--raw`.
+fn raw_of(pane: Option<&super::pane::Pane>) -> bool {
+    pane.is_some_and(|p| p.raw)
+}
+
+/// If `reply` is an invalidation (client-side caching), whether it is a flush: a RESP3
+/// push `invalidate`, or a pub/sub message on `__redis__:invalidate` (to a client others
+/// redirect to), whose payload is the keys or, for a flush, a null.
+fn invalidation(reply: &Reply) -> Option<bool> {
+    let (Reply::Push(items) | Reply::Array(items)) = reply else {
+        return None;
+    };
+    let payload = match items.as_slice() {
+        [Reply::Bulk(kind), payload]
+            if matches!(reply, Reply::Push(_)) && kind == b"invalidate" =>
+        {
+            payload
+        }
+        [Reply::Bulk(kind), Reply::Bulk(channel), payload]
+            if kind == b"message" && channel == crate::engine::tracking::CHANNEL =>
+        {
+            payload
+        }
+        _ => return None,
+    };
+    match payload {
+        Reply::Array(_) => Some(false),
+        Reply::Nil | Reply::NilArray => Some(true),
+        _ => None,
+    }
+}
+
+/// The pane entry of an invalidation (see [`invalidation`]).
+fn invalidation_entry(reply: &Reply, proto: u8, raw: bool) -> Entry {
+    Entry::Invalidation {
+        output: reply_text(reply, proto, raw),
+        flush: invalidation(reply) == Some(true),
     }
 }
 

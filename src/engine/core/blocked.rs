@@ -69,6 +69,7 @@ impl Engine {
             return;
         };
         let saved_db = std::mem::replace(&mut c.db, blocked.db);
+        let outside = self.srv.tracking.enter(id, true);
         let started = self.srv.clock.monotonic_us();
         let reply = serve(Site {
             srv: &mut self.srv,
@@ -88,6 +89,11 @@ impl Engine {
         if !silent {
             self.srv.send(id, reply);
         }
+        // What it invalidated of its own cache comes after its reply.
+        for msg in self.srv.take_held_invalidations(id) {
+            self.srv.send(id, msg);
+        }
+        self.srv.tracking.leave(outside);
         self.srv.note_unblocked(id);
     }
 

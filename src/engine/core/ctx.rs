@@ -256,7 +256,8 @@ impl Ctx<'_> {
     }
 
     /// Redis's `signalFlushedDb`, before database `db` (every database when `None`) is
-    /// emptied: watched keys that exist there are touched. **O(keys watched there).**
+    /// emptied: watched keys that exist there are touched, and every tracking client is
+    /// told to drop its cache. **O(keys watched there).**
     pub fn signal_flushed(&mut self, db: Option<usize>) {
         self.signalled = true;
         let now = self.now_ms;
@@ -267,6 +268,9 @@ impl Ctx<'_> {
         let srv = &mut *self.srv;
         for d in dbs.clone() {
             srv.watches.touch_all_in_db(&srv.dbs, d, None, now);
+        }
+        if srv.tracking.active() {
+            srv.invalidate_on_flush();
         }
         // Readers blocked on streams of a flushed database learn that their key is gone
         // (Redis's `scanDatabaseForDeletedStreams`): their keys become ready.
@@ -333,13 +337,14 @@ impl Ctx<'_> {
         self.srv.pubsub.total(self.client.id) > 0
     }
 
-    /// Ends the caller's transaction, watches and subscriptions without replying (Redis's
-    /// `clearClientConnectionState`, for `RESET`).
+    /// Ends the caller's transaction, watches, subscriptions and tracking without replying
+    /// (Redis's `clearClientConnectionState`, for `RESET`).
     pub fn clear_transaction_and_subscriptions(&mut self) {
         let id = self.client.id;
         self.client.multi = None;
         self.srv.watches.reset(id);
         self.srv.pubsub.remove_client(id);
+        self.srv.tracking.disable(id);
     }
 
     /// Deletes `key` if it holds an empty collection (Redis never keeps empty ones).

@@ -177,6 +177,10 @@ impl Engine {
                 }
             }
         }
+        if self.srv.tracking.active() {
+            // Redis's processCommand keeps the tracking table under its limit.
+            self.srv.limit_tracking_table();
+        }
         if !self.srv.config.good_replicas() {
             // Redis's processCommand refuses writes (EXEC: if its queue writes).
             let srv = &self.srv;
@@ -253,6 +257,7 @@ impl Engine {
         };
         caller.last_cmd_ms = now_ms;
         caller.last_cmd = fullname;
+        let outside = self.srv.tracking.enter(id, true);
         let site = Site {
             srv: &mut self.srv,
             client: &mut caller,
@@ -261,6 +266,7 @@ impl Engine {
             now_ms,
         };
         let out = call(site, cmd, pos, argv, Mode::DIRECT);
+        self.srv.tracking.leave(outside);
         self.clients.insert(id, caller);
         out
     }
@@ -432,8 +438,9 @@ impl Mode {
 }
 
 /// Runs one resolved command at `site` (Redis's `call`): the handler, then the bookkeeping
-/// every command gets — statistics, modified keys signalled to WATCH (see
-/// [`Ctx::signal_modified`]), the effect recorded. Returns the replies in order: the
+/// every command gets — statistics, modified keys signalled to WATCH and client-side
+/// caching (see [`Ctx::signal_modified`]), the keys a read-only command read remembered for
+/// a tracking client, the effect recorded. Returns the replies in order: the
 /// handler's, then those it queued with [`Ctx::also_reply`]. A handler that blocks (or
 /// replies nothing) returns no reply.
 pub fn call(
@@ -537,6 +544,9 @@ pub fn call(
                 }
             }
         }
+    }
+    if srv.tracking.active() && cmd.flags.contains(Flags::READONLY) {
+        srv.remember_read(c, cmd, args.argv());
     }
     srv.dirty += dirty;
     if dirty > 0 || propagate.as_ref().is_some_and(|p| !p.is_empty()) {

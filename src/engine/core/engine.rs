@@ -75,6 +75,7 @@ impl Engine {
                 ready_keys: Vec::new(),
                 pubsub: PubSub::default(),
                 watches: Watches::new(NUM_DBS),
+                tracking: Default::default(),
                 outboxes: Outboxes::default(),
                 blocking: blocking::Blocking::default(),
                 monitors: indexmap::IndexSet::new(),
@@ -154,6 +155,7 @@ impl Engine {
         let authenticated = !self.srv.config.password_required();
         self.clients
             .insert(id, Client::new(id, addr, laddr, now, authenticated));
+        self.srv.tracking.set_proto(id, 2);
         id
     }
 
@@ -166,6 +168,7 @@ impl Engine {
         self.srv.monitors.shift_remove(&id);
         self.srv.watches.reset(id);
         self.srv.pubsub.remove_client(id);
+        self.srv.tracking.forget(id);
         self.srv.outboxes.remove(id);
     }
 
@@ -307,11 +310,13 @@ impl Engine {
         let Some(argv) = self.hold_for_script(client, argv) else {
             return Reply::NilArray;
         };
+        let outside = self.begin_tracked_command(client, &argv);
         let mut replies = self.run(client, argv).into_iter();
         let first = replies.next().unwrap_or(Reply::NilArray);
         for r in replies {
             self.srv.send(client, r);
         }
+        self.end_tracked_command(client, outside);
         self.after_command();
         first
     }
@@ -359,6 +364,7 @@ impl Engine {
     /// [`Engine::submit`] for a client that is not blocked, without the work that follows
     /// every command ([`Engine::after_command`]).
     pub(super) fn submit_now(&mut self, client: ClientId, argv: Vec<Vec<u8>>) {
+        let outside = self.begin_tracked_command(client, &argv);
         let replies = self.run(client, argv);
         let wanted = self.reply_wanted(client);
         for r in replies {
@@ -367,6 +373,76 @@ impl Engine {
             if wanted || matches!(r, Reply::Push(_)) {
                 self.srv.send(client, r);
             }
+        }
+        self.end_tracked_command(client, outside);
+    }
+
+    /// Client-side caching's part of the start of `client`'s command `argv`: it becomes
+    /// the current client (Redis's `current_client`, for `NOLOOP` and the invalidations
+    /// held for its reply). `None`, at the cost of one test, when nobody tracks; otherwise
+    /// what to restore, and whether `argv` is a `CLIENT` command (after which `CLIENT
+    /// CACHING` still holds).
+    #[inline]
+    fn begin_tracked_command(
+        &mut self,
+        client: ClientId,
+        argv: &[Vec<u8>],
+    ) -> Option<((ClientId, bool), bool)> {
+        if !self.srv.tracking.active() {
+            return None;
+        }
+        let from_client = argv
+            .first()
+            .is_some_and(|a| a.eq_ignore_ascii_case(b"client"));
+        Some((self.srv.tracking.enter(client, false), from_client))
+    }
+
+    /// Client-side caching's part of the end of `client`'s command (Redis's
+    /// `afterCommand` and `resetClient`): the invalidations held for it go out after its
+    /// reply, and `CLIENT CACHING` has served its command (or transaction) unless that was
+    /// a `CLIENT` command itself. `outside` is what [`Engine::begin_tracked_command`]
+    /// returned. Tracking may have been turned on during the command (in `EXEC`): what it
+    /// held is sent all the same.
+    #[inline]
+    pub(super) fn end_tracked_command(
+        &mut self,
+        client: ClientId,
+        outside: Option<((ClientId, bool), bool)>,
+    ) {
+        if outside.is_some() || self.srv.tracking.active() {
+            self.finish_tracked_command(client, outside);
+        }
+    }
+
+    /// [`Engine::end_tracked_command`] when someone tracks (kept out of line: the common
+    /// case is the test alone).
+    #[inline(never)]
+    fn finish_tracked_command(
+        &mut self,
+        client: ClientId,
+        outside: Option<((ClientId, bool), bool)>,
+    ) {
+        // A script that paused is still its caller's command: they wait for its end.
+        let paused = self
+            .srv
+            .running
+            .as_ref()
+            .is_some_and(|r| r.caller == client);
+        if !paused {
+            for msg in self.srv.take_held_invalidations(client) {
+                self.srv.send(client, msg);
+            }
+        }
+        let in_multi = self.clients.get(&client).is_some_and(|c| c.multi.is_some());
+        // Turned on by this very command, it has no CLIENT CACHING to clear.
+        let from_client = outside.is_none_or(|(_, c)| c);
+        if let Some(t) = self.srv.tracking.get_mut(client) {
+            if !in_multi && !from_client {
+                t.caching = false;
+            }
+        }
+        if let Some((prev, _)) = outside {
+            self.srv.tracking.leave(prev);
         }
     }
 
@@ -405,6 +481,9 @@ impl Engine {
                     self.handle_ready_keys();
                 }
             }
+        }
+        if self.srv.tracking.active() {
+            self.srv.broadcast_invalidations();
         }
         self.sync_killed();
     }
@@ -473,6 +552,9 @@ impl Engine {
             // Redis's cron does not run while a script does: no key expires, no blocked
             // client times out.
             return 0;
+        }
+        if self.srv.tracking.active() {
+            self.srv.limit_tracking_table();
         }
         let now = self.srv.clock.now_ms();
         let mut removed = 0;

@@ -12,6 +12,7 @@
 //! - [`evict`]: eviction's run before a command.
 //! - [`monitor`]: `MONITOR` lines and argument redaction.
 //! - [`publish`]: sending to clients under their output limits, `PUBLISH`, keyspace events.
+//! - [`invalidate`]: client-side caching's messages (`CLIENT TRACKING`).
 //! - [`ctx`]: what a handler sees ([`ctx::Ctx`]), and the handler type the table's rows name.
 //! - [`engine`]: the [`engine::Engine`] and its host interface.
 //! - [`waiters`]: [`waiters::Waiters`], the hook each blocking family implements.
@@ -25,6 +26,7 @@ pub mod dispatch;
 pub mod engine;
 pub mod evict;
 pub mod expire;
+pub mod invalidate;
 pub mod memory;
 pub mod monitor;
 pub mod objsize;

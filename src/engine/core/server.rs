@@ -9,6 +9,7 @@ use crate::engine::keyspace::{Db, Key};
 use crate::engine::outbox::Outboxes;
 use crate::engine::pubsub::PubSub;
 use crate::engine::slowlog;
+use crate::engine::tracking::Tracking;
 use crate::engine::watch::Watches;
 
 use super::client::ClientId;
@@ -60,6 +61,8 @@ pub struct Server {
     pub pubsub: PubSub,
     /// `WATCH`ed keys of every client.
     pub watches: Watches,
+    /// Client-side caching: who tracks which keys ([`crate::engine::tracking`]).
+    pub tracking: Tracking,
     /// What each client is owed beyond the reply in hand (see [`Engine::take_pushes`](crate::engine::Engine::take_pushes)).
     pub outboxes: Outboxes,
     /// Blocked clients, the waiters of each key, deadlines ([`blocking`]).
@@ -147,7 +150,9 @@ impl Server {
     pub fn drop_key(&mut self, db: usize, key: &[u8], class: u32, event: &'static str) {
         self.dbs[db].remove(key);
         self.notify_keyspace_event(class, event, key, db);
-        self.signal_modified(db, key);
+        self.signal_ready_in(db, key);
+        // No client modified it (Redis passes no client): NOLOOP listeners are told too.
+        self.touch_key(db, key, 0);
         self.effects.push(Effect {
             db,
             argv: vec![b"DEL".to_vec(), key.to_vec()],
@@ -156,17 +161,29 @@ impl Server {
     }
 
     /// Redis's `signalModifiedKey`: `key` in database `db` changed, so transactions watching
-    /// it will fail. **O(1)** when no one watches the database.
+    /// it will fail and clients that cached it are told. **O(1)** when no one watches the
+    /// database and no client tracks keys.
     pub fn signal_modified(&mut self, db: usize, key: &[u8]) {
         self.signal_ready_in(db, key);
         self.touch_watchers(db, key);
     }
 
-    /// The WATCH half of [`Server::signal_modified`] alone: transactions watching `key`
-    /// fail, but blocked clients are not looked at. For writes that Redis does not signal
-    /// as making a key ready (`XSETID`, `XGROUP SETID`: they add no entries, so a blocked
-    /// `XREAD` keeps waiting for the next `XADD`). **O(1)** when no one watches.
+    /// [`Server::signal_modified`] without its blocked-clients half: transactions watching
+    /// `key` fail and clients that cached it are told, but blocked clients are not looked
+    /// at. For writes that Redis does not signal as making a key ready (`XSETID`, `XGROUP
+    /// SETID`: they add no entries, so a blocked `XREAD` keeps waiting for the next
+    /// `XADD`). **O(1)** when no one watches and no client tracks.
     pub fn touch_watchers(&mut self, db: usize, key: &[u8]) {
+        let writer = self.tracking.current();
+        self.touch_key(db, key, writer);
+    }
+
+    /// WATCH and client-side caching told that `key` changed, by client `writer` (0: the
+    /// server).
+    fn touch_key(&mut self, db: usize, key: &[u8], writer: ClientId) {
+        if self.tracking.active() {
+            self.invalidate_key(key, writer, true);
+        }
         if self.watches.db_unwatched(db) {
             return;
         }

@@ -88,6 +88,20 @@ fn entry(e: &Entry, lang: Lang, on_example: &Callback<String>) -> Html {
             <pre class={classes!("out", "late", error.then_some("error"))}>{ lines(output) }</pre>
         },
         Entry::Note(text) => html! { <p class="note">{ text.clone() }</p> },
+        Entry::Invalidation { output, flush } => {
+            let c = lang.console();
+            let label = if *flush {
+                c.invalidated_all
+            } else {
+                c.invalidated
+            };
+            html! {
+                <div class={classes!("invalidation", flush.then_some("flush"))} title={c.invalidated_title}>
+                    <span class="tag">{ label }</span>
+                    <pre class="out late">{ lines(output) }</pre>
+                </div>
+            }
+        }
     }
 }
 

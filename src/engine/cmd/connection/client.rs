@@ -101,18 +101,24 @@ fn all_clients<'c>(ctx: &'c Ctx<'_>) -> Vec<&'c Client> {
 /// One `CLIENT LIST` line (Redis's `catClientInfoString`). `argv_mem` is the size of the
 /// command being run: non-zero for the calling client only. The flags are Redis's letters
 /// for the states we have, in its order: `O` monitor, `P` subscribed, `x` in MULTI, `b`
-/// blocked, `d` a watched key changed, `A` closed for its output, `e` no-evict; `N` for
+/// blocked, `t` tracking (`R` its redirection broke, `B` broadcasting), `d` a watched key
+/// changed, `A` closed for its output, `e` no-evict; `N` for
 /// none.
 fn client_line(c: &Client, srv: &Server, now_ms: i64, argv_mem: usize) -> String {
     let age = (now_ms - c.created_ms).max(0) / 1000;
     let idle = (now_ms - c.last_cmd_ms).max(0) / 1000;
     let (sub, psub, ssub) = srv.pubsub.counts(c.id);
+    let tracking = srv.tracking.get(c.id);
+    let redir = tracking.map_or(-1, |t| t.options.redirect as i64);
     let mut flags = String::new();
     for (on, letter) in [
         (srv.monitors.contains(&c.id), 'O'),
         (sub + psub + ssub > 0, 'P'),
         (c.multi.is_some(), 'x'),
         (srv.blocking.is_blocked(c.id), 'b'),
+        (tracking.is_some(), 't'),
+        (tracking.is_some_and(|t| t.broken_redirect), 'R'),
+        (tracking.is_some_and(|t| t.options.bcast), 'B'),
         (srv.watches.is_dirty(c.id), 'd'),
         (c.close_asap, 'A'),
         (c.readonly, 'r'),
@@ -132,7 +138,7 @@ fn client_line(c: &Client, srv: &Server, now_ms: i64, argv_mem: usize) -> String
         .map(|n| String::from_utf8_lossy(n).into_owned())
         .unwrap_or_default();
     format!(
-        "id={id} addr={addr} laddr={laddr} fd={fd} name={name} age={age} idle={idle} flags={flags} db={db} sub={sub} psub={psub} ssub={ssub} multi={multi} qbuf={qbuf} qbuf-free={qbuf_free} argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={tot} events=r cmd={cmd} user=default redir=-1 resp={resp}",
+        "id={id} addr={addr} laddr={laddr} fd={fd} name={name} age={age} idle={idle} flags={flags} db={db} sub={sub} psub={psub} ssub={ssub} multi={multi} qbuf={qbuf} qbuf-free={qbuf_free} argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={tot} events=r cmd={cmd} user=default redir={redir} resp={resp}",
         id = c.id,
         addr = c.addr,
         laddr = c.laddr,

@@ -11,11 +11,13 @@
 //! # Layout
 //! - [`session`]: PING, ECHO, SELECT, AUTH, HELLO, QUIT, RESET and MONITOR.
 //! - [`client`]: CLIENT and its subcommands.
+//! - [`tracking`]: CLIENT TRACKING, CACHING, GETREDIR and TRACKINGINFO (client-side caching).
 //! - [`help`]: the `HELP` reply every container command shares.
 
 pub mod client;
 pub mod help;
 pub mod session;
+pub mod tracking;
 
 use crate::engine::table::{Command, DispatchFlags, Flags, Group, Touches};
 
@@ -25,6 +27,7 @@ use client::{
 };
 pub use help::help_reply;
 use session::{auth, echo, hello, monitor, ping, quit, reset, select};
+use tracking::{client_caching, client_getredir, client_tracking, client_trackinginfo};
 /// Flags shared by the connection-state commands Redis allows anywhere (`HELLO`, `QUIT`,
 /// `RESET`).
 const ANYTIME: Flags = Flags::NOSCRIPT
@@ -214,6 +217,38 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
             "Unblocks a client blocked by a blocking command, as if it timed out or with an error.",
             "O(log N) where N is the number of client connections",
             "5.0.0",
+        ),
+    Command::new("tracking", -3, Group::Connection, client_tracking)
+        .flags(CLIENT_FLAGS)
+        .doc(
+            "<ON | OFF> [REDIRECT client-id] [PREFIX prefix [PREFIX prefix ...]] [BCAST] [OPTIN] [OPTOUT] [NOLOOP]",
+            "Turns client-side caching on or off: the server tells this connection (or the one it redirects to) when keys it read change.",
+            "O(1). Some options may introduce additional complexity.",
+            "6.0.0",
+        ),
+    Command::new("caching", 3, Group::Connection, client_caching)
+        .flags(CLIENT_FLAGS)
+        .doc(
+            "<YES | NO>",
+            "In OPTIN or OPTOUT tracking mode, says whether the keys the next command reads are tracked.",
+            "O(1)",
+            "6.0.0",
+        ),
+    Command::new("getredir", 2, Group::Connection, client_getredir)
+        .flags(CLIENT_FLAGS)
+        .doc(
+            "",
+            "Returns the client this connection's invalidations are redirected to (0: none, -1: tracking off).",
+            "O(1)",
+            "6.0.0",
+        ),
+    Command::new("trackinginfo", 2, Group::Connection, client_trackinginfo)
+        .flags(CLIENT_FLAGS)
+        .doc(
+            "",
+            "Describes this connection's client-side caching: flags, redirection, prefixes.",
+            "O(1)",
+            "6.2.0",
         ),
     Command::new("help", 2, Group::Connection, client_help)
         .flags(Flags::LOADING.union(Flags::STALE))

@@ -126,6 +126,7 @@ pub(super) fn hello(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     if let Some(v) = version {
         ctx.client.proto = v;
+        ctx.srv.tracking.set_proto(ctx.client.id, v);
     }
     Ok(Reply::Map(vec![
         (Reply::bulk(b"server"), Reply::bulk(b"redis")),
@@ -165,6 +166,7 @@ pub(super) fn quit(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 
 /// RESET: clears the connection state as Redis's `clearClientConnectionState` does —
 /// transaction discarded, keys unwatched, every subscription dropped (without notices),
+/// tracking off,
 /// database 0, RESP2, no name, replies on — and replies with the status `RESET`.
 /// (`CLIENT NO-EVICT` survives, as in Redis.)
 pub(super) fn reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
@@ -173,6 +175,7 @@ pub(super) fn reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     let c = &mut *ctx.client;
     c.db = 0;
     c.proto = 2;
+    ctx.srv.tracking.set_proto(c.id, 2);
     c.name = None;
     c.reply_mode = ReplyMode::On;
     c.readonly = false;

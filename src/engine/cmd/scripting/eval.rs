@@ -195,6 +195,12 @@ pub(crate) fn start_run(
     command: Vec<Vec<u8>>,
 ) -> CmdResult {
     let client = script_client(ctx);
+    if ctx.srv.tracking.active() {
+        // A read inside the script tracks the keys the command declares, for its caller.
+        ctx.srv
+            .tracking
+            .set_script(Some((ctx.client.id, keys.to_vec())));
+    }
     let mut debug = debugger_for(ctx, &start, keys, argv);
     let first_effect = ctx.srv.effects.len();
     let started_us = ctx.srv.clock.monotonic_us();
@@ -242,6 +248,7 @@ pub(crate) fn start_run(
         name,
         ..
     } = host;
+    ctx.srv.tracking.set_script(None);
     for (level, line) in env.take_log() {
         ctx.srv.log(level, &line);
     }

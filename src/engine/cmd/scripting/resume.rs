@@ -52,6 +52,9 @@ impl Engine {
             .remove(&caller_id)
             .unwrap_or_else(|| Client::new(caller_id, "", "", r.now_ms, true));
         let table = self.table();
+        // Still the caller's command: what it invalidates of its own cache waits for its
+        // reply, as in one piece.
+        let outside = self.srv.tracking.enter(caller_id, true);
         let mut ctx = Ctx {
             srv: &mut self.srv,
             client: &mut caller,
@@ -67,6 +70,18 @@ impl Engine {
             no_reply: false,
             errors_counted: None,
         };
+        if ctx.srv.tracking.active() {
+            // As when it started (see `start_run`): EVAL and FCALL alike are `name
+            // script-or-function numkeys key …`.
+            let n = r
+                .argv
+                .get(2)
+                .and_then(|a| crate::engine::args::parse_i64(a))
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(0);
+            let keys = r.argv.iter().skip(3).take(n).cloned().collect();
+            ctx.srv.tracking.set_script(Some((caller_id, keys)));
+        }
         // The host owns what redis.call changes for the slice; it goes back into the run.
         let stand_in = Client::new(0, "lua", "", r.now_ms, true);
         let mut host = ScriptHost {
@@ -94,6 +109,8 @@ impl Engine {
         r.checks = host.checks;
         r.kill = host.kill;
         r.name = host.name;
+        self.srv.tracking.set_script(None);
+        self.srv.tracking.leave(outside);
         for (level, line) in r.env.take_log() {
             self.srv.log(level, &line);
         }
@@ -168,6 +185,9 @@ impl Engine {
             }
             if self.reply_wanted(caller) {
                 self.srv.send(caller, reply);
+            }
+            for msg in self.srv.take_held_invalidations(caller) {
+                self.srv.send(caller, msg);
             }
             self.srv.note_unblocked(caller);
         }
@@ -249,6 +269,34 @@ mod tests {
         assert_eq!(
             run(&mut e, b, "SCRIPT KILL"),
             error("NOTBUSY No scripts in execution right now.")
+        );
+    }
+
+    #[test]
+    fn a_paused_script_tracks_and_invalidates_for_its_caller_after_its_reply() {
+        let (mut e, a, _) = engine();
+        run(&mut e, a, "HELLO 3");
+        run(&mut e, a, "CLIENT TRACKING on");
+        run(&mut e, a, "SET k 1");
+        // Reads its declared key, pauses, then writes it: the invalidation follows the reply.
+        run(
+            &mut e,
+            a,
+            "EVAL \"redis.call('get', KEYS[1]) for i = 1, 30000000 do end return redis.call('incr', KEYS[1])\" 1 k",
+        );
+        assert!(e.script_running());
+        assert!(e.take_pushes(a).is_empty());
+        while e.resume_script() {}
+        let sent = e.take_pushes(a);
+        assert_eq!(
+            sent,
+            vec![
+                Reply::Integer(2),
+                Reply::Push(vec![
+                    Reply::bulk(b"invalidate"),
+                    Reply::Array(vec![Reply::bulk(b"k")])
+                ])
+            ]
         );
     }
 

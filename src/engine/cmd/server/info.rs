@@ -138,7 +138,7 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 f("client_recent_max_input_buffer", "0".into()),
                 f("client_recent_max_output_buffer", "0".into()),
                 f("blocked_clients", srv.blocking.count().to_string()),
-                f("tracking_clients", "0".into()),
+                f("tracking_clients", srv.tracking.client_count().to_string()),
                 f(
                     "clients_in_timeout_table",
                     srv.blocking.with_timeout().to_string(),
@@ -324,13 +324,16 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 "active_defrag_key_misses",
                 "total_active_defrag_time",
                 "current_active_defrag_time",
-                "tracking_total_keys",
-                "tracking_total_items",
-                "tracking_total_prefixes",
-                "unexpected_error_replies",
             ] {
                 v.push(zero(k));
             }
+            v.push(f("tracking_total_keys", srv.tracking.key_count().to_string()));
+            v.push(f("tracking_total_items", srv.tracking.item_count().to_string()));
+            v.push(f(
+                "tracking_total_prefixes",
+                srv.tracking.prefix_count().to_string(),
+            ));
+            v.push(zero("unexpected_error_replies"));
             v.push(f("total_error_replies", s.error_replies.to_string()));
             for k in [
                 "dump_payload_sanitizations",
