@@ -1,0 +1,137 @@
+// kvlab's wasm engine against ioredis-mock (npm), the in-browser peer, in one headless
+// Chromium page: the same mixed workload on both, ops/s per command and the ratio.
+//
+//   node bench/peer.mjs [--n 20000] [--zset 10000] [--runs 3]
+//
+// 1. Builds the engine alone for the browser (bench/peer/engine.rs, release, then
+//    wasm-bindgen --target web) and bundles ioredis-mock for the page with esbuild
+//    (npm install in bench/peer the first time).
+// 2. Serves both and a page from target/bench-peer on 127.0.0.1 and opens it in headless
+//    Chromium (Debian's, with playwright-core from tests/e2e, as the browser tests do).
+// 3. In the page, for each command in turn, runs it --n times on kvlab (a synchronous
+//    call into wasm) and on ioredis-mock (awaited, as its API is), best of --runs, and
+//    prints ops/s and the ratio. Both start from the same data: a sorted set of --zset
+//    members, two sets of 100 members, hashes and lists filled by the steps before.
+//
+// Aims (issue 20): ≥ 10× on strings and hashes, ≥ 1,000× on sorted sets.
+
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const N = arg('n', 20_000);
+const ZSET = arg('zset', 10_000);
+const RUNS = arg('runs', 3);
+
+const site = join(root, 'target', 'bench-peer');
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+
+console.log('building the engine for the browser (release)…');
+run('cargo', ['build', '--release', '--quiet', '--target', 'wasm32-unknown-unknown', '--bin', 'kvlab-bench-peer']);
+await mkdir(site, { recursive: true });
+run('wasm-bindgen', ['--target', 'web', '--out-dir', join(site, 'pkg'),
+  join(root, 'target', 'wasm32-unknown-unknown', 'release', 'kvlab-bench-peer.wasm')]);
+const peerDir = join(root, 'bench', 'peer');
+if (!(await stat(join(peerDir, 'node_modules', 'ioredis-mock')).catch(() => null))) {
+  run('npm', ['install', '--no-audit', '--no-fund'], { cwd: peerDir });
+}
+// The entry comes on stdin, so that 'ioredis-mock' resolves from bench/peer.
+execFileSync(join(peerDir, 'node_modules', '.bin', 'esbuild'), ['--bundle', '--format=esm',
+  '--platform=browser', '--log-level=warning', `--outfile=${join(site, 'mock.js')}`],
+{ cwd: peerDir, input: "import Redis from 'ioredis-mock';\nwindow.RedisMock = Redis;\n", stdio: ['pipe', 'inherit', 'inherit'] });
+await writeFile(join(site, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>kvlab vs ioredis-mock</title>\n');
+
+process.env.KVLAB_DIST = site;
+const { serveDist, launch } = await import('../tests/e2e/lib.mjs');
+const server = await serveDist();
+const browser = await launch();
+const { page, errors } = browser;
+await page.goto(server.url);
+
+const results = await page.evaluate(async ({ N, ZSET, RUNS }) => {
+  const kv = await import('./pkg/kvlab-bench-peer.js');
+  await kv.default();
+  // ioredis-mock's browser build asks a CommonJS `require` for Node's fs and path when
+  // it loads (ioredis's TLS profiles), and uses neither in memory: empty stand-ins.
+  globalThis.require = () => ({});
+  await import('./mock.js');
+  const engine = new kv.BenchEngine();
+  const mock = new window.RedisMock();
+  const k = (argv) => engine.call(argv);
+  const m = ([cmd, ...args]) => mock[cmd.toLowerCase()](...args);
+
+  // The same starting data on both.
+  const fill = async (argvs) => {
+    for (const a of argvs) {
+      k(a);
+      await m(a);
+    }
+  };
+  const setA = [], setB = [];
+  for (let i = 0; i < 100; i++) {
+    setA.push(`m${i}`);
+    setB.push(`m${i * 2}`);
+  }
+  await fill([['SADD', 'setA', ...setA], ['SADD', 'setB', ...setB]]);
+  const zadd = [];
+  for (let i = 0; i < ZSET; i++) zadd.push(['ZADD', 'board', String((i * 7919) % 100000), `player:${i}`]);
+  await fill(zadd);
+
+  // Each step: a name and the argv of its i-th call.
+  const steps = [
+    ['SET', (i) => ['SET', `key:${i}`, `value:${i}`]],
+    ['GET', (i) => ['GET', `key:${i}`]],
+    ['INCR', () => ['INCR', 'counter']],
+    ['LPUSH', (i) => ['LPUSH', `list:${i % 100}`, `item:${i}`]],
+    ['LRANGE 0 9', (i) => ['LRANGE', `list:${i % 100}`, '0', '9']],
+    ['SADD', (i) => ['SADD', `set:${i % 100}`, `member:${i}`]],
+    ['SINTER (100 × 100)', () => ['SINTER', 'setA', 'setB']],
+    [`ZADD (${ZSET / 1000}k zset)`, (i) => ['ZADD', 'board', String(i % 100000), `player:${i % ZSET}`]],
+    [`ZINCRBY (${ZSET / 1000}k zset)`, (i) => ['ZINCRBY', 'board', '1', `player:${(i * 31) % ZSET}`]],
+    [`ZREVRANGE 0 9 (${ZSET / 1000}k zset)`, () => ['ZREVRANGE', 'board', '0', '9', 'WITHSCORES']],
+    ['HSET', (i) => ['HSET', `user:${i % 1000}`, `field:${i % 10}`, `v${i}`]],
+    ['HGET', (i) => ['HGET', `user:${i % 1000}`, `field:${i % 10}`]],
+  ];
+  const out = [];
+  for (const [name, argv] of steps) {
+    // Fewer calls where the peer is slow, so a run stays short; ops/s are per call.
+    let n = N;
+    const probe = performance.now();
+    for (let i = 0; i < 20; i++) await m(argv(i));
+    const per = (performance.now() - probe) / 20;
+    if (per * N > 10_000) n = Math.max(50, Math.floor(10_000 / per));
+    let bestK = 0, bestM = 0;
+    for (let r = 0; r < RUNS; r++) {
+      let t = performance.now();
+      for (let i = 0; i < N; i++) k(argv(i));
+      bestK = Math.max(bestK, N / ((performance.now() - t) / 1000));
+      t = performance.now();
+      for (let i = 0; i < n; i++) await m(argv(i));
+      bestM = Math.max(bestM, n / ((performance.now() - t) / 1000));
+    }
+    // Reads of data no step changed differently must agree (the writes ran a different
+    // number of times on each side, so lists, hashes and the sorted set diverge).
+    const read = /^(GET|SINTER)/.test(name);
+    const same = !read || JSON.stringify(k(argv(1))) === JSON.stringify(await m(argv(1)));
+    out.push({ name, kvlab: bestK, mock: bestM, n, same });
+  }
+  return out;
+}, { N, ZSET, RUNS });
+
+await browser.close();
+await new Promise((ok) => server.close(ok));
+
+const fmt = (x) => Math.round(x).toLocaleString('en-US');
+console.log(`\nheadless Chromium, one page; best of ${RUNS}; kvlab ${N.toLocaleString('en-US')} calls per command\n`);
+console.log(`${'command'.padEnd(28)} ${'kvlab ops/s'.padStart(14)} ${'ioredis-mock ops/s'.padStart(19)} ${'ratio'.padStart(9)}`);
+for (const r of results) {
+  console.log(`${r.name.padEnd(28)} ${fmt(r.kvlab).padStart(14)} ${fmt(r.mock).padStart(19)} ${(r.kvlab / r.mock).toFixed(1).padStart(8)}×` +
+    (r.same ? '' : '   (replies differ on a sample)'));
+}
+if (errors.length) console.log('\npage errors:', errors.join('\n'));
