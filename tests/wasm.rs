@@ -332,6 +332,22 @@ fn completion_help_paste_and_the_key_tree() {
     let s = state().reduce(Action::Line(1, LineAction::Input("RPOPL".into())));
     let s = s.reduce(Action::Line(1, LineAction::Complete));
     assert_eq!(s.first_pane().draft, "RPOPLPUSH ");
+    // The browser build fetches the table's English prose (engine::table::docs): a HELP
+    // printed before it is in shows the syntax, and is rewritten when it arrives.
+    assert!(!kvlab::engine::table::docs::available());
+    let es = Rc::new(State::new(browser_engine(), Lang::En));
+    let es = submit(es, "HELP SET");
+    assert!(last_output(&es).0.contains("SET key value"));
+    assert!(!last_output(&es).0.contains("Stores a string"));
+    let prose = kvlab::ui::console::prose_from_json(include_str!("../www/i18n/help.en.json"))
+        .expect("help.en.json parses");
+    kvlab::engine::table::docs::install(prose);
+    let es = es.reduce(Action::HelpTexts);
+    assert!(
+        last_output(&es).0.contains("Stores a string"),
+        "{}",
+        last_output(&es).0
+    );
     // Chinese labels always; Chinese summaries once the texts are fetched, English until.
     let zh = kvlab::ui::console::help(&[b"set".to_vec()], Lang::Zh, None);
     assert!(

@@ -47,7 +47,7 @@ impl HelpZh {
 }
 
 /// Reads `help.en.json`: the command table's summaries and complexities.
-fn prose_from_json(text: &str) -> Option<docs::Prose> {
+pub fn prose_from_json(text: &str) -> Option<docs::Prose> {
     let file = js_sys::JSON::parse(text).ok()?;
     Some(docs::Prose {
         summary: string_map(&file, "summary")?,
