@@ -13,6 +13,7 @@
 //! - [`console`]: redis-cli's hints, Tab completion and `HELP`, from the command table.
 //! - [`script`]: multi-line Lua scripts in the console: the editor's `EVAL` line, pasted
 //!   commands, the Lua highlighter.
+//! - [`units`]: byte counts and milliseconds as the page shows them.
 
 pub mod console;
 pub mod debug;
@@ -21,3 +22,4 @@ pub mod route;
 pub mod script;
 pub mod share;
 pub mod state;
+pub mod units;

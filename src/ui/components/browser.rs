@@ -60,24 +60,7 @@ pub fn short_ttl(ms: i64) -> String {
     }
 }
 
-/// A byte count as a learner reads it: `72 B`, `1.4 KB`, `3.2 MB` (1 KB = 1024 B).
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
-    if n < 1024 {
-        return format!("{n} B");
-    }
-    let mut v = n as f64 / 1024.0;
-    let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
-        v /= 1024.0;
-        unit += 1;
-    }
-    if v < 10.0 {
-        format!("{v:.1} {}", UNITS[unit])
-    } else {
-        format!("{v:.0} {}", UNITS[unit])
-    }
-}
+pub use crate::app::units::human_bytes;
 
 /// The command that measures a key of `kind`: `STRLEN`, `LLEN`, `SCARD`, `ZCARD`,
 /// `HLEN` or `XLEN`.

@@ -17,6 +17,7 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 use yew::prelude::*;
 
 use super::rdb_io;
+use crate::app::units::human_bytes;
 use crate::engine::export;
 use crate::ui::i18n::WorkspaceStrings;
 use crate::ui::services::location;
@@ -55,17 +56,6 @@ fn error_text(t: &WorkspaceStrings, e: &str) -> String {
     }
 }
 
-/// Bytes in a short human form (`1.2 KB`), with the exact count for a title.
-pub fn size_text(n: u64) -> String {
-    if n < 1024 {
-        format!("{n} B")
-    } else if n < 1024 * 1024 {
-        format!("{:.1} KB", n as f64 / 1024.0)
-    } else {
-        format!("{:.1} MB", n as f64 / (1024.0 * 1024.0))
-    }
-}
-
 /// Goes to workspace `name` (the page reloads into it).
 pub fn navigate_to(name: &str) {
     let enc: String = js_sys::encode_uri_component(name).into();
@@ -95,11 +85,102 @@ pub struct WorkspacesProps {
 }
 
 /// The header button and the workspace manager dialog.
+///
+/// The dialog is a component of its own, mounted only while it is open: start-up renders
+/// the button alone, so the dialog's code stays out of the first load (`scripts/split.mjs`
+/// keeps in the primary wasm only what start-up runs), and each opening starts with no
+/// message and no question, as a fresh dialog should.
 #[component]
 pub fn Workspaces(props: &WorkspacesProps) -> Html {
     let state = props.state.clone();
     let t = state.lang.workspaces();
     let open = use_state(|| false);
+    let current = persist::current_workspace();
+    let rdb_t = state.lang.rdb();
+    // A dump.rdb dropped on the page opens the dialog, which imports it (`drops` counts the
+    // drops, so an open dialog sees the next one too).
+    let dropped = use_mut_ref(|| None::<web_sys::File>);
+    let drops = use_state(|| 0u32);
+    let dragging = rdb_io::use_rdb_drop({
+        let open = open.clone();
+        let dropped = dropped.clone();
+        let drops = drops.clone();
+        Callback::from(move |file: web_sys::File| {
+            *dropped.borrow_mut() = Some(file);
+            drops.set(*drops + 1);
+            open.set(true);
+        })
+    });
+    // Give the focus back to the header button when the dialog closes (Escape, ✕ or a
+    // choice), so the keyboard is where it was.
+    let opener = use_node_ref();
+    {
+        let opener = opener.clone();
+        let was_open = use_mut_ref(|| false);
+        use_effect_with(*open, move |open| {
+            if !*open && *was_open.borrow() {
+                if let Some(el) = opener.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+            *was_open.borrow_mut() = *open;
+        });
+    }
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let on_close = {
+        let open = open.clone();
+        Callback::from(move |()| open.set(false))
+    };
+    html! {
+        <>
+            if dragging {
+                <div class="rdb-drop" aria-hidden="true"><span>{ rdb_t.drop }</span></div>
+            }
+            <button type="button" class="lang ws-button" ref={opener} onclick={toggle} aria-haspopup="dialog"
+                aria-expanded={(*open).to_string()} title={t.open}>
+                <span aria-hidden="true">{ "▤ " }</span>{ current.clone() }
+                <span class="visually-hidden">{ format!(" — {}", t.open) }</span>
+            </button>
+            if *open {
+                <WorkspaceDialog state={state.clone()} {on_close} dropped={Dropped(dropped.clone())}
+                    drops={*drops} />
+            }
+        </>
+    }
+}
+
+/// A file dropped on the page, waiting for the dialog to import it (compared by identity).
+#[derive(Clone)]
+pub struct Dropped(Rc<std::cell::RefCell<Option<web_sys::File>>>);
+
+impl PartialEq for Dropped {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Properties of [`WorkspaceDialog`].
+#[derive(Properties, PartialEq)]
+pub struct WorkspaceDialogProps {
+    /// The app state (engine, active pane, language).
+    pub state: UseReducerHandle<State>,
+    /// Closes the dialog.
+    pub on_close: Callback<()>,
+    /// A dropped file to import, taken when `drops` changes (and when the dialog opens).
+    pub dropped: Dropped,
+    /// How many files were dropped so far.
+    pub drops: u32,
+}
+
+/// The workspace manager dialog (see [`Workspaces`]).
+#[component]
+fn WorkspaceDialog(props: &WorkspaceDialogProps) -> Html {
+    let state = props.state.clone();
+    let t = state.lang.workspaces();
+    let on_close = props.on_close.clone();
     let rows = use_state(Vec::<Row>::new);
     let message = use_state(|| None::<(String, bool)>);
     let ask = use_state(|| None::<Ask>);
@@ -114,15 +195,17 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
         let message = message.clone();
         Rc::new(move |m: String, err: bool| message.set(Some((m, err))))
     };
-    let dragging = rdb_io::use_rdb_drop({
+    // Import the file dropped on the page (the one that opened the dialog, or a later one).
+    {
         let state = state.clone();
-        let open = open.clone();
         let report = report.clone();
-        Callback::from(move |file: web_sys::File| {
-            open.set(true);
-            rdb_io::import_file(state.clone(), file, report.clone());
-        })
-    });
+        let dropped = props.dropped.clone();
+        use_effect_with(props.drops, move |_| {
+            if let Some(file) = dropped.0.borrow_mut().take() {
+                rdb_io::import_file(state, file, report);
+            }
+        });
+    }
     let on_rdb_file = {
         let state = state.clone();
         let report = report.clone();
@@ -146,39 +229,37 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
     {
         let rows = rows.clone();
         let current = current.clone();
-        use_effect_with((*open, *version), move |(open, _)| {
-            if *open {
-                spawn_local(async move {
-                    let mut names = persist::list_workspaces().await;
-                    if !names.contains(&current) {
-                        names.push(current.clone());
-                    }
-                    names.sort();
-                    let mut out = Vec::new();
-                    for name in names {
-                        let bytes = if name == current {
-                            persist::current_bytes().await
-                        } else {
-                            persist::workspace_bytes(&name).await
-                        };
-                        out.push(Row { name, bytes });
-                    }
-                    rows.set(out);
-                });
-            }
+        use_effect_with(*version, move |_| {
+            spawn_local(async move {
+                let mut names = persist::list_workspaces().await;
+                if !names.contains(&current) {
+                    names.push(current.clone());
+                }
+                names.sort();
+                let mut out = Vec::new();
+                for name in names {
+                    let bytes = if name == current {
+                        persist::current_bytes().await
+                    } else {
+                        persist::workspace_bytes(&name).await
+                    };
+                    out.push(Row { name, bytes });
+                }
+                rows.set(out);
+            });
         });
     }
     // Escape anywhere while the dialog is open: close the question, else the dialog (a
     // document listener, so it works wherever the focus went).
     {
-        let open = open.clone();
+        let on_close = on_close.clone();
         let ask = ask.clone();
         let dialog = dialog.clone();
-        use_effect_with((*open, (*ask).is_some()), move |(is_open, asking)| {
+        use_effect_with((*ask).is_some(), move |asking| {
             let asking = *asking;
             let doc = web_sys::window().and_then(|w| w.document());
             // Removed when dropped: when the dialog closes or the question changes.
-            let listener = doc.filter(|_| *is_open).map(|doc| {
+            let listener = doc.map(|doc| {
                 gloo_events::EventListener::new(&doc, "keydown", move |e| {
                     let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
                         return;
@@ -192,31 +273,20 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                         }
                         ask.set(None);
                     } else {
-                        open.set(false);
+                        on_close.emit(());
                     }
                 })
             });
             move || drop(listener)
         });
     }
-    // Focus the dialog when it opens, and give the focus back to the header button when it
-    // closes (Escape, ✕ or a choice), so the keyboard is where it was.
-    let opener = use_node_ref();
+    // Focus the dialog when it opens (the header button takes it back when it closes).
     {
         let dialog = dialog.clone();
-        let opener = opener.clone();
-        let was_open = use_mut_ref(|| false);
-        use_effect_with(*open, move |open| {
-            if *open {
-                if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
-                    let _ = el.focus();
-                }
-            } else if *was_open.borrow() {
-                if let Some(el) = opener.cast::<web_sys::HtmlElement>() {
-                    let _ = el.focus();
-                }
+        use_effect_with((), move |_| {
+            if let Some(el) = dialog.cast::<web_sys::HtmlElement>() {
+                let _ = el.focus();
             }
-            *was_open.borrow_mut() = *open;
         });
     }
     // A confirmation takes the focus (its name field, else Cancel), so the keyboard is
@@ -240,7 +310,12 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
     {
         let message = message.clone();
         let version = version.clone();
+        // Not the report already there when the dialog opened: that one was shown before.
+        let opened = use_mut_ref(|| true);
         use_effect_with(state.import_report.clone(), move |r| {
+            if std::mem::replace(&mut *opened.borrow_mut(), false) {
+                return;
+            }
             if let Some(r) = r {
                 if !r.errors.is_empty() {
                     let (n, e) = &r.errors[0];
@@ -254,19 +329,9 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
         });
     }
 
-    let toggle = {
-        let open = open.clone();
-        let message = message.clone();
-        let ask = ask.clone();
-        Callback::from(move |_: MouseEvent| {
-            message.set(None);
-            ask.set(None);
-            open.set(!*open);
-        })
-    };
     let close = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(false))
+        let on_close = on_close.clone();
+        Callback::from(move |_: MouseEvent| on_close.emit(()))
     };
 
     // Runs an async operation, then shows its message and reloads the list.
@@ -599,7 +664,7 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
                     <span class="ws-badge">{ t.current }</span>
                 }
                 <span class="ws-size" title={r.bytes.map(|b| format!("{b} bytes"))} data-bytes={r.bytes.map(|b| b.to_string())}>
-                    { r.bytes.map(size_text).unwrap_or_else(|| "—".into()) }
+                    { r.bytes.map(human_bytes).unwrap_or_else(|| "—".into()) }
                 </span>
                 if here {
                     <span class="ws-keys">{ format!("{keys_here} {}", t.keys) }</span>
@@ -643,72 +708,60 @@ pub fn Workspaces(props: &WorkspacesProps) -> Html {
     });
 
     html! {
-        <>
-            if dragging {
-                <div class="rdb-drop" aria-hidden="true"><span>{ rdb_t.drop }</span></div>
-            }
-            <button type="button" class="lang ws-button" ref={opener} onclick={toggle} aria-haspopup="dialog"
-                aria-expanded={(*open).to_string()} title={t.open}>
-                <span aria-hidden="true">{ "▤ " }</span>{ current.clone() }
-                <span class="visually-hidden">{ format!(" — {}", t.open) }</span>
-            </button>
-            if *open {
-                <div class="ws-overlay">
-                    <div class="ws-dialog" role="dialog" aria-modal="true" aria-labelledby="ws-title"
-                        tabindex="-1" ref={dialog}>
-                        <div class="ws-head">
-                            <h2 id="ws-title">{ t.title }</h2>
-                            <button type="button" class="icon-button ws-close" onclick={close}
-                                aria-label={t.close} title={t.close}>{ "✕" }</button>
-                        </div>
-                        <ul class="ws-list" aria-label={t.title}>
-                            { for own.iter().map(|r| row_html(r)) }
-                        </ul>
-                        if !embeds.is_empty() {
-                            <h3>{ t.embeds }</h3>
-                            <ul class="ws-list ws-embeds" aria-label={t.embeds}>
-                                { for embeds.iter().map(|r| row_html(r)) }
-                            </ul>
-                        }
-                        { for confirm }
-                        <form class="ws-create" onsubmit={on_create}>
-                            <label for="ws-new">{ t.new_name }</label>
-                            <input id="ws-new" value={(*draft).clone()} oninput={on_draft} maxlength="64"
-                                aria-invalid={draft_problem.is_some().then_some("true")} />
-                            <button type="submit" disabled={*busy}>{ t.create }</button>
-                        </form>
-                        if let Some(p) = draft_problem {
-                            <p class="ws-hint error">{ problem_text(p) }</p>
-                        }
-                        <div class="ws-io">
-                            <span>{ t.export }</span>
-                            { export_btn("json", "JSON") }
-                            { export_btn("cli", "redis-cli") }
-                            { export_btn("resp", "RESP") }
-                            <button type="button" class="ws-export ws-export-rdb" onclick={on_rdb_export}
-                                title={rdb_t.export_title}>{ rdb_t.export }</button>
-                            <label class="ws-import">
-                                { t.import }
-                                <input type="file" class="ws-import-file" accept=".json,.redis,.txt,.resp,application/json,text/plain"
-                                    onchange={on_file} />
-                            </label>
-                        </div>
-                        <div class="ws-io">
-                            <label class="ws-import ws-import-rdb">
-                                { rdb_t.import }
-                                <input type="file" class="ws-import-rdb-file" accept=".rdb,application/octet-stream"
-                                    onchange={on_rdb_file} />
-                            </label>
-                        </div>
-                        <p class="ws-hint">{ t.import_hint }</p>
-                        <p class="ws-hint">{ rdb_t.hint }</p>
-                        <p class={classes!("ws-message", message.as_ref().is_some_and(|m| m.1).then_some("error"))}
-                            role="status" aria-live="polite">
-                            { message.as_ref().map(|m| m.0.clone()).unwrap_or_default() }
-                        </p>
-                    </div>
+        <div class="ws-overlay">
+            <div class="ws-dialog" role="dialog" aria-modal="true" aria-labelledby="ws-title"
+                tabindex="-1" ref={dialog}>
+                <div class="ws-head">
+                    <h2 id="ws-title">{ t.title }</h2>
+                    <button type="button" class="icon-button ws-close" onclick={close}
+                        aria-label={t.close} title={t.close}>{ "✕" }</button>
                 </div>
-            }
-        </>
+                <ul class="ws-list" aria-label={t.title}>
+                    { for own.iter().map(|r| row_html(r)) }
+                </ul>
+                if !embeds.is_empty() {
+                    <h3>{ t.embeds }</h3>
+                    <ul class="ws-list ws-embeds" aria-label={t.embeds}>
+                        { for embeds.iter().map(|r| row_html(r)) }
+                    </ul>
+                }
+                { for confirm }
+                <form class="ws-create" onsubmit={on_create}>
+                    <label for="ws-new">{ t.new_name }</label>
+                    <input id="ws-new" value={(*draft).clone()} oninput={on_draft} maxlength="64"
+                        aria-invalid={draft_problem.is_some().then_some("true")} />
+                    <button type="submit" disabled={*busy}>{ t.create }</button>
+                </form>
+                if let Some(p) = draft_problem {
+                    <p class="ws-hint error">{ problem_text(p) }</p>
+                }
+                <div class="ws-io">
+                    <span>{ t.export }</span>
+                    { export_btn("json", "JSON") }
+                    { export_btn("cli", "redis-cli") }
+                    { export_btn("resp", "RESP") }
+                    <button type="button" class="ws-export ws-export-rdb" onclick={on_rdb_export}
+                        title={rdb_t.export_title}>{ rdb_t.export }</button>
+                    <label class="ws-import">
+                        { t.import }
+                        <input type="file" class="ws-import-file" accept=".json,.redis,.txt,.resp,application/json,text/plain"
+                            onchange={on_file} />
+                    </label>
+                </div>
+                <div class="ws-io">
+                    <label class="ws-import ws-import-rdb">
+                        { rdb_t.import }
+                        <input type="file" class="ws-import-rdb-file" accept=".rdb,application/octet-stream"
+                            onchange={on_rdb_file} />
+                    </label>
+                </div>
+                <p class="ws-hint">{ t.import_hint }</p>
+                <p class="ws-hint">{ rdb_t.hint }</p>
+                <p class={classes!("ws-message", message.as_ref().is_some_and(|m| m.1).then_some("error"))}
+                    role="status" aria-live="polite">
+                    { message.as_ref().map(|m| m.0.clone()).unwrap_or_default() }
+                </p>
+            </div>
+        </div>
     }
 }

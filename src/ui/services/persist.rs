@@ -22,6 +22,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::app::engine::{load_scripts, ScriptChange};
+use crate::app::units::tenths;
 use crate::engine::keyspace::Db;
 use crate::engine::snapshot;
 use crate::engine::{Effect, Engine};
@@ -210,15 +211,9 @@ fn show_status(s: &Status) {
         let _ = root.set_attribute("data-persist", s.mode.tag());
         let _ = root.set_attribute("data-persist-workspace", &s.workspace);
         let _ = root.set_attribute("data-persist-appended", &s.appended.to_string());
-        let _ = root.set_attribute("data-persist-restore-ms", &format!("{:.1}", s.restore_ms));
-        let _ = root.set_attribute(
-            "data-persist-commit-ms",
-            &format!("{:.1}", s.last_commit_ms),
-        );
-        let _ = root.set_attribute(
-            "data-persist-snapshot-ms",
-            &format!("{:.1}", s.snapshot_encode_ms),
-        );
+        let _ = root.set_attribute("data-persist-restore-ms", &tenths(s.restore_ms));
+        let _ = root.set_attribute("data-persist-commit-ms", &tenths(s.last_commit_ms));
+        let _ = root.set_attribute("data-persist-snapshot-ms", &tenths(s.snapshot_encode_ms));
         let _ = root.set_attribute("data-persist-snapshot-bytes", &s.snapshot_bytes.to_string());
         let _ = root.set_attribute("data-persist-log-bytes", &s.log_bytes.to_string());
         // While a write is uncommitted its reply stays hidden (www/style.css), so that a

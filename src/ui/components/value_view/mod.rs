@@ -80,6 +80,25 @@ pub fn ValueView(props: &ValueViewProps) -> Html {
             </section>
         };
     };
+    selected(props, view, venn, (&mode, &a, &b, &ttl))
+}
+
+/// The view of the selected key. A function of its own that is never inlined: start-up
+/// shows no key, so this code stays out of the first load (`scripts/split.mjs` keeps in
+/// the primary wasm only the functions start-up runs, whole).
+#[inline(never)]
+fn selected(
+    props: &ValueViewProps,
+    view: &ViewData,
+    venn: Option<Html>,
+    (mode, a, b, ttl): (
+        &UseStateHandle<Mode>,
+        &UseStateHandle<String>,
+        &UseStateHandle<String>,
+        &UseStateHandle<String>,
+    ),
+) -> Html {
+    let s = props.lang.strings();
     let key = view.key.clone();
     let run = {
         let on_action = props.on_action.clone();
@@ -129,7 +148,7 @@ pub fn ValueView(props: &ValueViewProps) -> Html {
                     <span class="ttl-label">{ format!("{}{}", s.ttl, s.colon) }<strong class="ttl">{ ttl_text }</strong></span>
                     <form class="inline" onsubmit={expire}>
                         <input type="number" min="1" placeholder={s.seconds} aria-label={s.seconds}
-                            value={(*ttl).clone()} oninput={on_ttl} />
+                            value={(**ttl).clone()} oninput={on_ttl} />
                         <button type="submit">{ s.expire }</button>
                     </form>
                     if meta.expire_at.is_some() {
@@ -154,8 +173,8 @@ pub fn ValueView(props: &ValueViewProps) -> Html {
             v,
             view.prev.as_ref(),
             &key,
-            (*mode, &mode),
-            (&a, &b),
+            (**mode, mode),
+            (a, b),
             &run,
             s,
             props.lang,
