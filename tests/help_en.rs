@@ -1,6 +1,6 @@
 //! The command table's English prose (`www/i18n/help.en.json`, which the browser build
 //! fetches instead of carrying it in its wasm: see `kvlab::engine::table::docs`) equals
-//! the table's rows exactly. After changing a summary or complexity in a row, regenerate
+//! the table's rows exactly. After changing a row's syntax, summary, complexity or version, regenerate
 //! the file with `KVLAB_BLESS=1 cargo test --test help_en`.
 
 #![cfg(not(target_arch = "wasm32"))]
@@ -21,9 +21,11 @@ fn object(map: &std::collections::BTreeMap<String, String>) -> Value {
 fn expected() -> String {
     let prose = docs::all(kvlab::engine::table::all());
     let file = json!({
-        "_comment": "The command table's summaries and complexities by command (subcommands as 'container sub'), generated from the rows in src/engine/cmd by tests/help_en.rs (KVLAB_BLESS=1 cargo test --test help_en). The browser build fetches this instead of carrying the texts in its wasm.",
+        "_comment": "The command table's summaries, complexities, syntaxes and since-versions by command (subcommands as 'container sub'), generated from the rows in src/engine/cmd by tests/help_en.rs (KVLAB_BLESS=1 cargo test --test help_en). The browser build fetches this instead of carrying the texts in its wasm.",
         "summary": object(&prose.summary),
         "complexity": object(&prose.complexity),
+        "syntax": object(&prose.syntax),
+        "since": object(&prose.since),
     });
     serde_json::to_string_pretty(&file).expect("serializes") + "\n"
 }
@@ -51,6 +53,8 @@ fn every_command_has_its_prose() {
         .sum();
     assert_eq!(prose.summary.len(), rows);
     assert_eq!(prose.complexity.len(), rows);
+    assert_eq!(prose.syntax.len(), rows);
+    assert_eq!(prose.since.len(), rows);
     for (name, text) in &prose.summary {
         assert!(
             !text.is_empty()

@@ -151,8 +151,20 @@ fn history_walks_back_and_restores_the_draft() {
     assert_eq!(s.history, ["SET a 1", "GET a", "PING"]);
 }
 
+/// Installs the command table's English prose as the page does once it has fetched it.
+fn install_prose() {
+    let prose = kvlab::ui::console::prose_from_json(include_str!("../www/i18n/help.en.json"))
+        .expect("help.en.json parses");
+    kvlab::engine::table::docs::install(prose);
+}
+
 #[wasm_bindgen_test]
 fn hints_and_ticks() {
+    // Hints read the syntax from the fetched prose; before it is in there is none.
+    kvlab::engine::table::docs::forget();
+    let s = state().reduce(Action::Line(1, LineAction::Input("get".into())));
+    assert_eq!(s.hint(1), None);
+    install_prose();
     let s = state().reduce(Action::Line(1, LineAction::Input("get".into())));
     assert_eq!(s.hint(1).as_deref(), Some(" key"));
     let s = s.reduce(Action::Line(1, LineAction::Input("get k".into())));
@@ -333,16 +345,17 @@ fn completion_help_paste_and_the_key_tree() {
     let s = s.reduce(Action::Line(1, LineAction::Complete));
     assert_eq!(s.first_pane().draft, "RPOPLPUSH ");
     // The browser build fetches the table's English prose (engine::table::docs): a HELP
-    // printed before it is in shows the syntax, and is rewritten when it arrives.
+    // printed before it is in names the command only, and is rewritten when it arrives.
+    kvlab::engine::table::docs::forget();
     assert!(!kvlab::engine::table::docs::available());
     let es = Rc::new(State::new(browser_engine(), Lang::En));
     let es = submit(es, "HELP SET");
-    assert!(last_output(&es).0.contains("SET key value"));
+    assert!(last_output(&es).0.contains("SET"));
+    assert!(!last_output(&es).0.contains("SET key value"));
     assert!(!last_output(&es).0.contains("Stores a string"));
-    let prose = kvlab::ui::console::prose_from_json(include_str!("../www/i18n/help.en.json"))
-        .expect("help.en.json parses");
-    kvlab::engine::table::docs::install(prose);
+    install_prose();
     let es = es.reduce(Action::HelpTexts);
+    assert!(last_output(&es).0.contains("SET key value"));
     assert!(
         last_output(&es).0.contains("Stores a string"),
         "{}",

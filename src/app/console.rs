@@ -44,20 +44,23 @@ pub fn hint(draft: &str) -> Option<String> {
     let argv = split_args(draft)?;
     let name = argv.first()?;
     let mut cmd = table::lookup(name)?;
+    let mut full_name = cmd.name.to_string();
     let mut typed = argv.len() - 1;
     if !cmd.subcommands.is_empty() {
         // `CONFIG GET`: the subcommand's syntax once it is typed.
         if let Some(sub) = argv.get(1).and_then(|s| cmd.subcommand(s)) {
             if argv.len() > 2 || draft.ends_with(' ') {
+                full_name = format!("{} {}", cmd.name, sub.name);
                 cmd = sub;
                 typed -= 1;
             }
         }
     }
-    if cmd.syntax.is_empty() {
+    let syntax = docs::syntax(cmd, &full_name);
+    if syntax.is_empty() {
         return None;
     }
-    let items = syntax_items(cmd.syntax);
+    let items = syntax_items(&syntax);
     // Hints stop once something follows the last complete argument.
     let consumed = if draft.ends_with(' ') || typed == 0 {
         typed
@@ -213,10 +216,10 @@ fn help_block(
     out.push_str(&format!(
         "\n  {} {}\n  {summary} {}\n  {complexity} {}\n  {since} {}\n  {group_label} {}\n",
         full_name.to_ascii_uppercase(),
-        cmd.syntax,
+        docs::syntax(cmd, full_name),
         text(|z| &z.summary, full_name, en_summary),
         text(|z| &z.complexity, &en_complexity, en_complexity.clone()),
-        cmd.since,
+        docs::since(cmd, full_name),
         group_name
     ));
 }

@@ -46,12 +46,14 @@ impl HelpZh {
     }
 }
 
-/// Reads `help.en.json`: the command table's summaries and complexities.
+/// Reads `help.en.json`: the command table's prose (see `engine::table::docs`).
 pub fn prose_from_json(text: &str) -> Option<docs::Prose> {
     let file = js_sys::JSON::parse(text).ok()?;
     Some(docs::Prose {
         summary: string_map(&file, "summary")?,
         complexity: string_map(&file, "complexity")?,
+        syntax: string_map(&file, "syntax")?,
+        since: string_map(&file, "since")?,
     })
 }
 

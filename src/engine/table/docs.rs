@@ -1,14 +1,17 @@
-//! The command table's prose: each command's one-sentence summary and its time complexity,
-//! as `COMMAND DOCS`, the console's `HELP` and the walkthroughs' cost lines show them.
+//! The command table's prose: each command's argument syntax, one-sentence summary, time
+//! complexity and since-version, as `COMMAND DOCS`, the console's hints and `HELP`, and the
+//! walkthroughs' cost lines show them.
 //!
 //! # Why it is not always in the rows
 //! Natively the texts are fields of the rows ([`CommandRow::doc`](super::row::CommandRow::doc) stores them). The
-//! browser build leaves them out of its wasm: they are 32 KB (9 KB gzip) of data, and a
-//! wasm module's data, unlike its code, cannot be split off the console's first load
+//! browser build leaves them out of its wasm: summaries and complexities are 32 KB (9 KB
+//! gzip) of data, syntaxes and versions 17 KB with their row fields (about 4 KB gzip), and
+//! a wasm module's data, unlike its code, cannot be split off the console's first load
 //! (`tools/wasm-split` moves functions only). There the app fetches
-//! `www/i18n/help.en.json` once the console is interactive (`ui::console::load_help`) and
-//! hands it to `install` (browser build only); until it arrives the texts read as empty. `tests/help_en.rs`
-//! keeps that file equal to the table, so the rows stay the one place they are written.
+//! `www/i18n/help.en.json` once the console is interactive (`ui::console::load_help_en`)
+//! and hands it to `install` (browser build only); until it arrives the texts read as
+//! empty (no hint yet, `COMMAND DOCS` without arguments). `tests/help_en.rs` keeps that
+//! file equal to the table, so the rows stay the one place they are written.
 //!
 //! Texts are keyed by the command's full name in lower case, a subcommand as
 //! `container sub` (`config get`), as the Chinese file is.
@@ -17,13 +20,17 @@ use std::collections::BTreeMap;
 
 use crate::engine::core::ctx::Command;
 
-/// The summaries and complexities of the whole table, by full name.
+/// The prose of the whole table, by full name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Prose {
     /// One sentence on what each command does.
     pub summary: BTreeMap<String, String>,
     /// Each command's time complexity.
     pub complexity: BTreeMap<String, String>,
+    /// The arguments after each command's name, in Redis's documentation syntax.
+    pub syntax: BTreeMap<String, String>,
+    /// The Redis version that introduced each command.
+    pub since: BTreeMap<String, String>,
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -37,6 +44,13 @@ thread_local! {
 #[cfg(target_arch = "wasm32")]
 pub fn install(prose: Prose) {
     INSTALLED.set(Some(std::rc::Rc::new(prose)));
+}
+
+/// Forgets the installed texts, as on a page that has not fetched them yet (for tests of
+/// that state; the app never calls it).
+#[cfg(target_arch = "wasm32")]
+pub fn forget() {
+    INSTALLED.set(None);
 }
 
 /// True once the texts can be read: always natively, after `install` in the browser.
@@ -88,6 +102,34 @@ pub fn complexity(cmd: &Command, full_name: &str) -> String {
     }
 }
 
+/// The argument syntax of `cmd` (`key value [NX | XX]`), named `full_name`.
+pub fn syntax(cmd: &Command, full_name: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = cmd;
+        installed(full_name, |p| &p.syntax)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = full_name;
+        cmd.syntax.to_string()
+    }
+}
+
+/// The Redis version that introduced `cmd`, named `full_name`.
+pub fn since(cmd: &Command, full_name: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = cmd;
+        installed(full_name, |p| &p.since)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = full_name;
+        cmd.since.to_string()
+    }
+}
+
 /// The prose of the commands `rows` and their subcommands (of the whole table, what
 /// `help.en.json` holds).
 #[cfg(not(target_arch = "wasm32"))]
@@ -95,7 +137,11 @@ pub fn all<'a>(rows: impl IntoIterator<Item = &'a Command>) -> Prose {
     let mut prose = Prose::default();
     let mut add = |name: String, c: &Command| {
         prose.summary.insert(name.clone(), c.summary.to_string());
-        prose.complexity.insert(name, c.complexity.to_string());
+        prose
+            .complexity
+            .insert(name.clone(), c.complexity.to_string());
+        prose.syntax.insert(name.clone(), c.syntax.to_string());
+        prose.since.insert(name, c.since.to_string());
     };
     for c in rows {
         add(c.name.to_string(), c);

@@ -231,7 +231,9 @@ pub struct CommandRow<H: 'static> {
     pub group: Group,
     /// The legacy key range, derived from [`Command::key_specs`](CommandRow::key_specs).
     pub keys: KeyRange,
-    /// The arguments after the name, in Redis's documentation syntax.
+    /// The arguments after the name, in Redis's documentation syntax (natively only; see
+    /// [`docs::syntax`](super::docs::syntax)).
+    #[cfg(not(target_arch = "wasm32"))]
     pub syntax: &'static str,
     /// One sentence on what it does, in our words (natively only; read it through
     /// [`docs::summary`](super::docs::summary), which the browser build serves too).
@@ -240,7 +242,9 @@ pub struct CommandRow<H: 'static> {
     /// Time complexity (natively only; see [`docs::complexity`](super::docs::complexity)).
     #[cfg(not(target_arch = "wasm32"))]
     pub complexity: &'static str,
-    /// The Redis version that introduced it.
+    /// The Redis version that introduced it (natively only; see
+    /// [`docs::since`](super::docs::since)).
+    #[cfg(not(target_arch = "wasm32"))]
     pub since: &'static str,
     /// The handler; `None` for a container whose subcommands do the work.
     pub handler: Option<H>,
@@ -279,11 +283,13 @@ impl<H: Copy + 'static> CommandRow<H> {
                 last: 0,
                 step: 0,
             },
+            #[cfg(not(target_arch = "wasm32"))]
             syntax: "",
             #[cfg(not(target_arch = "wasm32"))]
             summary: "",
             #[cfg(not(target_arch = "wasm32"))]
             complexity: "",
+            #[cfg(not(target_arch = "wasm32"))]
             since: "1.0.0",
             handler: Some(handler),
             subcommands: &[],
@@ -313,11 +319,13 @@ impl<H: Copy + 'static> CommandRow<H> {
                 last: 0,
                 step: 0,
             },
+            #[cfg(not(target_arch = "wasm32"))]
             syntax: "",
             #[cfg(not(target_arch = "wasm32"))]
             summary: "",
             #[cfg(not(target_arch = "wasm32"))]
             complexity: "Depends on subcommand.",
+            #[cfg(not(target_arch = "wasm32"))]
             since: "1.0.0",
             handler: None,
             subcommands,
@@ -394,8 +402,8 @@ impl<H: Copy + 'static> CommandRow<H> {
     }
 
     /// Sets the syntax, summary, complexity and since-version. The browser build keeps
-    /// the syntax and the version only (see [`super::docs`]): the others are fetched.
-    #[cfg_attr(target_arch = "wasm32", allow(unused_variables))]
+    /// none of them (see [`super::docs`]): they are fetched.
+    #[cfg_attr(target_arch = "wasm32", allow(unused_variables, unused_mut))]
     pub const fn doc(
         mut self,
         syntax: &'static str,
@@ -403,13 +411,13 @@ impl<H: Copy + 'static> CommandRow<H> {
         complexity: &'static str,
         since: &'static str,
     ) -> Self {
-        self.syntax = syntax;
         #[cfg(not(target_arch = "wasm32"))]
         {
+            self.syntax = syntax;
             self.summary = summary;
             self.complexity = complexity;
+            self.since = since;
         }
-        self.since = since;
         self
     }
 

@@ -233,14 +233,14 @@ fn docs_reply(fullname: &str, cmd: &Command) -> Reply {
     let key = fullname.replace('|', " ");
     let mut pairs = vec![
         ("summary", Reply::bulk(docs::summary(cmd, &key).as_bytes())),
-        ("since", Reply::bulk(cmd.since.as_bytes())),
+        ("since", Reply::bulk(docs::since(cmd, &key).as_bytes())),
         ("group", Reply::bulk(cmd.group.name().as_bytes())),
         (
             "complexity",
             Reply::bulk(docs::complexity(cmd, &key).as_bytes()),
         ),
     ];
-    let args = parse_syntax(cmd.syntax);
+    let args = parse_syntax(&docs::syntax(cmd, &key));
     if !args.is_empty() {
         let has_keys = cmd.keys.first > 0;
         pairs.push((
