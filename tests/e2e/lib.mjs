@@ -155,3 +155,41 @@ export async function recordReady(page) {
     }).observe(document, { childList: true, subtree: true });
   });
 }
+
+/** The command box of the page's first console (named in English or Chinese). */
+export const commandBox = (page) => page.getByRole('textbox', { name: /^(Command|命令)$/ }).first();
+
+/** Types `line` in `box` (the first console's by default), presses Enter and returns the
+ * output it printed, once painted. */
+export async function runLine(page, line, box = commandBox(page)) {
+  const outs = page.getByRole('log').locator('.out');
+  const before = await outs.count();
+  await box.fill(line);
+  await box.press('Enter');
+  await outs.nth(before).waitFor();
+  return outs.nth(before).innerText();
+}
+
+/** Opens workspace `ws` of the site at `base` and waits until persistence runs it and its
+ * console is up. */
+export async function openWorkspace(page, base, ws) {
+  await page.goto(`${base}?ws=${encodeURIComponent(ws)}`);
+  await workspaceReady(page, ws);
+}
+
+/** Waits until persistence runs workspace `ws` in `page` and its console is up. */
+export async function workspaceReady(page, ws) {
+  await page.waitForFunction((w) => document.documentElement.dataset.persistWorkspace === w, ws);
+  await page.locator('.cmd-input, [aria-label="Command"], [aria-label="命令"]').first().waitFor();
+}
+
+/** Resolves once no write waits for IndexedDB. */
+export const writesSettled = (page) =>
+  page.waitForFunction(() => !document.documentElement.hasAttribute('data-persist-pending'));
+
+/** Opens the workspace manager if it is closed; returns its dialog. */
+export async function openManager(page) {
+  if (!(await page.locator('.ws-dialog').isVisible())) await page.locator('.ws-button').click();
+  await page.locator('.ws-dialog').waitFor();
+  return page.locator('.ws-dialog');
+}

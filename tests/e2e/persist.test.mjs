@@ -15,57 +15,21 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, runLine, serveDist } from './lib.mjs';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const dist = resolve(process.env.KVLAB_DIST ?? join(here, '..', '..', 'dist'));
 const CHROME = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-};
+const ARGS = CHROMIUM_ARGS;
 
 let server, base;
 const profiles = [];
 
 before(async () => {
-  await stat(join(dist, 'index.html')).catch(() => {
-    throw new Error(`${dist}/index.html not found: run \`trunk build --release\` first`);
-  });
-  server = createServer(async (req, res) => {
-    try {
-      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      let file = normalize(join(dist, path));
-      if (file !== dist && !file.startsWith(dist + sep)) throw new Error('outside dist');
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${server.address().port}/`;
+  server = await serveDist();
+  base = server.url;
 });
 
 after(async () => {
@@ -101,16 +65,7 @@ async function open(page, ws) {
   await page.waitForFunction(() => document.documentElement.hasAttribute('data-persist'));
 }
 
-/** Types `line`, presses Enter and returns the output it printed, once painted. */
-async function run(page, line) {
-  const outs = page.getByRole('log').locator('.out');
-  const before = await outs.count();
-  const box = page.getByRole('textbox', { name: 'Command', exact: true });
-  await box.fill(line);
-  await box.press('Enter');
-  await outs.nth(before).waitFor();
-  return outs.nth(before).innerText();
-}
+const run = (page, line) => runLine(page, line);
 
 /** Resolves after the next frame has been painted. */
 const painted = (page) =>

@@ -13,7 +13,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveDist, launch } from './lib.mjs';
+import { serveDist, launch, openWorkspace, runLine as run, writesSettled as settled, openManager as manager } from './lib.mjs';
 
 const data = fileURLToPath(new URL('../data/rdb/', import.meta.url));
 
@@ -25,29 +25,7 @@ after(async () => {
   await new Promise((ok) => server.close(ok));
 });
 
-async function open(page, ws) {
-  await page.goto(`${server.url}?ws=${encodeURIComponent(ws)}`);
-  await page.waitForFunction((w) => document.documentElement.dataset.persistWorkspace === w, ws);
-  await page.locator('.cmd-input, [aria-label="Command"], [aria-label="命令"]').first().waitFor();
-}
-
-async function run(page, line) {
-  const outs = page.getByRole('log').locator('.out');
-  const before = await outs.count();
-  const box = page.getByRole('textbox', { name: /^(Command|命令)$/ });
-  await box.fill(line);
-  await box.press('Enter');
-  await outs.nth(before).waitFor();
-  return outs.nth(before).innerText();
-}
-
-const settled = (page) =>
-  page.waitForFunction(() => !document.documentElement.hasAttribute('data-persist-pending'));
-
-async function manager(page) {
-  if (!(await page.locator('.ws-dialog').isVisible())) await page.locator('.ws-button').click();
-  await page.locator('.ws-dialog').waitFor();
-}
+const open = (page, ws) => openWorkspace(page, server.url, ws);
 
 async function closeManager(page) {
   await page.locator('.ws-close').click();

@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serveDist } from './lib.mjs';
+import { launch, serveDist, runLine } from './lib.mjs';
 
 const shots = process.env.KVLAB_SHOTS ?? '/tmp/kvlab-shots';
 let server;
@@ -41,14 +41,7 @@ async function open(page, ws, expect) {
 }
 
 /** Types `line`, presses Enter and returns the output it printed, once shown. */
-async function run(page, line) {
-  const outs = page.getByRole('log').locator('.out');
-  const before = await outs.count();
-  await box(page).fill(line);
-  await box(page).press('Enter');
-  await outs.nth(before).waitFor();
-  return outs.nth(before).innerText();
-}
+const run = (page, line) => runLine(page, line, box(page));
 
 /** Types `line` and presses Enter without waiting for output (a blocking command). */
 async function type(page, line) {

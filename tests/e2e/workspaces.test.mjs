@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, launch } from './lib.mjs';
+import { serveDist, launch, openWorkspace, workspaceReady as ready, runLine as run, writesSettled as settled, openManager as manager } from './lib.mjs';
 
 let server;
 before(async () => {
@@ -20,34 +20,7 @@ after(async () => {
 const shots = process.env.KVLAB_SHOTS;
 const shot = async (page, name) => shots && page.screenshot({ path: join(shots, `${name}.png`) });
 
-async function open(page, ws) {
-  await page.goto(`${server.url}?ws=${encodeURIComponent(ws)}`);
-  await ready(page, ws);
-}
-
-async function ready(page, ws) {
-  await page.waitForFunction((w) => document.documentElement.dataset.persistWorkspace === w, ws);
-  await page.locator('.cmd-input, [aria-label="Command"], [aria-label="命令"]').first().waitFor();
-}
-
-async function run(page, line) {
-  const outs = page.getByRole('log').locator('.out');
-  const before = await outs.count();
-  const box = page.getByRole('textbox', { name: /^(Command|命令)$/ });
-  await box.fill(line);
-  await box.press('Enter');
-  await outs.nth(before).waitFor();
-  return outs.nth(before).innerText();
-}
-
-const settled = (page) =>
-  page.waitForFunction(() => !document.documentElement.hasAttribute('data-persist-pending'));
-
-async function manager(page) {
-  if (!(await page.locator('.ws-dialog').isVisible())) await page.locator('.ws-button').click();
-  await page.locator('.ws-dialog').waitFor();
-  return page.locator('.ws-dialog');
-}
+const open = (page, ws) => openWorkspace(page, server.url, ws);
 
 async function closeManager(page) {
   await page.locator('.ws-close').click();
