@@ -15,9 +15,8 @@
 
 mod support;
 
-use kvlab::engine::{ClientId, Engine, ManualClock, Reply};
-use support::process;
-use support::resp::{parse_bytes, RespClient};
+use kvlab::engine::Reply;
+use support::sides::Sides;
 
 fn redis_installed() -> bool {
     std::process::Command::new("redis-server")
@@ -32,42 +31,13 @@ fn argv(line: &str) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Both sides, in RESP3.
-struct Sides {
-    redis: RespClient,
-    engine: Engine,
-    id: ClientId,
-    _guard: process::ServerGuard,
-}
-
-impl Sides {
-    fn start() -> Option<Sides> {
-        if !redis_installed() {
-            eprintln!(
-                "note: redis-server is not installed; the COMMAND INFO comparison is skipped"
-            );
-            return None;
-        }
-        let guard = process::redis_server(&[]);
-        let mut redis = guard.client();
-        redis.call(&argv("HELLO 3")).expect("HELLO 3 to redis");
-        let mut engine = Engine::new(Box::new(ManualClock::at_ms(0)), 1);
-        let id = engine.connect();
-        engine.execute(id, argv("HELLO 3"));
-        Some(Sides {
-            redis,
-            engine,
-            id,
-            _guard: guard,
-        })
+/// Both sides in RESP3, when redis-server is installed.
+fn sides() -> Option<Sides> {
+    if !redis_installed() {
+        eprintln!("note: redis-server is not installed; the COMMAND INFO comparison is skipped");
+        return None;
     }
-
-    fn both(&mut self, argv: &[Vec<u8>]) -> (Reply, Reply) {
-        let r = self.redis.call(argv).expect("redis reply");
-        let k = self.engine.execute(self.id, argv.to_vec());
-        let k = parse_bytes(&k.to_resp(3)).expect("engine reply survives RESP3");
-        (r, k)
-    }
+    Some(Sides::start(&[]).resp3())
 }
 
 fn name_of(entry: &Reply) -> Vec<u8> {
@@ -102,7 +72,7 @@ fn normalise_subcommands(info: &mut Reply, keep: &[Vec<u8>]) -> Vec<String> {
 
 #[test]
 fn command_info_matches_redis_for_every_implemented_command() {
-    let Some(mut sides) = Sides::start() else {
+    let Some(mut sides) = sides() else {
         return;
     };
     let list = sides.engine.execute(sides.id, argv("COMMAND LIST"));
@@ -257,7 +227,7 @@ const GETKEYS_LINES: &[&str] = &[
 
 #[test]
 fn command_getkeysandflags_matches_redis() {
-    let Some(mut sides) = Sides::start() else {
+    let Some(mut sides) = sides() else {
         return;
     };
     let mut mismatches = Vec::new();

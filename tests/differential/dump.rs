@@ -18,20 +18,16 @@
 //! Random values and the timing measurement are in `dump_random.rs`. Run alone with
 //! `cargo test --test differential dump::`.
 
-use kvlab::engine::{ClientId, Engine, ManualClock, Reply};
+use kvlab::engine::Reply;
 
 #[path = "dump_random.rs"]
 mod random;
 
-use super::support::process::{self, ServerGuard};
-use super::support::resp::{parse_bytes, RespClient};
+use super::support::sides::Sides;
 
 /// Both servers, side by side.
 struct Pair {
-    redis: RespClient,
-    engine: Engine,
-    id: ClientId,
-    _guard: ServerGuard,
+    sides: Sides,
     /// How many payloads were compared byte for byte, and restored.
     exact: usize,
     restored: usize,
@@ -58,27 +54,19 @@ fn show(r: &Reply) -> String {
 
 impl Pair {
     fn start() -> Pair {
-        let guard = process::redis_server(&["--sanitize-dump-payload", "yes"]);
-        let redis = guard.client();
-        let mut engine = Engine::new(Box::new(ManualClock::at_ms(1_700_000_000_000)), 1);
-        let id = engine.connect();
         Pair {
-            redis,
-            engine,
-            id,
-            _guard: guard,
+            sides: Sides::start(&["--sanitize-dump-payload", "yes"]),
             exact: 0,
             restored: 0,
         }
     }
 
     fn redis(&mut self, argv: &[Vec<u8>]) -> Reply {
-        self.redis.call(argv).expect("redis reply")
+        self.sides.redis(argv)
     }
 
     fn kvlab(&mut self, argv: &[Vec<u8>]) -> Reply {
-        let r = self.engine.execute(self.id, argv.to_vec());
-        parse_bytes(&r.to_resp(2)).expect("engine reply survives RESP2")
+        self.sides.kvlab(argv)
     }
 
     /// Runs a command on both sides; the replies must agree.

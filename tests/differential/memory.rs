@@ -9,16 +9,12 @@
 //!
 //! Run alone with `cargo test --test differential memory::`.
 
-use kvlab::engine::{ClientId, Engine, ManualClock, Reply};
+use kvlab::engine::Reply;
 
-use super::support::process::{self, ServerGuard};
-use super::support::resp::{parse_bytes, RespClient};
+use super::support::sides::Sides;
 
 struct Pair {
-    redis: RespClient,
-    engine: Engine,
-    id: ClientId,
-    _guard: ServerGuard,
+    sides: Sides,
 }
 
 fn words(line: &str) -> Vec<Vec<u8>> {
@@ -29,23 +25,13 @@ fn words(line: &str) -> Vec<Vec<u8>> {
 
 impl Pair {
     fn start() -> Pair {
-        let guard = process::redis_server(&[]);
-        let redis = guard.client();
-        let mut engine = Engine::new(Box::new(ManualClock::at_ms(1_700_000_000_000)), 1);
-        let id = engine.connect();
         Pair {
-            redis,
-            engine,
-            id,
-            _guard: guard,
+            sides: Sides::start(&[]),
         }
     }
 
     fn both(&mut self, argv: &[Vec<u8>]) -> (Reply, Reply) {
-        let r = self.redis.call(argv).expect("redis reply");
-        let k = self.engine.execute(self.id, argv.to_vec());
-        let k = parse_bytes(&k.to_resp(2)).expect("engine reply survives RESP2");
-        (r, k)
+        self.sides.both(argv)
     }
 
     /// Runs a command on both sides; the replies must agree.

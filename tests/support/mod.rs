@@ -6,6 +6,8 @@
 //! - [`process`]: a guard that starts `redis-server` or `kvlab-server` on a free loopback
 //!   port and kills it when dropped.
 //! - [`scale`]: the size and seed of the scale tests.
+//! - [`sides`]: a real `redis-server` and an in-process engine side by side, for the
+//!   differential tests.
 //!
 //! Each test crate that needs them says `mod support;`; not every crate uses every helper.
 #![allow(dead_code)]
@@ -13,3 +15,4 @@
 pub mod process;
 pub mod resp;
 pub mod scale;
+pub mod sides;
