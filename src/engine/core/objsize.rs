@@ -18,7 +18,7 @@
 use crate::engine::alloc::{jemalloc_size, sds_header};
 use crate::engine::keyspace::Entry;
 use crate::engine::rdb::pack::{element_size, intset};
-use crate::engine::rdb::write::{node_takes, score_as_int, stream_node, PACKED_THRESHOLD};
+use crate::engine::rdb::write::{score_as_int, stream_node, Cut, NodeCutter};
 use crate::engine::reply::format_g17;
 use crate::engine::types::{HashValue, ListValue, SetValue, StrValue, Stream, Value, ZSet};
 
@@ -135,35 +135,28 @@ fn scaled(sizes: impl Iterator<Item = u64>, samples: usize, n: usize) -> u64 {
 }
 
 fn list_size(l: &ListValue, samples: usize, fill: i64) -> u64 {
-    let fill = fill.clamp(-5, (1 << 15) - 1);
-    // The first `samples` nodes as RPUSH cuts them (see `rdb::write`), their elements
-    // counted, then the node count: exact if they covered the list, else estimated.
+    // The first `samples` nodes as RPUSH cuts them (`rdb::write::NodeCutter`), their
+    // elements counted, then the node count: exact if they covered the list, else
+    // estimated.
+    let mut cut = NodeCutter::new(fill);
     let mut nodes: Vec<u64> = Vec::new();
-    let (mut bytes, mut count, mut seen) = (0usize, 0usize, 0usize);
-    let mut open = false;
+    let mut seen = 0usize;
     for e in &l.items {
-        if e.len() >= PACKED_THRESHOLD {
-            if open {
-                nodes.push(listpack_alloc(bytes));
-                open = false;
-            }
-            nodes.push(jemalloc_size(e.len() as u64));
-        } else if open && node_takes(LP_OVERHEAD + bytes, count, fill, e.len()) {
-            bytes += element_size(e);
-            count += 1;
-        } else {
-            if open {
-                nodes.push(listpack_alloc(bytes));
-            }
-            if nodes.len() >= samples {
-                break;
-            }
-            (bytes, count, open) = (element_size(e), 1, true);
+        let (place, closed) = cut.place(e);
+        if let Some(bytes) = closed {
+            nodes.push(jemalloc_size(bytes as u64));
+        }
+        match place {
+            Cut::Plain => nodes.push(jemalloc_size(e.len() as u64)),
+            Cut::Open if nodes.len() >= samples => break,
+            Cut::Open | Cut::Join => {}
         }
         seen += 1;
     }
-    if open && nodes.len() < samples {
-        nodes.push(listpack_alloc(bytes));
+    if nodes.len() < samples {
+        if let Some(bytes) = cut.finish() {
+            nodes.push(jemalloc_size(bytes as u64));
+        }
     }
     let total_nodes = if seen >= l.len() {
         nodes.len()

@@ -155,35 +155,35 @@ fn compress_with(table: &mut Table, input: &[u8], limit: usize) -> Option<Vec<u8
             if op >= limit {
                 return None;
             }
-            lit += 1;
-            out[op] = input[ip];
-            op += 1;
+            push_literal(&mut out, &mut op, &mut lit, input[ip]);
             ip += 1;
-            if lit == MAX_LIT {
-                out[op - lit - 1] = (lit - 1) as u8;
-                lit = 0;
-                op += 1;
-            }
         }
     }
     if op + 3 > limit {
         return None;
     }
     while ip < n {
-        lit += 1;
-        out[op] = input[ip];
-        op += 1;
+        push_literal(&mut out, &mut op, &mut lit, input[ip]);
         ip += 1;
-        if lit == MAX_LIT {
-            out[op - lit - 1] = (lit - 1) as u8;
-            lit = 0;
-            op += 1;
-        }
     }
     out[op - lit - 1] = (lit as u8).wrapping_sub(1);
     op -= usize::from(lit == 0);
     out.truncate(op);
     Some(out)
+}
+
+/// Copies one literal byte to `out` at `op`, in the run of `lit` literals whose length
+/// byte sits just before it; a full run (`MAX_LIT`) is closed and the next one opened.
+#[inline(always)]
+fn push_literal(out: &mut [u8], op: &mut usize, lit: &mut usize, byte: u8) {
+    *lit += 1;
+    out[*op] = byte;
+    *op += 1;
+    if *lit == MAX_LIT {
+        out[*op - *lit - 1] = (*lit - 1) as u8;
+        *lit = 0;
+        *op += 1;
+    }
 }
 
 /// Decompresses `input` that should expand to exactly `len` bytes; `None` if it is

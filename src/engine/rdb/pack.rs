@@ -51,6 +51,9 @@ impl Listpack {
         }
     }
 
+    /// The bytes of a listpack with no elements: its header and end byte.
+    pub const EMPTY_BYTES: usize = HEADER + 1;
+
     /// The bytes the finished listpack takes (`lpBytes`), end byte included. **O(1).**
     pub fn bytes(&self) -> usize {
         self.buf.len() + 1

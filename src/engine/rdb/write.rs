@@ -48,7 +48,7 @@
 //!   deleted count of 0 (a node left with none has its master entry alone), so it
 //!   restores to the same stream, with the same nodes, but it is smaller than Redis's.
 
-use super::pack::{intset, Listpack};
+use super::pack::{element_size, intset, Listpack};
 use super::prim::{put_len, put_string};
 use super::{kind, lzf};
 use crate::engine::num::parse_i64;
@@ -205,6 +205,59 @@ pub(crate) fn node_takes(node_bytes: usize, count: usize, fill: i64, len: usize)
     new <= SIZE_SAFETY_LIMIT && (count as i64) < fill
 }
 
+/// Where a list's next element goes as RPUSH cuts the list into quicklist nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// Into the open packed node.
+    Join,
+    /// Into a plain node of its own (an element of `PACKED_THRESHOLD` bytes or more).
+    Plain,
+    /// Into a new packed node.
+    Open,
+}
+
+/// Cuts a list into quicklist nodes element by element, as RPUSH does under
+/// `list-max-listpack-size` (`fill`): the one rule DUMP's nodes and MEMORY USAGE's node
+/// count follow. It tracks the open packed node's size as its listpack's bytes.
+pub(crate) struct NodeCutter {
+    fill: i64,
+    /// The open packed node's listpack bytes and elements, if a node is open.
+    open: Option<(usize, usize)>,
+}
+
+impl NodeCutter {
+    /// A cutter for `list-max-listpack-size` = `fill` (within `quicklistSetFill`'s bounds).
+    pub(crate) fn new(fill: i64) -> NodeCutter {
+        NodeCutter {
+            fill: fill.clamp(-5, (1 << 15) - 1),
+            open: None,
+        }
+    }
+
+    /// Places element `e`. Returns where it went, and the listpack bytes of the packed node
+    /// that closed for it, if one did.
+    pub(crate) fn place(&mut self, e: &[u8]) -> (Cut, Option<usize>) {
+        if e.len() >= PACKED_THRESHOLD {
+            return (Cut::Plain, self.finish());
+        }
+        if let Some((bytes, count)) = &mut self.open {
+            if node_takes(*bytes, *count, self.fill, e.len()) {
+                *bytes += element_size(e);
+                *count += 1;
+                return (Cut::Join, None);
+            }
+        }
+        let closed = self.finish();
+        self.open = Some((Listpack::EMPTY_BYTES + element_size(e), 1));
+        (Cut::Open, closed)
+    }
+
+    /// Closes the open packed node, if any, and returns its listpack bytes.
+    pub(crate) fn finish(&mut self) -> Option<usize> {
+        self.open.take().map(|(bytes, _)| bytes)
+    }
+}
+
 /// One quicklist node's container and bytes.
 struct QuickNode {
     container: u64,
@@ -213,8 +266,7 @@ struct QuickNode {
 
 fn write_list(out: &mut Vec<u8>, l: &ListValue, opts: &SaveOptions) {
     out.push(kind::LIST_QUICKLIST_2);
-    // `quicklistSetFill`'s bounds.
-    let fill = opts.list_fill.clamp(-5, (1 << 15) - 1);
+    let mut cut = NodeCutter::new(opts.list_fill);
     let mut nodes: Vec<QuickNode> = Vec::new();
     let mut tail: Option<Listpack> = None;
     let close = |tail: &mut Option<Listpack>, nodes: &mut Vec<QuickNode>| {
@@ -226,16 +278,16 @@ fn write_list(out: &mut Vec<u8>, l: &ListValue, opts: &SaveOptions) {
         }
     };
     for e in &l.items {
-        if e.len() >= PACKED_THRESHOLD {
-            close(&mut tail, &mut nodes);
-            nodes.push(QuickNode {
-                container: CONTAINER_PLAIN,
-                bytes: e.clone(),
-            });
-            continue;
-        }
-        match &mut tail {
-            Some(lp) if node_takes(lp.bytes(), lp.count(), fill, e.len()) => lp.push(e),
+        match (cut.place(e).0, &mut tail) {
+            (Cut::Join, Some(lp)) => lp.push(e),
+            (Cut::Plain, _) => {
+                close(&mut tail, &mut nodes);
+                nodes.push(QuickNode {
+                    container: CONTAINER_PLAIN,
+                    bytes: e.clone(),
+                });
+            }
+            // A new node (Join finds one open: the cutter opens a node with `tail`).
             _ => {
                 close(&mut tail, &mut nodes);
                 let mut lp = Listpack::new();
