@@ -401,7 +401,7 @@ impl Loader {
                 }
                 opcode::FUNCTION_PRE_GA => {
                     let code = crate::engine::cmd::functions::payload::old_record(&mut r)
-                        .map_err(|e| err(Problem::BadFunction(e.text().to_string()), op_at))?;
+                        .map_err(|why| err(Problem::BadFunction(why.to_string()), op_at))?;
                     self.add_function(code, op_at)?;
                     self.pos = at(&r);
                     return Ok(false);

@@ -4,24 +4,25 @@
 //! little-endian bytes and the CRC-64 (Jones, Redis's `crc64`) of everything before it,
 //! little-endian. A payload of either server restores in the other.
 
+use crate::engine::error::Error;
 use crate::engine::rdb::prim::{put_string, Reader};
 use crate::engine::rdb::{opcode, seal, unseal};
 
-/// Why a payload was refused: the text of Redis's error (without `ERR `).
+/// Why a payload was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PayloadError {
-    /// The footer's version is newer than 10, or the checksum does not match.
+    /// The footer's version is newer than 10, or the checksum does not match: RESTORE's
+    /// own error ([`Error::DumpPayload`]).
     Footer,
-    /// A record could not be read (Redis's message).
+    /// A record could not be read (Redis's message, without `ERR `).
     Record(&'static str),
 }
 
-impl PayloadError {
-    /// The error's text, as Redis writes it.
-    pub fn text(&self) -> &'static str {
-        match self {
-            PayloadError::Footer => "DUMP payload version or checksum are wrong",
-            PayloadError::Record(m) => m,
+impl From<PayloadError> for Error {
+    fn from(e: PayloadError) -> Error {
+        match e {
+            PayloadError::Footer => Error::DumpPayload,
+            PayloadError::Record(m) => Error::Err(m.into()),
         }
     }
 }
@@ -52,7 +53,9 @@ pub fn decode(payload: &[u8]) -> Result<Vec<Vec<u8>>, PayloadError> {
                 r.string()
                     .ok_or(PayloadError::Record("Failed loading library payload"))?,
             ),
-            opcode::FUNCTION_PRE_GA => codes.push(old_record(&mut r)?),
+            opcode::FUNCTION_PRE_GA => {
+                codes.push(old_record(&mut r).map_err(PayloadError::Record)?)
+            }
             _ => return Err(PayloadError::Record("given type is not a function")),
         }
     }
@@ -61,22 +64,16 @@ pub fn decode(payload: &[u8]) -> Result<Vec<Vec<u8>>, PayloadError> {
 
 /// A record of 7.0's release candidates: name, engine, a description flag (and the
 /// description), code; read back as `#!<engine> name=<name>\n<code>`.
-pub(crate) fn old_record(r: &mut Reader<'_>) -> Result<Vec<u8>, PayloadError> {
-    let name = r
-        .string()
-        .ok_or(PayloadError::Record("Failed loading library name"))?;
-    let engine = r
-        .string()
-        .ok_or(PayloadError::Record("Failed loading engine name"))?;
-    let has_desc = r.length().ok_or(PayloadError::Record(
-        "Failed loading library description indicator",
-    ))?;
+pub(crate) fn old_record(r: &mut Reader<'_>) -> Result<Vec<u8>, &'static str> {
+    let name = r.string().ok_or("Failed loading library name")?;
+    let engine = r.string().ok_or("Failed loading engine name")?;
+    let has_desc = r
+        .length()
+        .ok_or("Failed loading library description indicator")?;
     if has_desc != 0 && r.string().is_none() {
-        return Err(PayloadError::Record("Failed loading library description"));
+        return Err("Failed loading library description");
     }
-    let blob = r
-        .string()
-        .ok_or(PayloadError::Record("Failed loading library blob"))?;
+    let blob = r.string().ok_or("Failed loading library blob")?;
     let mut code = b"#!".to_vec();
     code.extend_from_slice(&engine);
     code.extend_from_slice(b" name=");
