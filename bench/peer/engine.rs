@@ -26,7 +26,9 @@ mod peer {
             Reply::Status(s) => JsValue::from_str(&s),
             Reply::Error(e) => js_sys::Error::new(&e).into(),
             Reply::Integer(n) => JsValue::from_f64(n as f64),
-            Reply::Bulk(b) => JsValue::from_str(&String::from_utf8_lossy(&b)),
+            Reply::Bulk(b) | Reply::Verbatim(_, b) => {
+                JsValue::from_str(&String::from_utf8_lossy(&b))
+            }
             Reply::Nil | Reply::NilArray => JsValue::NULL,
             Reply::Array(items) | Reply::Set(items) => items
                 .into_iter()
