@@ -182,11 +182,9 @@ fn config_set_port_moves_the_listener_or_fails_like_redis() {
         )));
         log.push(show(&call(&mut c, &[b"CONFIG", b"GET", b"bind"])));
         assert_eq!(call(&mut connect(new_port), &[b"PING"]), b"+PONG\r\n");
-        // Back, so that the guard's port is the one it listens on.
-        log.push(show(&call(
-            &mut c,
-            &[b"CONFIG", b"SET", b"port", port.as_bytes()],
-        )));
+        // It stays on the new port: the guard stops the process wherever it listens, and
+        // a move back would race with the other tests of this file, which may have taken
+        // the freed port meanwhile (seen once under load: "Unable to listen on this port").
         seen.push(log);
     }
     assert_eq!(seen[1], seen[0]);
