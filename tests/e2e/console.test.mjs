@@ -11,7 +11,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { open } from './lib.mjs';
+import { open, writesSettled } from './lib.mjs';
 
 const screenshot = process.env.KVLAB_SCREENSHOT ?? '/tmp/kvlab-console.png';
 
@@ -101,13 +101,16 @@ const pane = (name) => page.getByRole('region', { name });
 const box = (p) => p.getByRole('textbox', { name: /^(Command|命令)$/ });
 const output = (p) => p.getByRole('log');
 
-/** Runs a line in pane `p` and waits until its block is on screen. */
+/** Runs a line in pane `p` and waits until its block is on screen, a write's reply
+ * included (it shows once IndexedDB has the write, which a busy machine takes a while to
+ * confirm). */
 async function runIn(p, line) {
   const n = await p.locator('.entry').count();
   const b = box(p);
   await b.fill(line);
   await b.press('Enter');
   await p.locator('.entry').nth(n).waitFor();
+  await writesSettled(page);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
 }
 
