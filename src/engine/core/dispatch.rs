@@ -19,6 +19,20 @@ use super::monitor;
 use super::server::{Effect, Server};
 use super::state::{CommandStats, Stats};
 
+/// The (command, subcommand) names `cmd`'s statistics are kept under, run as the
+/// `pos - 1`th word of `argv` (the subcommand `""` for a plain command).
+fn stat_key(
+    table: &'static Table,
+    cmd: &'static Command,
+    argv: &[Vec<u8>],
+    pos: usize,
+) -> (&'static str, &'static str) {
+    match argv.first().and_then(|a| table.lookup(a)) {
+        Some(top) if pos == 2 => (top.name, cmd.name),
+        _ => (cmd.name, ""),
+    }
+}
+
 impl Stats {
     /// The counters of `cmd`, run as the `pos - 1`th word of `argv` (a subcommand when
     /// `pos` is 2), created at zero.
@@ -29,11 +43,9 @@ impl Stats {
         argv: &[Vec<u8>],
         pos: usize,
     ) -> &mut CommandStats {
-        let key = match argv.first().and_then(|a| table.lookup(a)) {
-            Some(top) if pos == 2 => (top.name, cmd.name),
-            _ => (cmd.name, ""),
-        };
-        self.per_command.entry(key).or_default()
+        self.per_command
+            .entry(stat_key(table, cmd, argv, pos))
+            .or_default()
     }
 
     /// Counts a command refused after its lookup (a script's command that failed its
@@ -499,12 +511,15 @@ pub fn call(
             (None, _) => {}
         }
         failed += u64::from(ctx.srv.stats.settle_errors());
-        let stat = ctx.srv.stats.command(table, cmd, args.argv(), pos);
+        let key = stat_key(table, cmd, args.argv(), pos);
+        let stat = ctx.srv.stats.per_command.entry(key).or_default();
         stat.calls += 1;
         stat.failed += failed;
         stat.usec = stat.usec.saturating_add(duration as u64);
+        let blocked = ctx.srv.blocking.is_blocked(ctx.client.id);
+        after_call_latency(ctx.srv, cmd, key, duration, blocked);
         let (slower_than, _) = ctx.srv.config.slowlog();
-        if ctx.srv.blocking.is_blocked(ctx.client.id) {
+        if blocked {
             // Logged when it is served (see Engine::serve_blocked_client).
             if slower_than >= 0 {
                 ctx.srv.blocking.keep_argv(ctx.client.id, args.argv());
@@ -565,6 +580,32 @@ pub fn call(
     }
     out.extend(replies);
     out
+}
+
+/// The latency monitor's share of a call (Redis's `call`): a `command` or `fast-command`
+/// event when it reached `latency-monitor-threshold`, and, with `latency-tracking`, the
+/// command's histogram, unless it blocked (a blocked command is not timed as a call).
+fn after_call_latency(
+    srv: &mut Server,
+    cmd: &'static Command,
+    key: (&'static str, &'static str),
+    duration_us: i64,
+    blocked: bool,
+) {
+    let (threshold_ms, tracking) = srv.config.latency();
+    if threshold_ms > 0 && duration_us / 1000 >= threshold_ms {
+        let event = if cmd.flags.contains(Flags::FAST) {
+            "fast-command"
+        } else {
+            "command"
+        };
+        let now_s = srv.clock.now_ms().div_euclid(1000);
+        srv.latency
+            .add_sample(event, (duration_us / 1000) as u64, now_s);
+    }
+    if tracking && !blocked {
+        srv.latency.record_call(key, duration_us);
+    }
 }
 
 /// Offers a command that ran for `duration_us` to the slow log, which keeps it if it
