@@ -402,6 +402,17 @@ mod tests {
         }
         assert_eq!(h.cdf_usec(), vec![(2, 8), (4, 35), (8, 48), (66, 50)]);
         assert!(Histogram::new().cdf_usec().is_empty());
+        // As redis-server 7.0.15 reported an EVAL of 156 ms (its level's bucket top, and the
+        // value's bucket top for INFO) and one of 1.37 s (clamped to a second; the last
+        // level is never reached, so the last counter's top is reported).
+        let mut eval = Histogram::new();
+        eval.record(156_237_000);
+        assert_eq!(eval.cdf_usec(), vec![(270_532, 1)]);
+        assert_eq!(eval.value_at_percentile(50.0), 156_237_823);
+        let mut long = Histogram::new();
+        long.record(1_374_786_000);
+        assert_eq!(long.cdf_usec(), vec![(1_073_741, 1)]);
+        assert_eq!(long.value_at_percentile(99.9), 1_002_438_655);
         let mut one = Histogram::new();
         one.record(10);
         assert_eq!(one.cdf_usec(), vec![(1, 1)]);

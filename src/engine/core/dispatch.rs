@@ -33,6 +33,22 @@ fn stat_key(
     }
 }
 
+/// The row of a command's full name (`blpop`, `xgroup|createconsumer`) and its
+/// statistics key.
+fn fullname_row(
+    table: &'static Table,
+    fullname: &str,
+) -> Option<(&'static Command, (&'static str, &'static str))> {
+    let (name, sub) = fullname.split_once('|').unwrap_or((fullname, ""));
+    let top = table.lookup(name.as_bytes())?;
+    if sub.is_empty() {
+        Some((top, (top.name, "")))
+    } else {
+        let s = top.subcommand(sub.as_bytes())?;
+        Some((s, (top.name, s.name)))
+    }
+}
+
 impl Stats {
     /// The counters of `cmd`, run as the `pos - 1`th word of `argv` (a subcommand when
     /// `pos` is 2), created at zero.
@@ -75,19 +91,9 @@ impl Stats {
         if n == 0 {
             return;
         }
-        let (name, sub) = fullname.split_once('|').unwrap_or((fullname, ""));
-        let Some(top) = table.lookup(name.as_bytes()) else {
-            return;
-        };
-        let key = if sub.is_empty() {
-            (top.name, "")
-        } else {
-            match top.subcommand(sub.as_bytes()) {
-                Some(s) => (top.name, s.name),
-                None => return,
-            }
-        };
-        self.per_command.entry(key).or_default().failed += n;
+        if let Some((_, key)) = fullname_row(table, fullname) {
+            self.per_command.entry(key).or_default().failed += n;
+        }
     }
 
     /// Counts a refused command line (if it names a known command).
@@ -517,7 +523,16 @@ pub fn call(
         stat.failed += failed;
         stat.usec = stat.usec.saturating_add(duration as u64);
         let blocked = ctx.srv.blocking.is_blocked(ctx.client.id);
-        after_call_latency(ctx.srv, cmd, key, duration, blocked);
+        // A script that paused is timed when it ends (see late_call_latency).
+        if !(blocked
+            && ctx
+                .srv
+                .running
+                .as_ref()
+                .is_some_and(|r| r.caller == ctx.client.id))
+        {
+            after_call_latency(ctx.srv, cmd, key, duration, blocked);
+        }
         let (slower_than, _) = ctx.srv.config.slowlog();
         if blocked {
             // Logged when it is served (see Engine::serve_blocked_client).
@@ -604,6 +619,27 @@ fn after_call_latency(
             .add_sample(event, (duration_us / 1000) as u64, now_s);
     }
     if tracking && !blocked {
+        srv.latency.record_call(key, duration_us);
+    }
+}
+
+/// The latency monitor's share of a command that finished late, named by its full name:
+/// a blocked command served (Redis's `updateStatsOnUnblock`: its histogram takes the whole
+/// time) or a script that paused and ended (`event`: also sampled as a `command` event, as
+/// the one call it is in Redis; [`call`] did not sample its first slice).
+pub(crate) fn late_call_latency(
+    srv: &mut Server,
+    table: &'static Table,
+    fullname: &str,
+    duration_us: i64,
+    event: bool,
+) {
+    let Some((cmd, key)) = fullname_row(table, fullname) else {
+        return;
+    };
+    if event {
+        after_call_latency(srv, cmd, key, duration_us, false);
+    } else if srv.config.latency().1 {
         srv.latency.record_call(key, duration_us);
     }
 }
