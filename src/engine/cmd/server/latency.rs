@@ -7,7 +7,7 @@
 
 use super::super::connection::help_reply;
 use crate::engine::args::Args;
-use crate::engine::error::{CmdResult, Error};
+use crate::engine::error::{c_str, CmdResult, Error};
 use crate::engine::latency::{analyze, Histogram, Series};
 use crate::engine::table::{CommandRow, Handler};
 use crate::engine::{Ctx, Reply};
@@ -86,10 +86,7 @@ const GRAPH_ROWS: usize = 4;
 pub(super) fn latency_graph(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let event = args.next_bytes()?;
     let Some(ts) = event_series(ctx, event) else {
-        return Err(Error::Err(format!(
-            "No samples available for event '{}'",
-            String::from_utf8_lossy(event)
-        )));
+        return Err(Error::NoLatencySamples(c_str(event)));
     };
     let now = now_s(ctx);
     let samples: Vec<(u64, String)> = ts
@@ -376,4 +373,163 @@ pub(super) fn latency_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
             "    If no commands are specified then all histograms are replied.",
         ],
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::testing::run;
+    use crate::engine::{Clock, Engine, Reply};
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    /// A clock at a fixed second whose monotonic reading advances `step` µs at every
+    /// read: every command takes `step` µs (dispatch reads it twice per call).
+    struct Stepping(Rc<Cell<i64>>, Cell<i64>);
+
+    impl Clock for Stepping {
+        fn now_us(&self) -> i64 {
+            1_700_000_000_000_000
+        }
+
+        fn monotonic_us(&self) -> i64 {
+            self.1.set(self.1.get() + self.0.get());
+            self.1.get()
+        }
+    }
+
+    fn engine(step_us: i64) -> (Engine, u64, Rc<Cell<i64>>) {
+        let step = Rc::new(Cell::new(step_us));
+        let mut e = Engine::new(Box::new(Stepping(step.clone(), Cell::new(0))), 1);
+        let c = e.connect();
+        (e, c, step)
+    }
+
+    fn text(r: Reply) -> String {
+        match r {
+            Reply::Verbatim(_, t) | Reply::Bulk(t) => String::from_utf8(t).unwrap(),
+            other => panic!("not text: {other:?}"),
+        }
+    }
+
+    fn int(n: i64) -> Reply {
+        Reply::Integer(n)
+    }
+
+    #[test]
+    fn histograms_feed_latency_histogram_and_info() {
+        let (mut e, c, _) = engine(3);
+        run(&mut e, c, "CONFIG RESETSTAT");
+        run(&mut e, c, "SET a b");
+        run(&mut e, c, "SET a c");
+        run(&mut e, c, "CLIENT GETNAME");
+        // 3 µs each: the bucket 2992..=3007 ns, reported at the 4096 ns level (4 µs).
+        let want_set = Reply::Map(vec![
+            (Reply::bulk(b"calls"), int(2)),
+            (
+                Reply::bulk(b"histogram_usec"),
+                Reply::Map(vec![(int(4), int(2))]),
+            ),
+        ]);
+        assert_eq!(
+            run(&mut e, c, "LATENCY HISTOGRAM set nosuch client|x"),
+            Reply::Map(vec![(Reply::bulk(b"set"), want_set)])
+        );
+        let Reply::Map(all) = run(&mut e, c, "LATENCY HISTOGRAM client") else {
+            panic!()
+        };
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].0, Reply::bulk(b"client|getname"));
+        let info = text(run(&mut e, c, "INFO latencystats"));
+        assert!(
+            info.contains("latency_percentiles_usec_set:p50=3.007,p99=3.007,p99.9=3.007\r\n"),
+            "{info}"
+        );
+        run(
+            &mut e,
+            c,
+            "CONFIG SET latency-tracking-info-percentiles \"0 12.5\"",
+        );
+        let info = text(run(&mut e, c, "INFO latencystats"));
+        assert!(
+            info.contains("latency_percentiles_usec_set:p0=2.992,p12.5=3.007\r\n"),
+            "{info}"
+        );
+        // RESETSTAT clears them (and is itself the first call counted after).
+        run(&mut e, c, "CONFIG RESETSTAT");
+        let Reply::Map(all) = run(&mut e, c, "LATENCY HISTOGRAM") else {
+            panic!()
+        };
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].0, Reply::bulk(b"config|resetstat"));
+        run(&mut e, c, "CONFIG SET latency-tracking no");
+        run(&mut e, c, "CONFIG RESETSTAT");
+        run(&mut e, c, "SET a b");
+        assert_eq!(run(&mut e, c, "LATENCY HISTOGRAM"), Reply::Map(Vec::new()));
+        assert_eq!(
+            text(run(&mut e, c, "INFO latencystats")),
+            "# Latencystats\r\n"
+        );
+    }
+
+    #[test]
+    fn slow_calls_are_events_only_past_the_threshold() {
+        let (mut e, c, step) = engine(25_000);
+        run(&mut e, c, "SET a b");
+        assert_eq!(run(&mut e, c, "LATENCY LATEST"), Reply::Array(Vec::new()));
+        run(&mut e, c, "CONFIG SET latency-monitor-threshold 20");
+        run(&mut e, c, "GET a"); // fast: 25 ms
+        run(&mut e, c, "KEYS *"); // not fast: 25 ms
+        step.set(30_000);
+        run(&mut e, c, "KEYS *"); // the same second: its worst is kept
+        step.set(1_000);
+        run(&mut e, c, "KEYS *"); // under the threshold
+        let latest = run(&mut e, c, "LATENCY LATEST");
+        let row = |name: &[u8], last: i64, max: i64| {
+            Reply::Array(vec![
+                Reply::bulk(name),
+                int(1_700_000_000),
+                int(last),
+                int(max),
+            ])
+        };
+        assert_eq!(
+            latest,
+            Reply::Array(vec![row(b"command", 30, 30), row(b"fast-command", 25, 25)])
+        );
+        assert_eq!(
+            run(&mut e, c, "LATENCY HISTORY command"),
+            Reply::Array(vec![Reply::Array(vec![int(1_700_000_000), int(30)])])
+        );
+        let doctor = text(run(&mut e, c, "LATENCY DOCTOR"));
+        assert!(
+            doctor.starts_with("Dave, I have observed latency spikes"),
+            "{doctor}"
+        );
+        assert!(doctor.contains("1. command: 1 latency spikes (average 30ms, mean deviation 0ms, period 1.00 sec). Worst all time event 30ms.\n"), "{doctor}");
+        assert!(doctor.contains("- Check your Slow Log"), "{doctor}");
+        assert!(doctor.contains("noisy neighbour"), "{doctor}");
+        let graph = text(run(&mut e, c, "LATENCY GRAPH command"));
+        let want = format!(
+            "command - high 30 ms, low 30 ms (all time high 30 ms)\n{}\n \n \n \n_\n \n0\ns\n",
+            "-".repeat(80)
+        );
+        assert_eq!(graph, want);
+        // Three samples as redis-server 7.0.15 drew them (3 s, 2 s and 0 s ago).
+        let now = 1_700_000_000;
+        for (ago, ms) in [(3, 309), (2, 645), (0, 318)] {
+            e.srv.latency.add_sample("slow", ms, now - ago);
+        }
+        let graph = text(run(&mut e, c, "LATENCY GRAPH slow"));
+        let want = format!(
+            "slow - high 645 ms, low 309 ms (all time high 645 ms)\n{}\n # \n | \n | \n_|_\n   \n320\nsss\n",
+            "-".repeat(80)
+        );
+        assert_eq!(graph, want);
+        assert_eq!(
+            run(&mut e, c, "LATENCY GRAPH nosuch"),
+            Reply::Error("ERR No samples available for event 'nosuch'".into())
+        );
+        assert_eq!(run(&mut e, c, "LATENCY RESET Command nosuch"), int(1));
+        assert_eq!(run(&mut e, c, "LATENCY RESET"), int(2));
+    }
 }
