@@ -43,6 +43,9 @@ pub enum Error {
     TimeoutNegative,
     /// `ERR no such key`
     NoSuchKey,
+    /// `ERR No samples available for event '<event>'` (`LATENCY GRAPH` of an event the
+    /// latency monitor has no samples of)
+    NoLatencySamples(String),
     /// `ERR index out of range`
     IndexOutOfRange,
     /// `ERR value is not an integer or out of range`
@@ -231,6 +234,9 @@ impl fmt::Display for Error {
             }
             Error::TimeoutNegative => f.write_str("ERR timeout is negative"),
             Error::NoSuchKey => f.write_str("ERR no such key"),
+            Error::NoLatencySamples(event) => {
+                write!(f, "ERR No samples available for event '{event}'")
+            }
             Error::IndexOutOfRange => f.write_str("ERR index out of range"),
             Error::NotInteger => f.write_str("ERR value is not an integer or out of range"),
             Error::NotFloat => f.write_str("ERR value is not a valid float"),

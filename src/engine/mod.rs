@@ -97,6 +97,7 @@ pub mod glob;
 pub mod inspect;
 pub mod json;
 pub mod keyspace;
+pub mod latency;
 pub mod longdouble;
 pub mod num;
 pub mod outbox;

@@ -9,11 +9,11 @@
 #
 # With no arguments it runs the files in DEFAULT_FILES below: strings, counters, hashes,
 # keyspace, expiry, lists, sets, sorted sets, MULTI, pub/sub, streams, bitmaps and BITFIELD,
-# HyperLogLog, geo, SCAN, SORT, INFO, the protocol, QUIT, unit/other, SLOWLOG, CLIENT
-# PAUSE, scripting (EVAL and FCALL), functions, DUMP/RESTORE, client-side caching,
-# introspection (CLIENT, CONFIG, MONITOR, COMMAND; last, because its CONFIG tests leave
-# settings behind that fail a few tests of unit/type/string run after it, against
-# redis-server too), lazy freeing, the protocol violations that run without large memory
+# HyperLogLog, geo, SCAN, SORT, INFO, the protocol, QUIT, unit/other, SLOWLOG, the latency
+# monitor (LATENCY), CLIENT PAUSE, scripting (EVAL and FCALL), functions, DUMP/RESTORE,
+# client-side caching, introspection (CLIENT, CONFIG, MONITOR, COMMAND; last, because its
+# CONFIG tests leave settings behind that fail a few tests of unit/type/string run after
+# it, against redis-server too), lazy freeing, the protocol violations that run without large memory
 # and the query buffer's resizing (about 5 minutes
 # against kvlab; the geo fuzz tests and the HyperLogLog stress tests are most of it, and
 # their time goes to Tcl, as against redis-server). runtest's per-test time-out is 240 s,
@@ -64,7 +64,7 @@ FILE_TIMEOUT=${KVLAB_SUITE_FILE_TIMEOUT:-900}
 DEFAULT_FILES=(unit/type/string unit/type/incr unit/type/hash unit/keyspace unit/expire
     unit/type/list unit/type/list-2 unit/type/list-3 unit/type/set unit/type/zset unit/multi
     unit/pubsub unit/type/stream unit/type/stream-cgroups unit/bitops unit/bitfield unit/hyperloglog unit/geo unit/scan unit/sort
-    unit/info-command unit/protocol unit/quit unit/other unit/slowlog unit/pause unit/scripting
+    unit/info-command unit/protocol unit/quit unit/other unit/slowlog unit/latency-monitor unit/pause unit/scripting
     unit/functions unit/dump unit/tracking unit/introspection-2 unit/lazyfree unit/violations
     unit/querybuf unit/introspection)
 FILES=("$@")

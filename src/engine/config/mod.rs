@@ -81,6 +81,7 @@ impl Config {
             cluster_enabled: false,
             good_replicas: true,
             slowlog: (0, 0),
+            latency: (0, true),
             eviction: super::evict::Settings::default(),
         };
         config.refresh_parsed();
@@ -102,6 +103,10 @@ impl Config {
         self.slowlog = (
             self.int("slowlog-log-slower-than"),
             self.size("slowlog-max-len"),
+        );
+        self.latency = (
+            self.int("latency-monitor-threshold"),
+            self.flag("latency-tracking"),
         );
         self.eviction = super::evict::Settings {
             maxmemory: self
@@ -166,6 +171,8 @@ impl Config {
                 | "min-replicas-max-lag"
                 | "slowlog-log-slower-than"
                 | "slowlog-max-len"
+                | "latency-monitor-threshold"
+                | "latency-tracking"
                 | "maxmemory"
                 | "maxmemory-policy"
                 | "maxmemory-samples"
@@ -332,5 +339,20 @@ impl Config {
     /// **O(1)**: parsed when set.
     pub fn slowlog(&self) -> (i64, usize) {
         self.slowlog
+    }
+
+    /// `latency-monitor-threshold` (milliseconds; 0: the monitor is off) and whether
+    /// `latency-tracking` keeps per-command histograms. **O(1)**: parsed when set.
+    pub fn latency(&self) -> (i64, bool) {
+        self.latency
+    }
+
+    /// `latency-tracking-info-percentiles`, parsed (checked when set).
+    pub fn latency_percentiles(&self) -> Vec<f64> {
+        self.get("latency-tracking-info-percentiles")
+            .unwrap_or("")
+            .split(' ')
+            .filter_map(|p| p.parse().ok())
+            .collect()
     }
 }

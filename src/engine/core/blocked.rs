@@ -84,6 +84,7 @@ impl Engine {
             offer_to_slowlog(&mut self.srv, &c, &blocked.argv, duration);
         }
         let silent = c.reply_mode == ReplyMode::Off;
+        super::dispatch::late_call_latency(&mut self.srv, self.table, &c.last_cmd, duration, false);
         self.srv.stats.late_reply(self.table, &c.last_cmd, &reply);
         self.clients.insert(id, c);
         if !silent {

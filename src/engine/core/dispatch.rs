@@ -19,6 +19,36 @@ use super::monitor;
 use super::server::{Effect, Server};
 use super::state::{CommandStats, Stats};
 
+/// The (command, subcommand) names `cmd`'s statistics are kept under, run as the
+/// `pos - 1`th word of `argv` (the subcommand `""` for a plain command).
+fn stat_key(
+    table: &'static Table,
+    cmd: &'static Command,
+    argv: &[Vec<u8>],
+    pos: usize,
+) -> (&'static str, &'static str) {
+    match argv.first().and_then(|a| table.lookup(a)) {
+        Some(top) if pos == 2 => (top.name, cmd.name),
+        _ => (cmd.name, ""),
+    }
+}
+
+/// The row of a command's full name (`blpop`, `xgroup|createconsumer`) and its
+/// statistics key.
+fn fullname_row(
+    table: &'static Table,
+    fullname: &str,
+) -> Option<(&'static Command, (&'static str, &'static str))> {
+    let (name, sub) = fullname.split_once('|').unwrap_or((fullname, ""));
+    let top = table.lookup(name.as_bytes())?;
+    if sub.is_empty() {
+        Some((top, (top.name, "")))
+    } else {
+        let s = top.subcommand(sub.as_bytes())?;
+        Some((s, (top.name, s.name)))
+    }
+}
+
 impl Stats {
     /// The counters of `cmd`, run as the `pos - 1`th word of `argv` (a subcommand when
     /// `pos` is 2), created at zero.
@@ -29,11 +59,9 @@ impl Stats {
         argv: &[Vec<u8>],
         pos: usize,
     ) -> &mut CommandStats {
-        let key = match argv.first().and_then(|a| table.lookup(a)) {
-            Some(top) if pos == 2 => (top.name, cmd.name),
-            _ => (cmd.name, ""),
-        };
-        self.per_command.entry(key).or_default()
+        self.per_command
+            .entry(stat_key(table, cmd, argv, pos))
+            .or_default()
     }
 
     /// Counts a command refused after its lookup (a script's command that failed its
@@ -63,19 +91,9 @@ impl Stats {
         if n == 0 {
             return;
         }
-        let (name, sub) = fullname.split_once('|').unwrap_or((fullname, ""));
-        let Some(top) = table.lookup(name.as_bytes()) else {
-            return;
-        };
-        let key = if sub.is_empty() {
-            (top.name, "")
-        } else {
-            match top.subcommand(sub.as_bytes()) {
-                Some(s) => (top.name, s.name),
-                None => return,
-            }
-        };
-        self.per_command.entry(key).or_default().failed += n;
+        if let Some((_, key)) = fullname_row(table, fullname) {
+            self.per_command.entry(key).or_default().failed += n;
+        }
     }
 
     /// Counts a refused command line (if it names a known command).
@@ -499,12 +517,24 @@ pub fn call(
             (None, _) => {}
         }
         failed += u64::from(ctx.srv.stats.settle_errors());
-        let stat = ctx.srv.stats.command(table, cmd, args.argv(), pos);
+        let key = stat_key(table, cmd, args.argv(), pos);
+        let stat = ctx.srv.stats.per_command.entry(key).or_default();
         stat.calls += 1;
         stat.failed += failed;
         stat.usec = stat.usec.saturating_add(duration as u64);
+        let blocked = ctx.srv.blocking.is_blocked(ctx.client.id);
+        // A script that paused is timed when it ends (see late_call_latency).
+        if !(blocked
+            && ctx
+                .srv
+                .running
+                .as_ref()
+                .is_some_and(|r| r.caller == ctx.client.id))
+        {
+            after_call_latency(ctx.srv, cmd, key, duration, blocked);
+        }
         let (slower_than, _) = ctx.srv.config.slowlog();
-        if ctx.srv.blocking.is_blocked(ctx.client.id) {
+        if blocked {
             // Logged when it is served (see Engine::serve_blocked_client).
             if slower_than >= 0 {
                 ctx.srv.blocking.keep_argv(ctx.client.id, args.argv());
@@ -565,6 +595,53 @@ pub fn call(
     }
     out.extend(replies);
     out
+}
+
+/// The latency monitor's share of a call (Redis's `call`): a `command` or `fast-command`
+/// event when it reached `latency-monitor-threshold`, and, with `latency-tracking`, the
+/// command's histogram, unless it blocked (a blocked command is not timed as a call).
+fn after_call_latency(
+    srv: &mut Server,
+    cmd: &'static Command,
+    key: (&'static str, &'static str),
+    duration_us: i64,
+    blocked: bool,
+) {
+    let (threshold_ms, tracking) = srv.config.latency();
+    if threshold_ms > 0 && duration_us / 1000 >= threshold_ms {
+        let event = if cmd.flags.contains(Flags::FAST) {
+            "fast-command"
+        } else {
+            "command"
+        };
+        let now_s = srv.clock.now_ms().div_euclid(1000);
+        srv.latency
+            .add_sample(event, (duration_us / 1000) as u64, now_s);
+    }
+    if tracking && !blocked {
+        srv.latency.record_call(key, duration_us);
+    }
+}
+
+/// The latency monitor's share of a command that finished late, named by its full name:
+/// a blocked command served (Redis's `updateStatsOnUnblock`: its histogram takes the whole
+/// time) or a script that paused and ended (`event`: also sampled as a `command` event, as
+/// the one call it is in Redis; [`call`] did not sample its first slice).
+pub(crate) fn late_call_latency(
+    srv: &mut Server,
+    table: &'static Table,
+    fullname: &str,
+    duration_us: i64,
+    event: bool,
+) {
+    let Some((cmd, key)) = fullname_row(table, fullname) else {
+        return;
+    };
+    if event {
+        after_call_latency(srv, cmd, key, duration_us, false);
+    } else if srv.config.latency().1 {
+        srv.latency.record_call(key, duration_us);
+    }
 }
 
 /// Offers a command that ran for `duration_us` to the slow log, which keeps it if it

@@ -9,6 +9,7 @@ use crate::engine::clock::Clock;
 use crate::engine::config;
 use crate::engine::evict;
 use crate::engine::keyspace::Db;
+use crate::engine::latency::Latency;
 use crate::engine::outbox::Outboxes;
 use crate::engine::pubsub::PubSub;
 use crate::engine::reply::Reply;
@@ -80,6 +81,7 @@ impl Engine {
                 blocking: blocking::Blocking::default(),
                 monitors: indexmap::IndexSet::new(),
                 slowlog: slowlog::SlowLog::default(),
+                latency: Default::default(),
                 pause: None,
                 postponed: Default::default(),
                 evictor: evict::Evictor::default(),
@@ -563,6 +565,8 @@ impl Engine {
             self.expire_blocked();
             return 0;
         }
+        let threshold_ms = self.srv.config.latency().0;
+        let started = Latency::start(&*self.srv.clock, threshold_ms);
         for db in 0..self.srv.dbs.len() {
             if self.srv.dbs[db].volatile_len() == 0 {
                 self.srv.dbs[db].avg_ttl = 0;
@@ -585,6 +589,9 @@ impl Engine {
                 }
             }
         }
+        let srv = &mut self.srv;
+        srv.latency
+            .end(&*srv.clock, threshold_ms, "expire-cycle", started);
         self.expire_blocked();
         removed
     }

@@ -4,6 +4,7 @@
 
 use crate::engine::evict::{lfu_decayed, Candidate, Policy, Settings, POOL_SIZE};
 use crate::engine::keyspace::Key;
+use crate::engine::latency::Latency;
 use crate::engine::pubsub::class;
 
 use super::memory::{key_bytes, used_memory};
@@ -35,18 +36,29 @@ pub fn perform_evictions(srv: &mut Server, now_ms: i64) -> Outcome {
     }
     let to_free = used - s.maxmemory;
     let mut freed = 0u64;
+    // The latency monitor times the whole cycle and each removal, as Redis's
+    // `eviction-cycle` and `eviction-del` events.
+    let threshold_ms = srv.config.latency().0;
+    let cycle = Latency::start(&*srv.clock, threshold_ms);
+    let mut outcome = Outcome::Ok;
     while freed < to_free {
         let Some((db, key)) = pick(srv, &s, now_ms) else {
-            return Outcome::Fail;
+            outcome = Outcome::Fail;
+            break;
         };
         let Some(bytes) = srv.dbs[db].get_raw(&key).map(|e| key_bytes(&key, e)) else {
             continue;
         };
+        let del = Latency::start(&*srv.clock, threshold_ms);
         srv.drop_key(db, &key, class::EVICTED, "evicted");
+        srv.latency
+            .end(&*srv.clock, threshold_ms, "eviction-del", del);
         freed += bytes;
         srv.stats.evicted_keys += 1;
     }
-    Outcome::Ok
+    srv.latency
+        .end(&*srv.clock, threshold_ms, "eviction-cycle", cycle);
+    outcome
 }
 
 /// The next key to remove, or `None` when no key qualifies.

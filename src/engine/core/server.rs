@@ -71,6 +71,8 @@ pub struct Server {
     pub monitors: indexmap::IndexSet<ClientId>,
     /// The slow log (`SLOWLOG`).
     pub slowlog: slowlog::SlowLog,
+    /// The latency monitor's events and the command histograms (`LATENCY`).
+    pub latency: crate::engine::latency::Latency,
     /// `CLIENT PAUSE` in force, if any.
     pub pause: Option<Pause>,
     /// Clients whose command waits for the pause to end, in the order they arrived.

@@ -26,6 +26,9 @@ pub struct Config {
     /// `slowlog-log-slower-than` and `slowlog-max-len`: read after every command, so
     /// parsed once.
     pub(crate) slowlog: (i64, usize),
+    /// `latency-monitor-threshold` (ms, 0: off) and `latency-tracking`: read after every
+    /// command, so parsed once.
+    pub(crate) latency: (i64, bool),
     /// `maxmemory`, its policy and the LFU parameters: read before every command, so
     /// parsed once.
     pub(crate) eviction: evict::Settings,

@@ -9,7 +9,7 @@ use crate::engine::busy::Running;
 use crate::engine::cmd::multi::wrap_effects;
 use crate::engine::core::client::Client;
 use crate::engine::core::ctx::Ctx;
-use crate::engine::core::dispatch::offer_to_slowlog;
+use crate::engine::core::dispatch::{late_call_latency, offer_to_slowlog};
 use crate::engine::Engine;
 use kvlab_lua::redis::{ScriptError, Step, Value};
 
@@ -178,6 +178,8 @@ impl Engine {
             let failures = before + u64::from(now);
             self.srv.stats.fail_command(table, &c.last_cmd, failures);
             let duration = self.srv.clock.monotonic_us() - started_us;
+            let name = c.last_cmd.clone();
+            late_call_latency(&mut self.srv, table, &name, duration, true);
             if let (Some(b), Some(c)) = (&blocked, self.clients.get(&caller)) {
                 if !b.argv.is_empty() {
                     offer_to_slowlog(&mut self.srv, c, &b.argv, duration);

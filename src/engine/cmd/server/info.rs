@@ -49,7 +49,7 @@ const DEFAULT_SECTIONS: &[&str] = &[
 /// `commandstats` counts calls, failed calls (an error reply) and rejected calls (refused
 /// before running) and the microseconds spent per command, in name order; `errorstats`
 /// counts error replies by code (`errorstat_WRONGTYPE:count=1`, codes in byte order, the code being the error's
-/// first word as Redis finds it); `latencystats` is not tracked and prints only its title. The memory figures are **estimates** (see [`estimate_dataset_bytes`]). A bulk
+/// first word as Redis finds it); `latencystats` gives each called command's latency percentiles (`latency-tracking-info-percentiles`) in microseconds while `latency-tracking` is on. The memory figures are **estimates** (see [`estimate_dataset_bytes`]). A bulk
 /// string in RESP2, a verbatim string in RESP3. **O(1)**: no section walks the keyspace.
 pub(super) fn info(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let mut wanted: HashSet<&str> = HashSet::new();
@@ -415,7 +415,7 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 .map(|(code, n)| (format!("errorstat_{}", safe_name(code)), format!("count={n}")))
                 .collect(),
         ),
-        "latencystats" => ("Latencystats", Vec::new()),
+        "latencystats" => ("Latencystats", latency_lines(srv)),
         "cluster" => (
             "Cluster",
             vec![f(
@@ -459,4 +459,35 @@ fn process_id() -> u32 {
 #[cfg(target_arch = "wasm32")]
 fn process_id() -> u32 {
     0
+}
+
+/// `INFO latencystats`' lines (Redis's `fillPercentileDistributionLatencies`): for each
+/// command with a histogram, `p<percentile>=<usec>` for each configured percentile, the
+/// percentile as `%f` without trailing zeros, the value with three decimals.
+fn latency_lines(srv: &crate::engine::core::server::Server) -> Vec<(String, String)> {
+    if !srv.config.latency().1 {
+        return Vec::new();
+    }
+    let percentiles = srv.config.latency_percentiles();
+    srv.latency
+        .histograms
+        .iter()
+        .map(|(&key, h)| {
+            let values: Vec<String> = percentiles
+                .iter()
+                .map(|&p| {
+                    let text = format!("{p:.6}");
+                    let text = text.trim_end_matches('0').trim_end_matches('.');
+                    format!("p{text}={:.3}", h.value_at_percentile(p) as f64 / 1000.0)
+                })
+                .collect();
+            (
+                format!(
+                    "latency_percentiles_usec_{}",
+                    safe_name(&super::latency::full_name(key))
+                ),
+                values.join(","),
+            )
+        })
+        .collect()
 }

@@ -1,5 +1,5 @@
-//! The server group: CONFIG, INFO, TIME, SAVE, BGSAVE, LASTSAVE, SHUTDOWN, ROLE, WAIT, SLOWLOG
-//! and MEMORY USAGE.
+//! The server group: CONFIG, INFO, TIME, SAVE, BGSAVE, LASTSAVE, SHUTDOWN, ROLE, WAIT, SLOWLOG,
+//! LATENCY and MEMORY USAGE.
 //!
 //! `CONFIG` reads and writes the parameters of [`crate::engine::config`]; `INFO` reports
 //! the server in Redis 7.0's text format. There is no configuration file, no persistence
@@ -11,11 +11,14 @@
 //! - [`admin`]: TIME, SLOWLOG, ROLE, WAIT.
 //! - [`persist`]: SAVE, BGSAVE, LASTSAVE, SHUTDOWN (the dataset as a `dump.rdb`).
 //! - [`info`]: INFO and its sections.
+//! - [`latency`]: LATENCY LATEST, HISTORY, RESET, GRAPH, DOCTOR, HISTOGRAM, HELP; the
+//!   monitor's state and the histograms are in [`crate::engine::latency`].
 //! - [`memory`]: MEMORY USAGE, PURGE, DOCTOR, HELP; the estimates themselves are in
 //!   [`crate::engine::core::memory`].
 
 pub mod admin;
 pub mod info;
+pub mod latency;
 pub mod memory;
 pub mod params;
 pub mod persist;
@@ -27,6 +30,10 @@ pub use crate::engine::core::memory::{
 use crate::engine::table::{Command, Flags, Group, KeySpec};
 use admin::{role, slowlog_get, slowlog_help, slowlog_len, slowlog_reset, time, wait};
 use info::info;
+use latency::{
+    latency_doctor, latency_graph, latency_help, latency_histogram, latency_history,
+    latency_latest, latency_reset,
+};
 use memory::{memory_doctor, memory_help, memory_purge, memory_usage};
 use params::{config_get, config_help, config_resetstat, config_rewrite, config_set};
 use persist::{bgsave, lastsave, save, shutdown_cmd};
@@ -149,6 +156,12 @@ pub const COMMANDS: &[Command] = &[
         "Depends on subcommand.",
         "2.2.12",
     ),
+    Command::container("latency", Group::Server, LATENCY_SUBCOMMANDS).doc(
+        "subcommand [arguments]",
+        "Reports the latency monitor's events (calls and cycles that took at least latency-monitor-threshold ms) and the per-command latency histograms.",
+        "Depends on subcommand.",
+        "2.8.13",
+    ),
     Command::container("memory", Group::Server, MEMORY_SUBCOMMANDS).doc(
         "subcommand [arguments]",
         "Reports on memory use (here only USAGE, PURGE and HELP).",
@@ -229,6 +242,79 @@ const SLOWLOG_SUBCOMMANDS: &[Command] = &[
     Command::new("help", 2, Group::Server, slowlog_help)
         .flags(Flags::LOADING.union(Flags::STALE))
         .doc("", "Lists the SLOWLOG subcommands.", "O(1)", "6.2.0"),
+];
+
+/// Flags of the administrative LATENCY subcommands.
+const LATENCY_FLAGS: Flags = Flags::ADMIN
+    .union(Flags::NOSCRIPT)
+    .union(Flags::LOADING)
+    .union(Flags::STALE);
+
+/// The tips of the LATENCY subcommands that read.
+const LATENCY_READ_TIPS: &[&str] = &[
+    "nondeterministic_output",
+    "request_policy:all_nodes",
+    "response_policy:special",
+];
+
+const LATENCY_SUBCOMMANDS: &[Command] = &[
+    Command::new("latest", 2, Group::Server, latency_latest)
+        .tips(LATENCY_READ_TIPS)
+        .flags(LATENCY_FLAGS)
+        .doc(
+            "",
+            "Returns each event's latest sample: name, Unix time, latency (ms), all time high (ms).",
+            "O(1)",
+            "2.8.13",
+        ),
+    Command::new("history", 3, Group::Server, latency_history)
+        .tips(LATENCY_READ_TIPS)
+        .flags(LATENCY_FLAGS)
+        .doc(
+            "event",
+            "Returns the event's samples (up to 160, one per second), oldest first, as Unix time and latency (ms).",
+            "O(1)",
+            "2.8.13",
+        ),
+    Command::new("reset", -2, Group::Server, latency_reset)
+        .tips(&["request_policy:all_nodes", "response_policy:all_succeeded"])
+        .flags(LATENCY_FLAGS)
+        .doc(
+            "[event [event ...]]",
+            "Forgets the samples of the named events, or of all; replies how many events were forgotten.",
+            "O(1)",
+            "2.8.13",
+        ),
+    Command::new("graph", 3, Group::Server, latency_graph)
+        .tips(LATENCY_READ_TIPS)
+        .flags(LATENCY_FLAGS)
+        .doc(
+            "event",
+            "Draws the event's samples as an ASCII graph, labelled with how long ago each was taken.",
+            "O(1)",
+            "2.8.13",
+        ),
+    Command::new("doctor", 2, Group::Server, latency_doctor)
+        .tips(LATENCY_READ_TIPS)
+        .flags(LATENCY_FLAGS)
+        .doc(
+            "",
+            "Reports the events in Redis's words, with advice.",
+            "O(1)",
+            "2.8.13",
+        ),
+    Command::new("histogram", -2, Group::Server, latency_histogram)
+        .tips(LATENCY_READ_TIPS)
+        .flags(LATENCY_FLAGS)
+        .doc(
+            "[command [command ...]]",
+            "Returns the named commands' (or every called command's) call count and cumulative latency distribution in power-of-two microsecond buckets.",
+            "O(N) where N is the number of commands with latency information being retrieved.",
+            "7.0.0",
+        ),
+    Command::new("help", 2, Group::Server, latency_help)
+        .flags(Flags::LOADING.union(Flags::STALE))
+        .doc("", "Lists the LATENCY subcommands.", "O(1)", "2.8.13"),
 ];
 
 const MEMORY_SUBCOMMANDS: &[Command] = &[

@@ -149,6 +149,7 @@ fn set_failed(name: &str, why: &str) -> Error {
 /// keys, hits and misses, the per-command counts, the error replies and their codes).
 pub(super) fn config_resetstat(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     ctx.srv.stats.reset();
+    ctx.srv.latency.histograms.clear();
     Ok(Reply::ok())
 }
 
