@@ -5,7 +5,7 @@
 //! * [`prim`]: lengths, strings (with the integer and LZF encodings) and the reader the
 //!   rest is built on.
 //! * [`lzf`]: LZF, byte for byte as Redis's liblzf compresses.
-//! * [`file`]: whole-dataset files (`dump.rdb`): the framing, and a loader that reads in steps.
+//! * [`file`](mod@file): whole-dataset files (`dump.rdb`): the framing, and a loader that reads in steps.
 //! * [`read`]: objects of every type byte into values; [`unpack`]: the listpacks,
 //!   ziplists, zipmaps and intsets inside them.
 //! * [`pack`]: listpacks and intsets, the blobs small values are kept in.

@@ -74,61 +74,42 @@ fn installed(full_name: &str, pick: fn(&Prose) -> &BTreeMap<String, String>) -> 
     })
 }
 
-/// The summary of `cmd`, named `full_name` (`set`, `config get`).
-pub fn summary(cmd: &Command, full_name: &str) -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let _ = cmd;
-        installed(full_name, |p| &p.summary)
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = full_name;
-        cmd.summary.to_string()
-    }
+/// Defines the reader of one text of the rows: natively the row's field of that name, in
+/// the browser the fetched map of that name ([`install`]), empty until it is in.
+macro_rules! prose_text {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub fn $name(cmd: &Command, full_name: &str) -> String {
+            #[cfg(target_arch = "wasm32")]
+            {
+                let _ = cmd;
+                installed(full_name, |p| &p.$name)
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                let _ = full_name;
+                cmd.$name.to_string()
+            }
+        }
+    };
 }
 
-/// The time complexity of `cmd`, named `full_name`.
-pub fn complexity(cmd: &Command, full_name: &str) -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let _ = cmd;
-        installed(full_name, |p| &p.complexity)
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = full_name;
-        cmd.complexity.to_string()
-    }
-}
-
-/// The argument syntax of `cmd` (`key value [NX | XX]`), named `full_name`.
-pub fn syntax(cmd: &Command, full_name: &str) -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let _ = cmd;
-        installed(full_name, |p| &p.syntax)
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = full_name;
-        cmd.syntax.to_string()
-    }
-}
-
-/// The Redis version that introduced `cmd`, named `full_name`.
-pub fn since(cmd: &Command, full_name: &str) -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let _ = cmd;
-        installed(full_name, |p| &p.since)
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = full_name;
-        cmd.since.to_string()
-    }
-}
+prose_text!(
+    /// The summary of `cmd`, named `full_name` (`set`, `config get`).
+    summary
+);
+prose_text!(
+    /// The time complexity of `cmd`, named `full_name`.
+    complexity
+);
+prose_text!(
+    /// The argument syntax of `cmd` (`key value [NX | XX]`), named `full_name`.
+    syntax
+);
+prose_text!(
+    /// The Redis version that introduced `cmd`, named `full_name`.
+    since
+);
 
 /// The prose of the commands `rows` and their subcommands (of the whole table, what
 /// `help.en.json` holds).
