@@ -37,6 +37,15 @@ pub enum Error {
     WrongPass,
     /// `ERR AUTH <password> called without any password configured for the default user. …`
     AuthNoPassword,
+    /// `NOPERM this user has no permissions to run the '<cmd>' command` (ACL)
+    NoPermCommand(String),
+    /// `NOPERM this user has no permissions to access one of the keys used as arguments`
+    NoPermKey,
+    /// `NOPERM this user has no permissions to access one of the channels used as arguments`
+    NoPermChannel,
+    /// `ERR Error in ACL SETUSER modifier '<modifier>': <reason>` (reasons in
+    /// [`crate::engine::acl::rules`])
+    AclModifier(String, &'static str),
     /// `ERR timeout is not an integer or out of range` (millisecond timeouts)
     TimeoutNotInteger,
     /// `ERR timeout is negative`
@@ -224,6 +233,20 @@ impl fmt::Display for Error {
             ),
             Error::WrongPass => {
                 f.write_str("WRONGPASS invalid username-password pair or user is disabled.")
+            }
+            Error::NoPermCommand(cmd) => write!(
+                f,
+                "NOPERM this user has no permissions to run the '{cmd}' command"
+            ),
+            Error::NoPermKey => f.write_str(
+                "NOPERM this user has no permissions to access one of the keys used as arguments",
+            ),
+            Error::NoPermChannel => f.write_str(
+                "NOPERM this user has no permissions to access one of the channels used as \
+                 arguments",
+            ),
+            Error::AclModifier(op, why) => {
+                write!(f, "ERR Error in ACL SETUSER modifier '{op}': {why}")
             }
             Error::AuthNoPassword => f.write_str(
                 "ERR AUTH <password> called without any password configured for the default \

@@ -78,6 +78,7 @@
 //! facade, whose [`Engine::new`] builds an engine over that table. [`inspect`], [`export`]
 //! and [`snapshot`] read the engine from beside the facade.
 
+pub mod acl;
 pub mod alloc;
 pub mod args;
 pub mod blocking;

@@ -219,12 +219,12 @@ fn run_batch(
     next
 }
 
-/// True while client `id` must still authenticate: `requirepass` is set and it has not
+/// True while client `id` must still authenticate: the default user has a password
+/// (`requirepass`) or is off, and it has not
 /// sent a good `AUTH` (a client connected before the password was set stays authenticated,
 /// as in Redis).
 fn must_authenticate(engine: &Engine, id: ClientId) -> bool {
-    engine.client(id).is_some_and(|c| !c.authenticated)
-        && engine.server().config.password_required()
+    engine.client(id).is_some_and(|c| !c.authenticated) && engine.server().acl.auth_required()
 }
 
 /// What a connection does when it only has output to look at (it is closing): takes what

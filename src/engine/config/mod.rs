@@ -329,12 +329,6 @@ impl Config {
         self.int("busy-reply-threshold")
     }
 
-    /// True when `requirepass` is set: the `default` user has a password, so new
-    /// connections must authenticate.
-    pub fn password_required(&self) -> bool {
-        self.get("requirepass").is_some_and(|p| !p.is_empty())
-    }
-
     /// `slowlog-log-slower-than` (microseconds; negative: off) and `slowlog-max-len`.
     /// **O(1)**: parsed when set.
     pub fn slowlog(&self) -> (i64, usize) {

@@ -41,6 +41,8 @@ pub struct Client {
     /// password is set later; otherwise only `AUTH`/`HELLO … AUTH` authenticate it, and
     /// commands other than those Redis flags `no_auth` answer `NOAUTH`.
     pub authenticated: bool,
+    /// The ACL user it is authenticated as (`default` until `AUTH` says otherwise).
+    pub user: Vec<u8>,
     /// `READONLY` (cluster mode): shown as flag `r` by `CLIENT LIST`.
     pub readonly: bool,
     /// The client a script's commands run as (Redis's `CLIENT_SCRIPT`).
@@ -72,6 +74,7 @@ impl Client {
             multi: None,
             close_asap: false,
             authenticated,
+            user: b"default".to_vec(),
             readonly: false,
             script: false,
             qbuf: (0, 0),

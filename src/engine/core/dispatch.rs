@@ -154,11 +154,15 @@ impl Engine {
             // Redis stops reading from a client it is about to close.
             return Vec::new();
         }
-        if !c.authenticated
-            && self.srv.config.password_required()
-            && !cmd.flags.contains(Flags::NO_AUTH)
-        {
+        if !c.authenticated && self.srv.acl.auth_required() && !cmd.flags.contains(Flags::NO_AUTH) {
             return vec![self.reject(id, Error::NoAuth, is_exec)];
+        }
+        // ACL: nothing to check while every user may run everything.
+        if !self.srv.acl.all_open() {
+            if let Err(e) = self.srv.acl.permit(&c.user, cmd, &fullname, &argv) {
+                self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
+                return vec![self.reject(id, e, is_exec)];
+            }
         }
         if self.srv.config.cluster_enabled() {
             if let Err(e) = self.check_slots(id, top, cmd, &argv) {
@@ -359,10 +363,8 @@ impl Engine {
         let Some(c) = self.clients.get_mut(&id) else {
             return e.to_reply();
         };
-        let Some(m) = c.multi.as_mut() else {
-            return e.to_reply();
-        };
         if is_exec {
+            // Even outside MULTI, as Redis's `rejectCommand` calls `execCommandAbort`.
             // Redis's `execCommandAbort` quotes the reason without its `ERR ` code.
             c.multi = None;
             self.srv.watches.reset(id);
@@ -373,7 +375,9 @@ impl Engine {
             ))
             .to_reply();
         }
-        m.dirty_exec = true;
+        if let Some(m) = c.multi.as_mut() {
+            m.dirty_exec = true;
+        }
         e.to_reply()
     }
 }

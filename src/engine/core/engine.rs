@@ -94,6 +94,7 @@ impl Engine {
                 peak_memory: Default::default(),
                 relisten: None,
                 persist: super::persist::Persist::new(start_ms),
+                acl: crate::engine::acl::Users::new(table),
             },
             clients: HashMap::new(),
             next_client_id: 1,
@@ -117,6 +118,10 @@ impl Engine {
         let current = self.srv.config.get(canonical).unwrap_or("").to_string();
         let value = Config::normalize(param, value.as_bytes(), &current)?;
         self.srv.config.set_normalized(canonical, value);
+        if canonical == "requirepass" {
+            let pass = self.srv.config.get("requirepass").unwrap_or("").to_string();
+            self.srv.acl.set_requirepass(&pass);
+        }
         self.srv.index_slots();
         Ok(())
     }
@@ -154,7 +159,7 @@ impl Engine {
         self.next_client_id += 1;
         let now = self.srv.clock.now_ms();
         self.srv.stats.connections += 1;
-        let authenticated = !self.srv.config.password_required();
+        let authenticated = !self.srv.acl.auth_required();
         self.clients
             .insert(id, Client::new(id, addr, laddr, now, authenticated));
         self.srv.tracking.set_proto(id, 2);

@@ -99,6 +99,8 @@ pub struct Server {
     pub relisten: Option<Relisten>,
     /// Saving as RDB files: the host's storage, the last save, a background save.
     pub persist: super::persist::Persist,
+    /// The ACL users (`default` and those `ACL SETUSER` made).
+    pub acl: crate::engine::acl::Users,
 }
 
 /// Moves the host's listening sockets to the bind addresses and port the configuration

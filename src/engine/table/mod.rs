@@ -51,6 +51,7 @@ pub static TABLE: Table = Table::new(&[
     super::cmd::multi::COMMANDS,
     super::cmd::connection::COMMANDS,
     super::cmd::server::COMMANDS,
+    super::cmd::server::acl::COMMANDS,
     super::cmd::command::COMMANDS,
     super::cmd::list::COMMANDS,
     super::cmd::blocking::LIST_COMMANDS,

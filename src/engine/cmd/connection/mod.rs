@@ -81,7 +81,7 @@ pub const COMMANDS: &[Command] = &[
         .flags(ANYTIME)
         .doc(
             "[username] password",
-            "Authenticates the connection as the default user, whose password is `requirepass` (none by default).",
+            "Authenticates the connection as an ACL user (the default user alone: its password is `requirepass`).",
             "O(N) where N is the number of passwords defined for the user",
             "1.0.0",
         ),

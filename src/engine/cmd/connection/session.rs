@@ -41,28 +41,28 @@ pub(super) fn select(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     Ok(Reply::ok())
 }
 
-/// Checks credentials for the one user there is, `default`: without `requirepass` it has
-/// no password (Redis's `nopass`) and any password is accepted; with it, the password must
-/// equal it. On success the client is authenticated.
+/// Checks `user`/`pass` against the users table (Redis's `ACLCheckUserCredentials`): the
+/// user exists, is on, and has `nopass` or that password. On success the client is
+/// authenticated as it; otherwise `WRONGPASS`.
 fn check_credentials(ctx: &mut Ctx<'_>, user: &[u8], pass: &[u8]) -> CmdResult<()> {
-    let required = ctx.srv.config.get("requirepass").unwrap_or("");
-    if user != b"default" || (!required.is_empty() && pass != required.as_bytes()) {
+    if !ctx.srv.acl.get(user).is_some_and(|u| u.accepts(pass)) {
         return Err(Error::WrongPass);
     }
     ctx.client.authenticated = true;
+    ctx.client.user = user.to_vec();
     Ok(())
 }
 
 /// AUTH [username] password
 ///
-/// With a password alone, authenticates the `default` user, which needs `requirepass` to
-/// be set (Redis refuses a password for a user without one). With a user name, any ACL
-/// user — and `default` is the only one — with its password (any password when it has
-/// none). A wrong pair is `WRONGPASS`; more arguments are a syntax error.
+/// With a password alone, authenticates the `default` user, which must have a password
+/// (`requirepass`; Redis refuses one for a `nopass` default user). With a user name, that
+/// ACL user. A wrong pair or a user that is off is `WRONGPASS`; more arguments are a
+/// syntax error.
 pub(super) fn auth(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     match args.remaining() {
         1 => {
-            if !ctx.srv.config.password_required() {
+            if ctx.srv.acl.default_user().nopass {
                 return Err(Error::AuthNoPassword);
             }
             let pass = args.next_owned()?;
@@ -116,7 +116,7 @@ pub(super) fn hello(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     match auth {
         Some((user, pass)) => check_credentials(ctx, &user, &pass)?,
-        None if !ctx.client.authenticated && ctx.srv.config.password_required() => {
+        None if !ctx.client.authenticated && ctx.srv.acl.auth_required() => {
             return Err(Error::HelloNoAuth);
         }
         None => {}
@@ -167,7 +167,7 @@ pub(super) fn quit(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 /// RESET: clears the connection state as Redis's `clearClientConnectionState` does —
 /// transaction discarded, keys unwatched, every subscription dropped (without notices),
 /// tracking off,
-/// database 0, RESP2, no name, replies on — and replies with the status `RESET`.
+/// database 0, RESP2, no name, replies on, the default user — and replies with the status `RESET`.
 /// (`CLIENT NO-EVICT` survives, as in Redis.)
 pub(super) fn reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     ctx.clear_transaction_and_subscriptions();
@@ -180,8 +180,9 @@ pub(super) fn reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     c.reply_mode = ReplyMode::On;
     c.readonly = false;
     // Back to the default user as a new connection gets it: authenticated only when it has
-    // no password.
-    c.authenticated = !ctx.srv.config.password_required();
+    // no password and is on (Redis's clearClientConnectionState).
+    c.user = b"default".to_vec();
+    c.authenticated = !ctx.srv.acl.auth_required();
     Ok(Reply::status("RESET"))
 }
 

@@ -339,6 +339,7 @@ fn script_client(ctx: &Ctx<'_>) -> Client {
         no_evict: true,
         readonly: ctx.client.readonly,
         script: true,
+        user: ctx.client.user.clone(),
         ..Client::new(0, "lua", "", ctx.now_ms, true)
     }
 }

@@ -12,7 +12,7 @@ use crate::engine::core::ctx::{Ctx, Site};
 use crate::engine::core::dispatch::{call, resolve, Mode};
 use crate::engine::error::Error;
 use crate::engine::reply::{format_double, Reply};
-use crate::engine::table::Flags;
+use crate::engine::table::{Command, Flags};
 
 /// One script run's side of the server, for one slice of its run.
 pub(crate) struct ScriptHost<'c, 'a> {
@@ -34,9 +34,29 @@ pub(crate) struct ScriptHost<'c, 'a> {
 }
 impl ScriptHost<'_, '_> {
     /// Redis's checks of `scriptCall`, in its order; `Err` is the error reply's text.
-    fn check(&mut self, cmd_flags: Flags, keys: &[&[u8]]) -> Result<(), String> {
+    fn check(
+        &mut self,
+        cmd: &'static Command,
+        argv: &[Vec<u8>],
+        keys: &[&[u8]],
+    ) -> Result<(), String> {
+        let cmd_flags = cmd.flags;
         if cmd_flags.contains(Flags::NOSCRIPT) {
             return Err("ERR This Redis command is not allowed from script".into());
+        }
+        if !self.ctx.srv.acl.all_open() {
+            if let Some(Err(denied)) = self
+                .ctx
+                .srv
+                .acl
+                .get(&self.client.user)
+                .map(|u| u.check(cmd, argv))
+            {
+                return Err(format!(
+                    "ERR The user executing the script {}",
+                    denied.script_reason()
+                ));
+            }
         }
         if self.checks.read_only && cmd_flags.intersects(Flags::WRITE.union(Flags::MAY_REPLICATE)) {
             return Err("ERR Write commands are not allowed from read-only scripts.".into());
@@ -107,7 +127,7 @@ impl Host for ScriptHost<'_, '_> {
             .iter()
             .filter_map(|&i| argv.get(i).map(Vec::as_slice))
             .collect();
-        if let Err(e) = self.check(cmd.flags, &keys) {
+        if let Err(e) = self.check(cmd, &argv, &keys) {
             self.ctx.srv.stats.reject_command(table, cmd, &argv, pos);
             self.ctx.srv.stats.count_error(&e);
             self.ctx.srv.stats.settle_errors();
@@ -170,8 +190,20 @@ impl Host for ScriptHost<'_, '_> {
     }
 
     fn acl_check(&mut self, argv: &[Vec<u8>]) -> Option<bool> {
-        // Every client is the `default` user, who may run everything.
-        resolve(self.ctx.table, argv).ok().map(|_| true)
+        // Redis's luaRedisAclCheckCmdPermissionsCommand: an unknown command (or
+        // subcommand) is an error; otherwise whether the script's user may run it.
+        let top = self.ctx.table.lookup(argv.first()?)?;
+        let cmd = match argv.get(1) {
+            Some(sub) if !top.subcommands.is_empty() => top.subcommand(sub)?,
+            _ => top,
+        };
+        let acl = &self.ctx.srv.acl;
+        Some(
+            acl.all_open()
+                || acl
+                    .get(&self.client.user)
+                    .is_some_and(|u| u.check(cmd, argv).is_ok()),
+        )
     }
 }
 

@@ -7,6 +7,7 @@
 //! stand-alone Redis master without saves would.
 //!
 //! # Layout
+//! - [`acl`]: the ACL container (users: [`crate::engine::acl`]).
 //! - [`params`]: CONFIG GET, SET, RESETSTAT, REWRITE, HELP.
 //! - [`admin`]: TIME, SLOWLOG, ROLE, WAIT.
 //! - [`persist`]: SAVE, BGSAVE, LASTSAVE, SHUTDOWN (the dataset as a `dump.rdb`).
@@ -16,6 +17,7 @@
 //! - [`memory`]: MEMORY USAGE, PURGE, DOCTOR, HELP; the estimates themselves are in
 //!   [`crate::engine::core::memory`].
 
+pub mod acl;
 pub mod admin;
 pub mod info;
 pub mod latency;

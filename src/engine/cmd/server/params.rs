@@ -98,6 +98,12 @@ pub(super) fn config_set(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         }
     }
     relisten(ctx, &staged, &chosen)?;
+    if staged.get("requirepass") != ctx.srv.config.get("requirepass") {
+        // The default user's password is `requirepass` (Redis's updateRequirePass).
+        ctx.srv
+            .acl
+            .set_requirepass(staged.get("requirepass").unwrap_or(""));
+    }
     ctx.srv.config = staged;
     Ok(Reply::ok())
 }
