@@ -20,30 +20,8 @@ use crate::engine::glob;
 use crate::engine::table::row::Table as RowTable;
 use crate::engine::table::{CommandRow, Flags, Group, KeyFlags};
 
-/// The ACL categories in Redis's order (`ACL CAT`), without `@`.
-pub const CATEGORIES: &[&str] = &[
-    "keyspace",
-    "read",
-    "write",
-    "set",
-    "sortedset",
-    "list",
-    "hash",
-    "string",
-    "bitmap",
-    "hyperloglog",
-    "geo",
-    "stream",
-    "pubsub",
-    "admin",
-    "fast",
-    "slow",
-    "blocking",
-    "dangerous",
-    "connection",
-    "transaction",
-    "scripting",
-];
+/// The ACL categories in Redis's order (`ACL CAT`), without `@` (the table's list).
+pub use crate::engine::table::row::ACL_CATEGORIES as CATEGORIES;
 
 /// What a command row's handler must be for the table to be walked (the engine's
 /// handler type is one; the module stays below the engine's core this way).

@@ -216,6 +216,32 @@ impl Group {
     ];
 }
 
+/// The ACL categories in Redis's order (`ACL CAT`), without `@`: the one list that
+/// [`CommandRow::acl_categories`] sorts by and the ACL rules parse against.
+pub const ACL_CATEGORIES: &[&str] = &[
+    "keyspace",
+    "read",
+    "write",
+    "set",
+    "sortedset",
+    "list",
+    "hash",
+    "string",
+    "bitmap",
+    "hyperloglog",
+    "geo",
+    "stream",
+    "pubsub",
+    "admin",
+    "fast",
+    "slow",
+    "blocking",
+    "dangerous",
+    "connection",
+    "transaction",
+    "scripting",
+];
+
 /// One entry of the command table, generic over its handler type so that this file names
 /// no engine state: the engine's rows are [`crate::engine::table::Command`], whose handler
 /// is [`crate::engine::Ctx`]'s [`Handler`](crate::engine::table::Handler).
@@ -445,29 +471,6 @@ impl<H: Copy + 'static> CommandRow<H> {
     /// (`keyspace` for generic, `string`, `hash`, …; none for server and cluster), and the
     /// extra ones the row names with [`Command::acl`](CommandRow::acl).
     pub fn acl_categories(&self) -> Vec<&'static str> {
-        const ORDER: &[&str] = &[
-            "keyspace",
-            "read",
-            "write",
-            "set",
-            "sortedset",
-            "list",
-            "hash",
-            "string",
-            "bitmap",
-            "hyperloglog",
-            "geo",
-            "stream",
-            "pubsub",
-            "admin",
-            "fast",
-            "slow",
-            "blocking",
-            "dangerous",
-            "connection",
-            "transaction",
-            "scripting",
-        ];
         let mut have: Vec<&str> = self.acl.to_vec();
         let f = self.flags;
         if f.contains(Flags::WRITE) {
@@ -510,7 +513,11 @@ impl<H: Copy + 'static> CommandRow<H> {
             Group::Scripting => Some("scripting"),
             Group::Server | Group::Cluster => None,
         });
-        ORDER.iter().copied().filter(|c| have.contains(c)).collect()
+        ACL_CATEGORIES
+            .iter()
+            .copied()
+            .filter(|c| have.contains(c))
+            .collect()
     }
 
     /// Whether `COMMAND GETKEYS` can find keys for this command at all: a key-finding
