@@ -27,7 +27,7 @@ fn bodies() -> Vec<Vec<u8>> {
                 .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap())
                 .collect::<Vec<u8>>()
         })
-        .filter_map(|p| unseal(&p).map(<[u8]>::to_vec))
+        .filter_map(|p| unseal(&p, true).map(<[u8]>::to_vec))
         .filter(|b| load(b).is_ok())
         .collect()
 }

@@ -111,6 +111,9 @@ pub fn format_reply_raw_bytes(reply: &Reply, proto: u8) -> Vec<u8> {
 
 fn raw_into(reply: &Reply, out: &mut Vec<u8>) {
     match reply {
+        // The console shows the reply an attribute comes with (redis-cli 7.0 fails on
+        // the `|` instead).
+        Reply::Attributed(_, inner) => raw_into(inner, out),
         Reply::Error(e) => {
             out.extend_from_slice(e.as_bytes());
             out.push(b'\n');
@@ -174,6 +177,7 @@ fn to_resp2(reply: &Reply) -> Reply {
         Reply::DoubleText(t) => Reply::Bulk(t.clone().into_bytes()),
         Reply::Bool(b) => Reply::Integer(i64::from(*b)),
         Reply::BigNumber(n) => Reply::Bulk(n.clone().into_bytes()),
+        Reply::Attributed(_, inner) => to_resp2(inner),
         other => other.clone(),
     }
 }
@@ -202,6 +206,7 @@ pub fn quote(bytes: &[u8]) -> String {
 
 fn format_into(reply: &Reply, prefix: &str, out: &mut String) {
     match reply {
+        Reply::Attributed(_, inner) => format_into(inner, prefix, out),
         Reply::Error(e) => {
             out.push_str("(error) ");
             out.push_str(e);

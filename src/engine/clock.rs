@@ -24,6 +24,17 @@ pub trait Clock {
     fn monotonic_us(&self) -> i64 {
         self.now_us()
     }
+
+    /// Stops the caller for `us` microseconds (`DEBUG SLEEP`, which stops the whole
+    /// server). By default it waits on [`Clock::monotonic_us`], which is all a page's one
+    /// thread can do; the operating system's clock sleeps, and a manual clock just moves
+    /// forward, so tests see the time pass without waiting.
+    fn sleep_us(&self, us: i64) {
+        let end = self.monotonic_us().saturating_add(us);
+        while self.monotonic_us() < end {
+            std::hint::spin_loop();
+        }
+    }
 }
 
 /// The operating system's clock. Not available on `wasm32-unknown-unknown`, where
@@ -47,6 +58,12 @@ impl Clock for SystemClock {
         use std::time::Instant;
         static START: OnceLock<Instant> = OnceLock::new();
         START.get_or_init(Instant::now).elapsed().as_micros() as i64
+    }
+
+    fn sleep_us(&self, us: i64) {
+        if let Ok(us) = u64::try_from(us) {
+            std::thread::sleep(std::time::Duration::from_micros(us));
+        }
     }
 }
 
@@ -79,6 +96,10 @@ impl ManualClock {
 impl Clock for ManualClock {
     fn now_us(&self) -> i64 {
         self.us.get()
+    }
+
+    fn sleep_us(&self, us: i64) {
+        self.us.set(self.us.get().saturating_add(us.max(0)));
     }
 }
 

@@ -193,6 +193,8 @@ pub fn resp_len(reply: &Reply) -> u64 {
         Reply::Integer(n) => line(*n),
         Reply::Bulk(b) | Reply::Verbatim(_, b) => bulk(b.len()),
         Reply::Nil | Reply::NilArray => 5,
+        // RESP2's length: the reply alone.
+        Reply::Attributed(_, inner) => resp_len(inner),
         Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
             line(items.len() as i64) + items.iter().map(resp_len).sum::<u64>()
         }

@@ -50,6 +50,9 @@ pub enum Reply {
     BigNumber(String),
     /// RESP3 out-of-band push (pub/sub messages); an array in RESP2.
     Push(Vec<Reply>),
+    /// A reply with RESP3 attributes before it (`|1` and the pairs, then the reply); in
+    /// RESP2 the reply alone. Only `DEBUG PROTOCOL attrib` sends one, as in Redis 7.0.
+    Attributed(Vec<(Reply, Reply)>, Box<Reply>),
 }
 
 impl Reply {
@@ -164,6 +167,16 @@ impl Reply {
                 for item in items {
                     item.write_resp(proto, out);
                 }
+            }
+            Reply::Attributed(pairs, reply) => {
+                if proto >= 3 {
+                    write_line(out, b'|', pairs.len() as i64);
+                    for (k, v) in pairs {
+                        k.write_resp(proto, out);
+                        v.write_resp(proto, out);
+                    }
+                }
+                reply.write_resp(proto, out);
             }
             Reply::Double(d) => {
                 if proto >= 3 {

@@ -150,6 +150,15 @@ impl Engine {
         let Some(c) = self.clients.get(&id) else {
             return Vec::new();
         };
+        if top.flags.contains(Flags::PROTECTED) && !protected_allowed(&self.srv, top, &c.addr) {
+            let name = top.name;
+            let e = Error::Err(format!(
+                "{} command not allowed. If the enable-{name}-command option is set to \"local\", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.",
+                name.to_ascii_uppercase()
+            ));
+            self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
+            return vec![self.reject(id, e, is_exec)];
+        }
         if c.close_asap {
             // Redis stops reading from a client it is about to close.
             return Vec::new();
@@ -421,6 +430,20 @@ pub(crate) fn resolve(
         return Err(Error::WrongArity(fullname));
     }
     Ok((top, cmd, fullname, pos))
+}
+
+/// Redis's `allowProtectedAction`: whether `enable-<name>-command` lets a client at `addr`
+/// run the protected command `top` (`yes`, or `local` and the peer is 127.0.0.1 or ::1).
+fn protected_allowed(srv: &Server, top: &Command, addr: &str) -> bool {
+    let option = format!("enable-{}-command", top.name);
+    match srv.config.get(&option) {
+        Some("yes") => true,
+        Some("local") => {
+            let ip = addr.rsplit_once(':').map_or(addr, |(ip, _)| ip);
+            matches!(ip, "127.0.0.1" | "[::1]" | "::1")
+        }
+        _ => false,
+    }
 }
 
 /// How [`call`] runs a command.

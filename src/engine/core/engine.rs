@@ -95,6 +95,7 @@ impl Engine {
                 relisten: None,
                 persist: super::persist::Persist::new(start_ms),
                 acl: crate::engine::acl::Users::new(table),
+                debug: Default::default(),
             },
             clients: HashMap::new(),
             next_client_id: 1,
@@ -565,8 +566,12 @@ impl Engine {
         }
         let now = self.srv.clock.now_ms();
         let mut removed = 0;
-        if self.srv.pause_at(now).is_some() {
-            // Keys do not expire actively during CLIENT PAUSE, as in Redis.
+        if self.srv.pause_at(now).is_some() || !self.srv.debug.cron || !self.srv.debug.active_expire
+        {
+            // Keys do not expire actively during CLIENT PAUSE, as in Redis, nor while
+            // `DEBUG PAUSE-CRON 1` stops the cron or `DEBUG SET-ACTIVE-EXPIRE 0` the
+            // expiry in it. Blocked clients still time out (Redis does that before each
+            // sleep of its event loop, not in the cron).
             self.expire_blocked();
             return 0;
         }

@@ -50,6 +50,8 @@ pub struct Shape {
     pub list_fill: i64,
     /// `stream-node-max-entries`: a stream node this full was shrunk to fit.
     pub stream_node_entries: i64,
+    /// Elements this long or longer get a plain quicklist node.
+    pub packed_threshold: usize,
 }
 
 impl Default for Shape {
@@ -58,16 +60,18 @@ impl Default for Shape {
         Shape {
             list_fill: -2,
             stream_node_entries: 100,
+            packed_threshold: crate::engine::rdb::write::PACKED_THRESHOLD,
         }
     }
 }
 
 impl Shape {
-    /// The shape `config` gives.
-    pub fn of(config: &crate::engine::Config) -> Shape {
+    /// The shape the server's `config` and debug switches give.
+    pub fn of(srv: &crate::engine::Server) -> Shape {
         Shape {
-            list_fill: config.list_max_listpack_size(),
-            stream_node_entries: config.int("stream-node-max-entries"),
+            list_fill: srv.config.list_max_listpack_size(),
+            stream_node_entries: srv.config.int("stream-node-max-entries"),
+            packed_threshold: srv.debug.packed_threshold,
         }
     }
 }
@@ -82,7 +86,7 @@ pub fn memory_usage(key: &[u8], e: &Entry, samples: usize, shape: Shape) -> u64 
 fn value_size(v: &Value, samples: usize, shape: Shape) -> u64 {
     match v {
         Value::Str(s) => string_size(s),
-        Value::List(l) => list_size(l, samples, shape.list_fill),
+        Value::List(l) => list_size(l, samples, shape.list_fill, shape.packed_threshold),
         Value::Set(s) => set_size(s, samples),
         Value::ZSet(z) => zset_size(z, samples),
         Value::Hash(h) => hash_size(h, samples),
@@ -134,11 +138,11 @@ fn scaled(sizes: impl Iterator<Item = u64>, samples: usize, n: usize) -> u64 {
     }
 }
 
-fn list_size(l: &ListValue, samples: usize, fill: i64) -> u64 {
+fn list_size(l: &ListValue, samples: usize, fill: i64, plain_from: usize) -> u64 {
     // The first `samples` nodes as RPUSH cuts them (`rdb::write::NodeCutter`), their
     // elements counted, then the node count: exact if they covered the list, else
     // estimated.
-    let mut cut = NodeCutter::new(fill);
+    let mut cut = NodeCutter::new(fill, plain_from);
     let mut nodes: Vec<u64> = Vec::new();
     let mut seen = 0usize;
     for e in &l.items {

@@ -101,6 +101,39 @@ pub struct Server {
     pub persist: super::persist::Persist,
     /// The ACL users (`default` and those `ACL SETUSER` made).
     pub acl: crate::engine::acl::Users,
+    /// The switches `DEBUG` turns for tests.
+    pub debug: DebugSwitches,
+}
+
+/// The switches `DEBUG` turns (Redis keeps them in `server` too), each at Redis's start-up
+/// value by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DebugSwitches {
+    /// Keys expire in the background (`DEBUG SET-ACTIVE-EXPIRE`); off, a key goes only
+    /// when something touches it.
+    pub active_expire: bool,
+    /// The periodic cron runs (`DEBUG PAUSE-CRON`): active expiry, save points.
+    pub cron: bool,
+    /// `RESTORE` and RDB loading check the CRC-64 (`DEBUG SET-SKIP-CHECKSUM-VALIDATION`).
+    pub checksums: bool,
+    /// Scripts may call `noscript` commands (`DEBUG SET-DISABLE-DENY-SCRIPTS`).
+    pub scripts_may_call_noscript: bool,
+    /// Elements of this many bytes or more get a quicklist node of their own, a *plain*
+    /// node (`DEBUG QUICKLIST-PACKED-THRESHOLD`): how DUMP, RDB files and MEMORY USAGE cut
+    /// a list.
+    pub packed_threshold: usize,
+}
+
+impl Default for DebugSwitches {
+    fn default() -> DebugSwitches {
+        DebugSwitches {
+            active_expire: true,
+            cron: true,
+            checksums: true,
+            scripts_may_call_noscript: false,
+            packed_threshold: crate::engine::rdb::write::PACKED_THRESHOLD,
+        }
+    }
 }
 
 /// Moves the host's listening sockets to the bind addresses and port the configuration

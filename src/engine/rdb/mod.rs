@@ -105,9 +105,11 @@ pub fn seal(mut body: Vec<u8>) -> Vec<u8> {
 
 /// The body of a payload whose footer holds (Redis's `verifyDumpPayload`): at least the
 /// 10 footer bytes, a version no newer than [`RDB_VERSION`], and a matching checksum
-/// (a zero checksum is not accepted as "unchecked", as Redis does not for payloads).
-/// `None` is Redis's "DUMP payload version or checksum are wrong".
-pub fn unseal(payload: &[u8]) -> Option<&[u8]> {
+/// (a zero checksum is not accepted as "unchecked", as Redis does not for payloads; the
+/// checksum is not looked at when `check_crc` is false: `DEBUG
+/// SET-SKIP-CHECKSUM-VALIDATION 1`). `None` is Redis's "DUMP payload version or checksum
+/// are wrong".
+pub fn unseal(payload: &[u8], check_crc: bool) -> Option<&[u8]> {
     if payload.len() < 10 {
         return None;
     }
@@ -115,6 +117,9 @@ pub fn unseal(payload: &[u8]) -> Option<&[u8]> {
     let version = u16::from_le_bytes([footer[0], footer[1]]);
     if version > RDB_VERSION {
         return None;
+    }
+    if !check_crc {
+        return Some(body);
     }
     let mut crc = [0u8; 8];
     crc.copy_from_slice(&footer[2..]);
@@ -134,15 +139,15 @@ mod tests {
     #[test]
     fn sealed_payloads_open_and_damaged_ones_do_not() {
         let p = seal(b"\x00\x03abc".to_vec());
-        assert_eq!(unseal(&p), Some(&b"\x00\x03abc"[..]));
+        assert_eq!(unseal(&p, true), Some(&b"\x00\x03abc"[..]));
         let mut bad = p.clone();
         bad[2] ^= 1;
-        assert_eq!(unseal(&bad), None);
-        assert_eq!(unseal(&p[..9]), None);
+        assert_eq!(unseal(&bad, true), None);
+        assert_eq!(unseal(&p[..9], true), None);
         let mut newer = b"x".to_vec();
         newer.extend_from_slice(&11u16.to_le_bytes());
         let crc = crc64(&newer);
         newer.extend_from_slice(&crc.to_le_bytes());
-        assert_eq!(unseal(&newer), None);
+        assert_eq!(unseal(&newer, true), None);
     }
 }

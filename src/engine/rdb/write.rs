@@ -69,6 +69,9 @@ pub struct SaveOptions {
     /// `list-compress-depth`: how many nodes at each end of a list stay uncompressed
     /// (0: none is compressed).
     pub list_compress_depth: usize,
+    /// Elements this long or longer get a plain quicklist node of their own
+    /// (`DEBUG QUICKLIST-PACKED-THRESHOLD`; 1 GB by default).
+    pub packed_threshold: usize,
 }
 
 impl Default for SaveOptions {
@@ -78,6 +81,7 @@ impl Default for SaveOptions {
             compress: true,
             list_fill: -2,
             list_compress_depth: 0,
+            packed_threshold: PACKED_THRESHOLD,
         }
     }
 }
@@ -90,6 +94,16 @@ impl SaveOptions {
             compress: config.flag("rdbcompression"),
             list_fill: config.list_max_listpack_size(),
             list_compress_depth: config.list_compress_depth(),
+            packed_threshold: PACKED_THRESHOLD,
+        }
+    }
+
+    /// These options with plain nodes from `threshold` bytes (the server's
+    /// [`DebugSwitches::packed_threshold`](crate::engine::core::server::DebugSwitches)).
+    pub fn plain_from(self, threshold: usize) -> SaveOptions {
+        SaveOptions {
+            packed_threshold: threshold,
+            ..self
         }
     }
 }
@@ -180,7 +194,7 @@ fn write_zset(out: &mut Vec<u8>, z: &ZSet, opts: &SaveOptions) {
 const CONTAINER_PLAIN: u64 = 1;
 const CONTAINER_PACKED: u64 = 2;
 /// Elements this long or longer get a plain node of their own (`packed_threshold`).
-pub(crate) const PACKED_THRESHOLD: usize = 1 << 30;
+pub const PACKED_THRESHOLD: usize = 1 << 30;
 /// The node size limits of fill -1 to -5 (`optimization_level`).
 const SIZE_CLASSES: [usize; 5] = [4096, 8192, 16384, 32768, 65536];
 /// The most a node limited by count may take (`SIZE_SAFETY_LIMIT`).
@@ -221,15 +235,18 @@ pub(crate) enum Cut {
 /// count follow. It tracks the open packed node's size as its listpack's bytes.
 pub(crate) struct NodeCutter {
     fill: i64,
+    /// Elements this long or longer get a plain node.
+    plain_from: usize,
     /// The open packed node's listpack bytes and elements, if a node is open.
     open: Option<(usize, usize)>,
 }
 
 impl NodeCutter {
     /// A cutter for `list-max-listpack-size` = `fill` (within `quicklistSetFill`'s bounds).
-    pub(crate) fn new(fill: i64) -> NodeCutter {
+    pub(crate) fn new(fill: i64, plain_from: usize) -> NodeCutter {
         NodeCutter {
             fill: fill.clamp(-5, (1 << 15) - 1),
+            plain_from,
             open: None,
         }
     }
@@ -237,7 +254,7 @@ impl NodeCutter {
     /// Places element `e`. Returns where it went, and the listpack bytes of the packed node
     /// that closed for it, if one did.
     pub(crate) fn place(&mut self, e: &[u8]) -> (Cut, Option<usize>) {
-        if e.len() >= PACKED_THRESHOLD {
+        if e.len() >= self.plain_from {
             return (Cut::Plain, self.finish());
         }
         if let Some((bytes, count)) = &mut self.open {
@@ -266,7 +283,7 @@ struct QuickNode {
 
 fn write_list(out: &mut Vec<u8>, l: &ListValue, opts: &SaveOptions) {
     out.push(kind::LIST_QUICKLIST_2);
-    let mut cut = NodeCutter::new(opts.list_fill);
+    let mut cut = NodeCutter::new(opts.list_fill, opts.packed_threshold);
     let mut nodes: Vec<QuickNode> = Vec::new();
     let mut tail: Option<Listpack> = None;
     let close = |tail: &mut Option<Listpack>, nodes: &mut Vec<QuickNode>| {

@@ -77,7 +77,9 @@ pub use image::{
     decode_snapshot, encode_engine, encode_snapshot, encode_snapshot_with, Decoded, Snapshot,
 };
 pub use log::{decode_log_record, encode_log_record, LogRecord, TimedEffect};
-pub use replay::{apply_effects, install, install_functions, recover, Recovery, Replayer};
+pub use replay::{
+    apply_effects, install, install_dbs, install_functions, recover, Recovery, Replayer,
+};
 
 impl Engine {
     /// The databases (for encoding a snapshot or an export).

@@ -106,8 +106,13 @@ pub fn install_functions(engine: &mut Engine, codes: Vec<Vec<u8>>) {
 /// Replaces the databases of `engine` with `dbs` (a restored dataset), dropping the keys
 /// whose deadline passed — they expired while nothing was running. Connected clients keep
 /// their state; the effects this produces are discarded. **O(keys).**
-pub fn install(engine: &mut Engine, mut dbs: Vec<Db>) {
-    let now = engine.srv.clock.now_ms();
+pub fn install(engine: &mut Engine, dbs: Vec<Db>) {
+    install_dbs(&mut engine.srv, dbs);
+}
+
+/// [`install`] on the server alone (`DEBUG RELOAD` runs inside a command).
+pub fn install_dbs(srv: &mut crate::engine::Server, mut dbs: Vec<Db>) {
+    let now = srv.clock.now_ms();
     dbs.resize_with(NUM_DBS, Db::default);
     dbs.truncate(NUM_DBS);
     for db in &mut dbs {
@@ -120,8 +125,8 @@ pub fn install(engine: &mut Engine, mut dbs: Vec<Db>) {
             db.remove(&k);
         }
     }
-    engine.srv.dbs = dbs;
-    engine.srv.index_slots();
+    srv.dbs = dbs;
+    srv.index_slots();
 }
 
 /// What loading stored data found: the dataset to install and what went wrong on the way.

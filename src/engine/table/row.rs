@@ -57,6 +57,9 @@ bitflags! {
         const NO_MANDATORY_KEYS = 1 << 17;
         /// Refused while a replica loads its dataset asynchronously.
         const NO_ASYNC_LOADING = 1 << 18;
+        /// Runs only where its `enable-<name>-command` parameter allows (`DEBUG`); not
+        /// shown, as Redis hides it.
+        const PROTECTED = 1 << 19;
     }
 }
 

@@ -43,7 +43,8 @@ pub fn export_rdb(state: &UseReducerHandle<State>, report: &Report) {
         let srv = e.server();
         let now = e.now_ms();
         let opts = FileOptions {
-            values: crate::engine::rdb::write::SaveOptions::from_config(&srv.config),
+            values: crate::engine::rdb::write::SaveOptions::from_config(&srv.config)
+                .plain_from(srv.debug.packed_threshold),
             checksum: srv.config.flag("rdbchecksum"),
             ctime_s: now.div_euclid(1000),
             used_mem: crate::engine::core::memory::used_memory(srv),
@@ -72,7 +73,7 @@ pub async fn import_rdb(
         return;
     }
     let opts = state.engine().read(|e| LoadFileOptions {
-        checksum: e.server().config.flag("rdbchecksum"),
+        checksum: e.server().config.flag("rdbchecksum") && e.server().debug.checksums,
         now_ms: e.now_ms(),
         values: LoadOptions::from_config(&e.server().config),
     });

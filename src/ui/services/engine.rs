@@ -20,7 +20,11 @@ impl EngineService {
             }),
         );
         let seed = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
-        let service = EngineService::new(Engine::new(Box::new(clock), seed));
+        let mut engine = Engine::new(Box::new(clock), seed);
+        // Every pane is a local connection (127.0.0.1): DEBUG works in the console, as on
+        // a redis-server started with `enable-debug-command local`.
+        let _ = engine.configure("enable-debug-command", "local");
+        let service = EngineService::new(engine);
         service.observe_log(std::rc::Rc::new(|lines: &[(i32, Vec<u8>)]| {
             for (level, line) in lines {
                 console_line(*level, line);

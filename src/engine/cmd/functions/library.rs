@@ -137,7 +137,7 @@ pub(super) fn function_restore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult 
             ))
         }
     };
-    let codes = payload::decode(&data)?;
+    let codes = payload::decode(&data, ctx.srv.debug.checksums)?;
     ctx.srv
         .functions
         .restore(codes, policy, &|| 0)

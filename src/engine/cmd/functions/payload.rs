@@ -39,9 +39,9 @@ pub fn encode(codes: &[Vec<u8>]) -> Vec<u8> {
 
 /// The libraries' codes of a payload (Redis's `verifyDumpPayload`, then the records as
 /// `functionRestoreCommand` reads them; 7.0 release candidates' records are turned into
-/// a code with its `#!` line, as Redis does).
-pub fn decode(payload: &[u8]) -> Result<Vec<Vec<u8>>, PayloadError> {
-    let body = unseal(payload).ok_or(PayloadError::Footer)?;
+/// a code with its `#!` line, as Redis does). `check_crc`: see [`unseal`].
+pub fn decode(payload: &[u8], check_crc: bool) -> Result<Vec<Vec<u8>>, PayloadError> {
+    let body = unseal(payload, check_crc).ok_or(PayloadError::Footer)?;
     let mut r = Reader::new(body);
     let mut codes = Vec::new();
     while !r.at_end() {
@@ -95,15 +95,15 @@ mod tests {
             b"#!lua name=c\n".to_vec(),
         ];
         let p = encode(&codes);
-        assert_eq!(decode(&p), Ok(codes));
+        assert_eq!(decode(&p, true), Ok(codes));
         let mut bad = p.clone();
         bad[3] ^= 1;
-        assert_eq!(decode(&bad), Err(PayloadError::Footer));
-        assert_eq!(decode(&p[..9]), Err(PayloadError::Footer));
-        assert_eq!(decode(&encode(&[])), Ok(vec![]));
+        assert_eq!(decode(&bad, true), Err(PayloadError::Footer));
+        assert_eq!(decode(&p[..9], true), Err(PayloadError::Footer));
+        assert_eq!(decode(&encode(&[]), true), Ok(vec![]));
         let wrong = seal(vec![1u8, 0]);
         assert_eq!(
-            decode(&wrong),
+            decode(&wrong, true),
             Err(PayloadError::Record("given type is not a function"))
         );
     }

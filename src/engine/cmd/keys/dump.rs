@@ -15,7 +15,7 @@ use crate::engine::{Ctx, Reply};
 /// value's size.
 pub(super) fn dump(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_bytes()?;
-    let opts = SaveOptions::from_config(&ctx.srv.config);
+    let opts = SaveOptions::from_config(&ctx.srv.config).plain_from(ctx.srv.debug.packed_threshold);
     let Some(value) = ctx.lookup_read(key) else {
         return Ok(Reply::Nil);
     };

@@ -39,7 +39,7 @@ mod db;
 mod dump;
 mod exists;
 mod expire;
-mod object;
+pub(crate) mod object;
 mod parse;
 mod rename;
 mod restore;

@@ -77,26 +77,42 @@ pub(super) fn object_freq(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 /// LFU policy; every other value has refcount 1 here. (Redis also gives refcount 1 to an
 /// integer made by COPY, which the engine cannot tell apart from the original.) O(1).
 pub(super) fn object_refcount(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    const OBJ_SHARED_INTEGERS: i64 = 10_000;
     let key = args.next_bytes()?;
-    let small_int = match ctx.lookup_read_notouch(key).map(|e| &e.value) {
-        None => return Ok(Reply::Nil),
-        Some(Value::Str(s)) if s.encoding() == "int" => {
+    if ctx.lookup_read_notouch(key).is_none() {
+        return Ok(Reply::Nil);
+    }
+    let srv = &*ctx.srv;
+    Ok(match srv.dbs[ctx.client.db].get_raw(key) {
+        Some(e) => Reply::Integer(refcount(&srv.config, &e.value)),
+        None => Reply::Nil,
+    })
+}
+
+/// The reference count Redis 7.0 would give `value` under `config` (see
+/// [`object_refcount`]; `DEBUG OBJECT` shows it too).
+pub(crate) fn refcount(config: &crate::engine::Config, value: &Value) -> i64 {
+    const OBJ_SHARED_INTEGERS: i64 = 10_000;
+    let small_int = match value {
+        Value::Str(s) if s.encoding() == "int" => {
             parse_i64(&s.bytes).is_some_and(|v| (0..OBJ_SHARED_INTEGERS).contains(&v))
         }
-        Some(_) => false,
+        _ => false,
     };
-    let maxmemory_set = ctx.srv.config.values.get("maxmemory").is_some_and(|v| {
+    let maxmemory_set = config.values.get("maxmemory").is_some_and(|v| {
         v.trim_start_matches('0')
             .starts_with(|c: char| c.is_ascii_digit())
     });
-    let policy = maxmemory_policy(ctx).to_ascii_lowercase();
+    let policy = config
+        .values
+        .get("maxmemory-policy")
+        .map_or("noeviction", String::as_str)
+        .to_ascii_lowercase();
     let sharing = !maxmemory_set || !(policy.ends_with("-lru") || policy.ends_with("-lfu"));
-    Ok(Reply::Integer(if small_int && sharing {
+    if small_int && sharing {
         i64::from(i32::MAX)
     } else {
         1
-    }))
+    }
 }
 
 /// `OBJECT HELP`: the subcommand list, as Redis words it.

@@ -89,7 +89,7 @@ pub(super) fn restore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         return Err(Error::RestoreTtl);
     }
     let payload = arg(args, 3)?;
-    unseal(payload).ok_or(Error::DumpPayload)?;
+    unseal(payload, ctx.srv.debug.checksums).ok_or(Error::DumpPayload)?;
     // Redis reads the object from the whole payload, footer included: an object cut short
     // by a byte or two may end inside the footer and still load.
     let mut r = Reader::new(payload);

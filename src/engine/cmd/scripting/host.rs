@@ -41,7 +41,7 @@ impl ScriptHost<'_, '_> {
         keys: &[&[u8]],
     ) -> Result<(), String> {
         let cmd_flags = cmd.flags;
-        if cmd_flags.contains(Flags::NOSCRIPT) {
+        if cmd_flags.contains(Flags::NOSCRIPT) && !self.ctx.srv.debug.scripts_may_call_noscript {
             return Err("ERR This Redis command is not allowed from script".into());
         }
         if !self.ctx.srv.acl.all_open() {
@@ -211,6 +211,8 @@ impl Host for ScriptHost<'_, '_> {
 pub(super) fn to_value(reply: Reply, resp: u8) -> Value {
     let resp3 = resp >= 3;
     match reply {
+        // Scripts see the reply, not its attributes (Redis's Lua parser skips them).
+        Reply::Attributed(_, inner) => to_value(*inner, resp),
         Reply::Status(s) => Value::Status(s.into_bytes()),
         Reply::Error(e) => Value::Error(e.into_bytes()),
         Reply::Integer(n) => Value::Int(n),

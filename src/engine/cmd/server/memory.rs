@@ -36,7 +36,7 @@ pub(super) fn memory_usage(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let db = ctx.client.db;
     Ok(match ctx.srv.dbs[db].get_raw(&key) {
         Some(e) => {
-            let shape = Shape::of(&ctx.srv.config);
+            let shape = Shape::of(ctx.srv);
             let bytes = memory_usage_bytes(&key, e, samples, shape);
             Reply::Integer(i64::try_from(bytes).unwrap_or(i64::MAX))
         }

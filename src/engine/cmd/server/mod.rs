@@ -1,4 +1,4 @@
-//! The server group: CONFIG, INFO, TIME, SAVE, BGSAVE, LASTSAVE, SHUTDOWN, ROLE, WAIT, SLOWLOG,
+//! The server group: CONFIG, INFO, TIME, DEBUG, SAVE, BGSAVE, LASTSAVE, SHUTDOWN, ROLE, WAIT, SLOWLOG,
 //! LATENCY and MEMORY USAGE.
 //!
 //! `CONFIG` reads and writes the parameters of [`crate::engine::config`]; `INFO` reports
@@ -10,6 +10,7 @@
 //! - [`acl`]: the ACL container (users: [`crate::engine::acl`]).
 //! - [`params`]: CONFIG GET, SET, RESETSTAT, REWRITE, HELP.
 //! - [`admin`]: TIME, SLOWLOG, ROLE, WAIT.
+//! - [`debug`]: DEBUG and its subcommands.
 //! - [`persist`]: SAVE, BGSAVE, LASTSAVE, SHUTDOWN (the dataset as a `dump.rdb`).
 //! - [`info`]: INFO and its sections.
 //! - [`latency`]: LATENCY LATEST, HISTORY, RESET, GRAPH, DOCTOR, HISTOGRAM, HELP; the
@@ -19,6 +20,7 @@
 
 pub mod acl;
 pub mod admin;
+pub mod debug;
 pub mod info;
 pub mod latency;
 pub mod memory;
@@ -76,6 +78,20 @@ pub const COMMANDS: &[Command] = &[
             "Returns the server's clock: Unix seconds and microseconds.",
             "O(1)",
             "2.6.0",
+        ),
+    Command::new("debug", -2, Group::Server, debug::debug)
+        .flags(
+            Flags::ADMIN
+                .union(Flags::NOSCRIPT)
+                .union(Flags::LOADING)
+                .union(Flags::STALE)
+                .union(Flags::PROTECTED),
+        )
+        .doc(
+            "subcommand [argument ...]",
+            "Looks inside the server and changes it for tests: OBJECT, DIGEST, RELOAD, SLEEP, SET-ACTIVE-EXPIRE … (DEBUG HELP lists them). Runs only where enable-debug-command allows.",
+            "Depends on subcommand.",
+            "1.0.0",
         ),
     Command::new("lastsave", 1, Group::Server, lastsave)
         .tips(&["nondeterministic_output"])

@@ -47,7 +47,8 @@ fn file_options(srv: &Server, now_ms: i64) -> FileOptions {
         Usage::None
     };
     FileOptions {
-        values: crate::engine::rdb::write::SaveOptions::from_config(&srv.config),
+        values: crate::engine::rdb::write::SaveOptions::from_config(&srv.config)
+            .plain_from(srv.debug.packed_threshold),
         checksum: srv.config.flag("rdbchecksum"),
         ctime_s: now_ms.div_euclid(1000),
         used_mem: used_memory(srv),
@@ -194,7 +195,8 @@ impl Engine {
         }
         let now = srv.clock.now_ms();
         let may_retry = !srv.persist.last_bgsave_failed || now - srv.persist.last_try_ms > RETRY_MS;
-        if !may_retry || srv.persist.storage.is_none() {
+        // `DEBUG PAUSE-CRON 1`: the cron checks no save point (a save under way goes on).
+        if !may_retry || srv.persist.storage.is_none() || !srv.debug.cron {
             return false;
         }
         if srv.persist.scheduled {
@@ -243,7 +245,7 @@ impl Engine {
     /// What is wrong with the file, where; the dataset is then untouched.
     pub fn load_rdb(&mut self, bytes: Vec<u8>) -> Result<(), FileError> {
         let opts = LoadFileOptions {
-            checksum: self.srv.config.flag("rdbchecksum"),
+            checksum: self.srv.config.flag("rdbchecksum") && self.srv.debug.checksums,
             now_ms: self.srv.clock.now_ms(),
             values: crate::engine::rdb::read::LoadOptions::from_config(&self.srv.config),
         };
