@@ -310,3 +310,171 @@ fn monitor_shows_the_script_call_before_its_commands() {
     assert_eq!(seen[1], seen[0]);
     assert!(seen[0].len() >= 8, "{:?}", seen[0]);
 }
+
+/// `DEBUG PROTOCOL`: the bytes of every RESP type, in RESP2 and after `HELLO 3` (attributes,
+/// pushes, big numbers, verbatim strings: what only a raw socket shows).
+#[test]
+fn debug_protocol_sends_every_type_as_redis_does() {
+    const TYPES: &[&[u8]] = &[
+        b"string",
+        b"integer",
+        b"double",
+        b"bignum",
+        b"null",
+        b"array",
+        b"set",
+        b"map",
+        b"attrib",
+        b"push",
+        b"verbatim",
+        b"true",
+        b"false",
+        b"bogus",
+    ];
+    let mut seen = Vec::new();
+    for srv in servers() {
+        let mut c = connect(srv.port);
+        let mut all = Vec::new();
+        for proto in [2, 3] {
+            if proto == 3 {
+                call(&mut c, &[b"HELLO", b"3"]);
+            }
+            for t in TYPES {
+                all.push((proto, t.to_vec(), call(&mut c, &[b"DEBUG", b"PROTOCOL", t])));
+            }
+        }
+        seen.push(all);
+    }
+    for ((proto, t, redis), (_, _, kvlab)) in seen[0].iter().zip(&seen[1]) {
+        assert_eq!(
+            show(kvlab),
+            show(redis),
+            "DEBUG PROTOCOL {} in RESP{proto}",
+            String::from_utf8_lossy(t)
+        );
+    }
+}
+
+/// `DEBUG OBJECT`: the same fields as Redis for each type; the address is where the value
+/// lives (unchanged by an in-place INCR), the LRU clocks agree up to the time between the
+/// two servers' turns.
+#[test]
+fn debug_object_reports_what_redis_reports() {
+    let mut seen = Vec::new();
+    for srv in servers() {
+        let mut c = connect(srv.port);
+        for cmd in [
+            &[&b"SET"[..], b"s", b"hello"][..],
+            &[b"SET", b"n", b"20000"],
+            &[b"SET", b"raw", &[b'x'; 100]],
+            &[b"RPUSH", b"l", b"a", b"b", b"c"],
+            &[b"SADD", b"is", b"1", b"2"],
+            &[b"HSET", b"h", b"f", b"v"],
+            &[b"ZADD", b"z", b"1", b"m"],
+            &[b"XADD", b"x", b"1-1", b"f", b"v"],
+        ] {
+            call(&mut c, cmd);
+        }
+        let mut lines = Vec::new();
+        for key in [&b"s"[..], b"n", b"raw", b"l", b"is", b"h", b"z", b"x"] {
+            let line = String::from_utf8_lossy(&call(&mut c, &[b"DEBUG", b"OBJECT", key]))
+                .trim_end()
+                .to_string();
+            // "+Value at:0x… refcount:1 encoding:… serializedlength:N lru:N lru_seconds_idle:N …"
+            let fields: Vec<(String, String)> = line
+                .trim_start_matches('+')
+                .split(' ')
+                .filter_map(|f| f.split_once(':'))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            lines.push(fields);
+        }
+        let before = call(&mut c, &[b"DEBUG", b"OBJECT", b"n"]);
+        call(&mut c, &[b"INCR", b"n"]);
+        let after = call(&mut c, &[b"DEBUG", b"OBJECT", b"n"]);
+        let at = |b: &[u8]| {
+            String::from_utf8_lossy(b)
+                .split(' ')
+                .nth(1)
+                .map(str::to_string)
+        };
+        assert_eq!(
+            at(&before),
+            at(&after),
+            "{}: INCR keeps the value in place",
+            srv.name
+        );
+        seen.push(lines);
+    }
+    for (redis, kvlab) in seen[0].iter().zip(&seen[1]) {
+        let names = |f: &[(String, String)]| f.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>();
+        assert_eq!(names(kvlab), names(redis));
+        for ((k, rv), (_, kv)) in redis.iter().zip(kvlab) {
+            match k.as_str() {
+                "at" => assert!(kv.starts_with("0x"), "address {kv}"),
+                "lru" => {
+                    let d = rv.parse::<i64>().unwrap() - kv.parse::<i64>().unwrap();
+                    // Both are the wall clock's seconds; the servers ran one after the other.
+                    assert!(d.abs() <= 60, "lru {rv} vs {kv}");
+                }
+                _ => assert_eq!(kv, rv, "field {k} ({redis:?} vs {kvlab:?})"),
+            }
+        }
+    }
+}
+
+/// `DEBUG RELOAD` with files: it saves `dump.rdb` and loads it back (the digest holds, the
+/// save counts); NOSAVE loads the file as it is, NOFLUSH MERGE adds it to what is there,
+/// NOFLUSH alone refuses a key that exists (kvlab changes nothing where Redis would crash,
+/// so only kvlab is asked that).
+#[test]
+fn debug_reload_round_trips_through_the_file() {
+    let mut seen = Vec::new();
+    for name in ["redis", "kvlab"] {
+        let dir = std::env::temp_dir().join(format!("kvlab-reload-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let d = dir.to_str().unwrap().to_string();
+        let srv = if name == "redis" {
+            process::redis_server(&["--dir", &d])
+        } else {
+            process::kvlab_server_with(env!("CARGO_BIN_EXE_kvlab-server"), &["--dir", &d])
+                .unwrap_or_else(|e| panic!("kvlab-server did not start: {e:?}"))
+        };
+        let mut c = connect(srv.port);
+        let mut out = Vec::new();
+        for cmd in [
+            &[&b"SET"[..], b"a", b"1"][..],
+            &[b"HSET", b"h", b"f", b"v"],
+            &[b"ZADD", b"z", b"1.5", b"m"],
+            &[b"SET", b"t", b"x", b"EXAT", b"4000000000"],
+            &[b"DEBUG", b"DIGEST"],
+            &[b"DEBUG", b"RELOAD"],
+            &[b"DEBUG", b"DIGEST"],
+            &[b"EXPIRETIME", b"t"],
+            &[b"SET", b"a", b"2"],
+            &[b"SET", b"new", b"y"],
+            &[b"DEBUG", b"RELOAD", b"NOSAVE"],
+            &[b"MGET", b"a", b"new"],
+            &[b"SET", b"a", b"3"],
+            &[b"SET", b"new", b"z"],
+            &[b"DEBUG", b"RELOAD", b"NOSAVE", b"NOFLUSH", b"MERGE"],
+            &[b"MGET", b"a", b"new"],
+            &[b"DEBUG", b"DIGEST-VALUE", b"h", b"z"],
+        ] {
+            out.push(call(&mut c, cmd));
+        }
+        if name == "kvlab" {
+            assert_eq!(
+                show(&call(&mut c, &[b"DEBUG", b"RELOAD", b"NOSAVE", b"NOFLUSH"])),
+                "-ERR Error trying to load the RDB dump\r\n"
+            );
+            assert_eq!(show(&call(&mut c, &[b"GET", b"new"])), "$1\r\nz\r\n");
+        }
+        drop(srv);
+        let _ = std::fs::remove_dir_all(&dir);
+        seen.push(out);
+    }
+    for (i, (redis, kvlab)) in seen[0].iter().zip(&seen[1]).enumerate() {
+        assert_eq!(show(kvlab), show(redis), "command {i}");
+    }
+}

@@ -183,11 +183,23 @@ pub fn redis_server(extra: &[&str]) -> ServerGuard {
 
 /// Starts the `kvlab-server` binary at `path` on a free port.
 pub fn kvlab_server(path: &str) -> Result<ServerGuard, StartError> {
-    start(
-        "kvlab-server",
-        path,
-        // No save points: a test server never leaves a dump.rdb behind.
-        &["--bind", "127.0.0.1", "--port", "{port}", "--save", ""],
-        true,
-    )
+    kvlab_server_with(path, &[])
+}
+
+/// [`kvlab_server`] with more configuration arguments (`--dir`, …).
+pub fn kvlab_server_with(path: &str, extra: &[&str]) -> Result<ServerGuard, StartError> {
+    // No save points: a test server never leaves a dump.rdb behind. DEBUG from loopback,
+    // as the redis-server above.
+    let mut args = vec![
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "{port}",
+        "--save",
+        "",
+        "--enable-debug-command",
+        "local",
+    ];
+    args.extend_from_slice(extra);
+    start("kvlab-server", path, &args, true)
 }
