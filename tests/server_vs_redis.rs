@@ -478,3 +478,44 @@ fn debug_reload_round_trips_through_the_file() {
         assert_eq!(show(kvlab), show(redis), "command {i}");
     }
 }
+
+/// The reply buffer's size and peak in `CLIENT LIST` (`rbs`, `rbp`) as the clients' cron
+/// changes them: 16 KB for a new client, 1 KB once idle, back to 16 KB by doublings while it
+/// reads big replies; `INFO stats` counts the shrink and the expansions.
+#[test]
+fn reply_buffer_sizes_follow_redis() {
+    let fields = |line: &[u8]| {
+        let text = String::from_utf8_lossy(line);
+        ["rbs=", "rbp="]
+            .iter()
+            .map(|f| {
+                text.split(' ')
+                    .find_map(|w| w.strip_prefix(f))
+                    .unwrap_or("?")
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut seen = Vec::new();
+    for srv in servers() {
+        let mut c = connect(srv.port);
+        let mut out = vec![fields(&call(&mut c, &[b"CLIENT", b"INFO"]))];
+        std::thread::sleep(Duration::from_millis(1500));
+        out.push(fields(&call(&mut c, &[b"CLIENT", b"INFO"])));
+        call(&mut c, &[b"SET", b"big", &[b'x'; 40000]]);
+        for _ in 0..6 {
+            call(&mut c, &[b"GET", b"big"]);
+        }
+        out.push(fields(&call(&mut c, &[b"CLIENT", b"INFO"])));
+        out.extend(info_lines(&mut c, "stats", &["reply_buffer_"]));
+        seen.push(out);
+    }
+    assert_eq!(
+        seen[0][..2],
+        ["16384 16384", "1024 0"],
+        "redis-server: {:?}",
+        seen[0]
+    );
+    assert_eq!(seen[1], seen[0]);
+}

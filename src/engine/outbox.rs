@@ -22,6 +22,16 @@
 //! RESP2 byte length of the queued replies ([`resp_len`]), the quantity Redis counts.
 //!
 //! The queue is a `VecDeque`: appending and draining are O(1) per reply.
+//!
+//! # The reply buffer's size
+//! Redis writes a reply first into a buffer of the client's own, 16 KB when the client
+//! connects, and sizes it to the client in its cron (`clientsCronResizeOutputBuffer`): it
+//! halves to what the client's peak needs (at least 1 KB) when the peak since the last
+//! reset stayed under half of it, and doubles (up to 16 KB) when the peak filled it. The
+//! peak is reset every `DEBUG REPLYBUFFER PEAK-RESET-TIME` (5 s). `CLIENT LIST` shows the
+//! size and the peak (`rbs`, `rbp`). kvlab keeps the same two numbers per client
+//! ([`ReplyBuffer`]): the bytes queued here between the host's drains stand for the
+//! buffer's fill, capped at its size, and [`Outboxes::resize_reply_buffers`] is that cron.
 
 use std::collections::VecDeque;
 
@@ -44,9 +54,40 @@ pub struct Limit {
     pub soft_seconds: i64,
 }
 
+/// Redis's `PROTO_REPLY_CHUNK_BYTES`: a new client's reply buffer, and the most the cron
+/// grows one to.
+const REPLY_CHUNK_BYTES: usize = 16 * 1024;
+/// Redis's `PROTO_REPLY_MIN_BYTES`: the least the cron shrinks one to.
+const REPLY_MIN_BYTES: usize = 1024;
+
+/// A client's reply buffer as Redis sizes it (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplyBuffer {
+    /// Its usable size (`rbs`).
+    pub size: usize,
+    /// The most it held since the peak was last reset (`rbp`).
+    pub peak: usize,
+    /// When the peak was last reset; `None` until the first cron (Redis stamps a new
+    /// client's with a time in seconds that its millisecond cron always finds old).
+    last_reset_ms: Option<i64>,
+}
+
+impl Default for ReplyBuffer {
+    /// A new client's: 16 KB, its peak at its size.
+    fn default() -> ReplyBuffer {
+        ReplyBuffer {
+            size: REPLY_CHUNK_BYTES,
+            peak: REPLY_CHUNK_BYTES,
+            last_reset_ms: None,
+        }
+    }
+}
+
 /// The queue of one client.
 #[derive(Debug, Default)]
 struct Outbox {
+    /// Its reply buffer's size and peak.
+    rbuf: ReplyBuffer,
     queue: VecDeque<Reply>,
     /// Sum of [`resp_len`] over `queue`.
     bytes: u64,
@@ -79,6 +120,10 @@ impl Outboxes {
             return false;
         }
         b.bytes = b.bytes.saturating_add(resp_len(&reply));
+        let fill = usize::try_from(b.bytes)
+            .unwrap_or(usize::MAX)
+            .min(b.rbuf.size);
+        b.rbuf.peak = b.rbuf.peak.max(fill);
         b.queue.push_back(reply);
         self.ready.insert(id);
         if over_limit(b, limit, now_ms) {
@@ -143,6 +188,49 @@ impl Outboxes {
         b.queue = VecDeque::new();
         b.bytes = 0;
         self.ready.insert(id);
+    }
+
+    /// The reply buffer of `id` (`rbs`, `rbp`).
+    pub fn reply_buffer(&self, id: ClientId) -> ReplyBuffer {
+        self.boxes
+            .get(&id)
+            .map_or_else(ReplyBuffer::default, |b| b.rbuf)
+    }
+
+    /// The clients' cron's sizing of their reply buffers (Redis's
+    /// `clientsCronResizeOutputBuffer`) at `now_ms`: unless `resizing` is off, each buffer
+    /// shrinks or grows by its peak; then the peak is reset to the buffer's fill if
+    /// `reset_ms` (negative: never) passed since the last reset. Returns the shrinks and
+    /// the expansions. **O(clients).**
+    pub fn resize_reply_buffers(
+        &mut self,
+        ids: impl IntoIterator<Item = ClientId>,
+        now_ms: i64,
+        reset_ms: i64,
+        resizing: bool,
+    ) -> (u64, u64) {
+        let (mut shrinks, mut expands) = (0, 0);
+        for id in ids {
+            let b = self.boxes.entry(id).or_default();
+            let r = &mut b.rbuf;
+            if resizing {
+                let (half, double) = (r.size / 2, r.size * 2);
+                if half >= REPLY_MIN_BYTES && r.peak < half {
+                    let want = REPLY_MIN_BYTES.max(r.peak + 1);
+                    r.size = usize::try_from(crate::engine::alloc::jemalloc_size(want as u64))
+                        .unwrap_or(want);
+                    shrinks += 1;
+                } else if double < REPLY_CHUNK_BYTES * 2 && r.peak == r.size {
+                    r.size = REPLY_CHUNK_BYTES.min(double);
+                    expands += 1;
+                }
+            }
+            if reset_ms >= 0 && r.last_reset_ms.is_none_or(|t| now_ms - t >= reset_ms) {
+                r.peak = usize::try_from(b.bytes).unwrap_or(usize::MAX).min(r.size);
+                r.last_reset_ms = Some(now_ms);
+            }
+        }
+        (shrinks, expands)
     }
 
     /// Forgets `id` entirely (on disconnect).
@@ -233,6 +321,40 @@ mod tests {
         for r in samples {
             assert_eq!(resp_len(&r), r.to_resp(2).len() as u64, "{r:?}");
         }
+    }
+
+    /// What redis-server 7.0.15 shows in `CLIENT LIST` for one client: 16384/16384 when
+    /// new, 1024/0 after two crons of idleness, back to 16384 by doublings while it reads
+    /// 32 KB replies with the peak never reset.
+    #[test]
+    fn reply_buffers_shrink_when_idle_and_grow_when_filled() {
+        let mut o = Outboxes::default();
+        let rb = |o: &Outboxes| (o.reply_buffer(1).size, o.reply_buffer(1).peak);
+        assert_eq!(rb(&o), (16384, 16384));
+        assert_eq!(o.resize_reply_buffers([1], 0, 5000, true), (0, 0));
+        assert_eq!(rb(&o), (16384, 0), "the first cron resets the peak");
+        assert_eq!(o.resize_reply_buffers([1], 100, 5000, true), (1, 0));
+        assert_eq!(rb(&o), (1024, 0));
+        assert_eq!(o.resize_reply_buffers([1], 200, 5000, true), (0, 0));
+        assert_eq!(rb(&o).0, 1024, "never below 1 KB");
+        let mut sizes = Vec::new();
+        for t in 0..6 {
+            o.push(1, Reply::bulk(&[b'x'; 32768]), Limit::default(), 300 + t);
+            o.take(1);
+            o.resize_reply_buffers([1], 300 + t, -1, true);
+            sizes.push(rb(&o).0);
+        }
+        assert_eq!(sizes, [2048, 4096, 8192, 16384, 16384, 16384]);
+        // A small peak shrinks it to the peak's allocation (jemalloc's size class).
+        o.resize_reply_buffers([1], 10_000, 0, true);
+        o.push(1, Reply::bulk(&[b'x'; 1500]), Limit::default(), 10_001);
+        o.resize_reply_buffers([1], 10_002, -1, true);
+        assert_eq!(rb(&o), (1536, 1509));
+        // Resizing off: nothing changes.
+        o.take(1);
+        o.resize_reply_buffers([1], 20_000, 0, false);
+        assert_eq!(o.resize_reply_buffers([1], 20_001, 0, false), (0, 0));
+        assert_eq!(rb(&o), (1536, 0));
     }
 
     #[test]

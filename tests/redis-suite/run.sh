@@ -14,7 +14,7 @@
 # client-side caching, introspection (CLIENT, CONFIG, MONITOR, COMMAND; last, because its
 # CONFIG tests leave settings behind that fail a few tests of unit/type/string run after
 # it, against redis-server too), lazy freeing, the protocol violations that run without large memory
-# and the query buffer's resizing (about 5 minutes
+# the query buffer's and the reply buffer's resizing (about 5 minutes
 # against kvlab; the geo fuzz tests and the HyperLogLog stress tests are most of it, and
 # their time goes to Tcl, as against redis-server). runtest's per-test time-out is 240 s,
 # for those. The goal: every test that passes against redis-server passes
@@ -65,7 +65,7 @@ DEFAULT_FILES=(unit/type/string unit/type/incr unit/type/hash unit/keyspace unit
     unit/pubsub unit/type/stream unit/type/stream-cgroups unit/bitops unit/bitfield unit/hyperloglog unit/geo unit/scan unit/sort
     unit/info-command unit/protocol unit/quit unit/other unit/slowlog unit/latency-monitor unit/pause unit/scripting
     unit/functions unit/dump unit/tracking unit/introspection-2 unit/lazyfree unit/violations
-    unit/querybuf unit/introspection)
+    unit/querybuf unit/replybufsize unit/introspection)
 FILES=("$@")
 if [ ${#FILES[@]} -eq 0 ]; then
     FILES=("${DEFAULT_FILES[@]}")

@@ -566,6 +566,19 @@ impl Engine {
         }
         let now = self.srv.clock.now_ms();
         let mut removed = 0;
+        if self.srv.debug.cron {
+            // Redis's clientsCron: the reply buffers' sizes (every client on each call, as
+            // Redis with few clients).
+            let d = self.srv.debug;
+            let (shrinks, expands) = self.srv.outboxes.resize_reply_buffers(
+                self.clients.keys().copied(),
+                now,
+                d.reply_peak_reset_ms,
+                d.reply_resizing,
+            );
+            let r = &mut self.srv.stats.reply_buffer_resizes;
+            *r = (r.0 + shrinks, r.1 + expands);
+        }
         if self.srv.pause_at(now).is_some() || !self.srv.debug.cron || !self.srv.debug.active_expire
         {
             // Keys do not expire actively during CLIENT PAUSE, as in Redis, nor while

@@ -122,7 +122,15 @@ pub struct DebugSwitches {
     /// node (`DEBUG QUICKLIST-PACKED-THRESHOLD`): how DUMP, RDB files and MEMORY USAGE cut
     /// a list.
     pub packed_threshold: usize,
+    /// Milliseconds between resets of each client's reply-buffer peak (`DEBUG REPLYBUFFER
+    /// PEAK-RESET-TIME`; negative: never).
+    pub reply_peak_reset_ms: i64,
+    /// The cron resizes reply buffers (`DEBUG REPLYBUFFER RESIZING`).
+    pub reply_resizing: bool,
 }
+
+/// Redis's `REPLY_BUFFER_DEFAULT_PEAK_RESET_TIME`, in milliseconds.
+pub const REPLY_PEAK_RESET_MS: i64 = 5000;
 
 impl Default for DebugSwitches {
     fn default() -> DebugSwitches {
@@ -132,6 +140,8 @@ impl Default for DebugSwitches {
             checksums: true,
             scripts_may_call_noscript: false,
             packed_threshold: crate::engine::rdb::write::PACKED_THRESHOLD,
+            reply_peak_reset_ms: REPLY_PEAK_RESET_MS,
+            reply_resizing: true,
         }
     }
 }

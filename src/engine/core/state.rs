@@ -61,6 +61,9 @@ pub struct Stats {
     /// `error_replies` when the last command's failure was settled (Redis's
     /// `prev_err_count`, see [`Stats::settle_errors`]).
     pub(crate) settled_errors: u64,
+    /// Reply buffers shrunk and grown by the clients' cron (`reply_buffer_shrinks`,
+    /// `reply_buffer_expands`; see [`crate::engine::outbox`]).
+    pub reply_buffer_resizes: (u64, u64),
 }
 
 impl Stats {
@@ -137,6 +140,7 @@ impl Stats {
         self.error_replies = 0;
         self.settled_errors = 0;
         self.errors.clear();
+        self.reply_buffer_resizes = (0, 0);
     }
 }
 

@@ -132,13 +132,14 @@ fn client_line(c: &Client, srv: &Server, now_ms: i64, argv_mem: usize) -> String
         flags.push('N');
     }
     let multi = c.multi.as_ref().map_or(-1, |m| m.queue.len() as i64);
+    let rbuf = srv.outboxes.reply_buffer(c.id);
     let name = c
         .name
         .as_deref()
         .map(|n| String::from_utf8_lossy(n).into_owned())
         .unwrap_or_default();
     format!(
-        "id={id} addr={addr} laddr={laddr} fd={fd} name={name} age={age} idle={idle} flags={flags} db={db} sub={sub} psub={psub} ssub={ssub} multi={multi} qbuf={qbuf} qbuf-free={qbuf_free} argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={tot} events=r cmd={cmd} user=default redir={redir} resp={resp}",
+        "id={id} addr={addr} laddr={laddr} fd={fd} name={name} age={age} idle={idle} flags={flags} db={db} sub={sub} psub={psub} ssub={ssub} multi={multi} qbuf={qbuf} qbuf-free={qbuf_free} argv-mem={argv_mem} multi-mem=0 rbs={rbs} rbp={rbp} obl=0 oll=0 omem=0 tot-mem={tot} events=r cmd={cmd} user=default redir={redir} resp={resp}",
         id = c.id,
         addr = c.addr,
         laddr = c.laddr,
@@ -146,7 +147,9 @@ fn client_line(c: &Client, srv: &Server, now_ms: i64, argv_mem: usize) -> String
         db = c.db,
         qbuf = c.qbuf.0,
         qbuf_free = c.qbuf.1,
-        tot = 1024 + argv_mem + name.len() + c.qbuf.0 + c.qbuf.1,
+        rbs = rbuf.size,
+        rbp = rbuf.peak,
+        tot = rbuf.size + argv_mem + name.len() + c.qbuf.0 + c.qbuf.1,
         cmd = c.last_cmd,
         resp = c.proto,
     )

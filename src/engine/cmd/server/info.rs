@@ -341,11 +341,12 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
                 "total_writes_processed",
                 "io_threaded_reads_processed",
                 "io_threaded_writes_processed",
-                "reply_buffer_shrinks",
-                "reply_buffer_expands",
             ] {
                 v.push(zero(k));
             }
+            let (shrinks, expands) = s.reply_buffer_resizes;
+            v.push(f("reply_buffer_shrinks", shrinks.to_string()));
+            v.push(f("reply_buffer_expands", expands.to_string()));
             ("Stats", v)
         }
         "replication" => (

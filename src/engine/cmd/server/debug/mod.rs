@@ -20,6 +20,8 @@
 //!   `SET-SKIP-CHECKSUM-VALIDATION`, `SET-DISABLE-DENY-SCRIPTS`,
 //!   `QUICKLIST-PACKED-THRESHOLD` (which changes how DUMP, RDB files and MEMORY USAGE cut
 //!   a list into nodes; kvlab's lists have no nodes of their own).
+//! * `REPLYBUFFER PEAK-RESET-TIME` and `RESIZING`: how the cron sizes each client's reply
+//!   buffer, which kvlab models as Redis does (see [`crate::engine::outbox`]).
 //! * `POPULATE`, `PROTOCOL`, `LOG`, `ERROR`, `STRINGMATCH-TEST`, `HELP`.
 //!
 //! Left out, each answering Redis's unknown-subcommand error: the ones that crash or
@@ -29,7 +31,7 @@
 //! `CHANGE-REPL-ID`, `DROP-CLUSTER-PACKET-FILTER`, `CLUSTERLINK`), and the ones that
 //! print C structures kvlab does not have (`SDSLEN`, `LISTPACK`, `QUICKLIST`,
 //! `STRUCTSIZE`, `HTSTATS`, `HTSTATS-KEY`, `MALLCTL`, `MALLCTL-STR`, `CLIENT-EVICTION`,
-//! `REPLYBUFFER`, `CONFIG-REWRITE-FORCE-ALL`).
+//! `CONFIG-REWRITE-FORCE-ALL`).
 //!
 //! `DEBUG` is protected: it runs only where `enable-debug-command` allows (`no` by
 //! default, as in Redis; kvlab-server takes `--enable-debug-command yes|local`, and the
@@ -44,7 +46,7 @@ pub mod digest;
 use crate::engine::args::c_bytes;
 use crate::engine::args::Args;
 use crate::engine::cmd::connection::help_reply;
-use crate::engine::core::server::DebugSwitches;
+use crate::engine::core::server::{DebugSwitches, REPLY_PEAK_RESET_MS};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::keyspace::{Db, Entry};
 use crate::engine::num::{atoi_key_count, strtod};
@@ -103,6 +105,12 @@ const HELP: &[&str] = &[
     "    Run a fuzz tester against the stringmatchlen() function.",
     "PAUSE-CRON <0|1>",
     "    Stop periodic cron job processing.",
+    "REPLYBUFFER PEAK-RESET-TIME <NEVER||RESET|time>",
+    "    Sets the time (in milliseconds) to wait between client reply buffer peak resets.",
+    "    In case NEVER is provided the last observed peak will never be reset",
+    "    In case RESET is provided the peak reset time will be restored to the default value",
+    "REPLYBUFFER RESIZING <0|1>",
+    "    Enable or disable the reply buffer resize cron job",
 ];
 
 /// Redis's replies of this command, each written once.
@@ -194,6 +202,21 @@ pub(in crate::engine::cmd::server) fn debug(ctx: &mut Ctx<'_>, args: &mut Args) 
                 0 => DebugSwitches::default().packed_threshold,
                 s => usize::try_from(s).unwrap_or(usize::MAX),
             };
+            Ok(Reply::ok())
+        }
+        (b"replybuffer", 4) => {
+            let value = c_bytes(arg(3)).to_ascii_lowercase();
+            match c_bytes(arg(2)).to_ascii_lowercase().as_slice() {
+                b"peak-reset-time" => {
+                    ctx.srv.debug.reply_peak_reset_ms = match value.as_slice() {
+                        b"never" => -1,
+                        b"reset" => REPLY_PEAK_RESET_MS,
+                        _ => crate::engine::args::parse_i64(arg(3)).ok_or(Error::NotInteger)?,
+                    };
+                }
+                b"resizing" => ctx.srv.debug.reply_resizing = switch(3),
+                _ => return Err(Error::subcommand_syntax(&argv)),
+            }
             Ok(Reply::ok())
         }
         (b"stringmatch-test", 2) => {
