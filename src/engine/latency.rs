@@ -67,14 +67,42 @@ impl Series {
     }
 }
 
+/// A command's statistics key: its (command, subcommand) names as the table's rows spell
+/// them, the subcommand `""` for a plain command (`INFO commandstats`, the histograms).
+///
+/// Keys are looked up once or twice per command, and comparing the names byte by byte
+/// was most of that cost; a key made from the table's rows points at the rows' own
+/// strings, so equality first compares addresses and lengths, and only when they differ
+/// confirms by the bytes. Hashing and order are by the bytes.
+#[derive(Debug, Clone, Copy, Eq, PartialOrd, Ord)]
+pub struct StatKey(pub &'static str, pub &'static str);
+
+impl std::hash::Hash for StatKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+        self.1.hash(state);
+    }
+}
+
+impl PartialEq for StatKey {
+    fn eq(&self, other: &StatKey) -> bool {
+        fn same(a: &str, b: &str) -> bool {
+            (a.len() == b.len() && std::ptr::eq(a.as_ptr(), b.as_ptr())) || a == b
+        }
+        same(self.0, other.0) && same(self.1, other.1)
+    }
+}
+
 /// The latency monitor and the command histograms, in the server state.
 #[derive(Debug, Default)]
 pub struct Latency {
     /// Events by name.
     pub events: BTreeMap<String, Series>,
     /// Histograms by (command, subcommand) name, the subcommand `""` for a plain command;
-    /// a command has one once it was called with `latency-tracking` on.
-    pub histograms: BTreeMap<(&'static str, &'static str), Histogram>,
+    /// a command has one once it was called with `latency-tracking` on. A hash map, as
+    /// [`crate::engine::core::state::Stats::per_command`]; readers sort it
+    /// ([`Latency::histograms_sorted`]).
+    pub histograms: foldhash::HashMap<StatKey, Histogram>,
 }
 
 impl Latency {
@@ -144,8 +172,15 @@ impl Latency {
         }
     }
 
+    /// The histograms in command-name order.
+    pub fn histograms_sorted(&self) -> Vec<(&StatKey, &Histogram)> {
+        let mut v: Vec<_> = self.histograms.iter().collect();
+        v.sort_unstable_by_key(|(k, _)| **k);
+        v
+    }
+
     /// Records one call of a command that ran `duration_us` microseconds.
-    pub fn record_call(&mut self, key: (&'static str, &'static str), duration_us: i64) {
+    pub fn record_call(&mut self, key: StatKey, duration_us: i64) {
         self.histograms
             .entry(key)
             .or_default()

@@ -150,6 +150,21 @@ impl Outboxes {
         }
     }
 
+    /// Hands everything queued for `id` to `each`, oldest first, and clears its ready mark,
+    /// keeping the queue's room for the next replies ([`Outboxes::take`] gives the queue
+    /// away, so a host draining after every command would allocate one each time). **O(n)**
+    /// in what is handed over.
+    pub fn drain_each(&mut self, id: ClientId, mut each: impl FnMut(Reply)) {
+        self.ready.shift_remove(&id);
+        if let Some(b) = self.boxes.get_mut(&id) {
+            b.bytes = 0;
+            b.soft_since_ms = None;
+            for reply in b.queue.drain(..) {
+                each(reply);
+            }
+        }
+    }
+
     /// Number of replies queued for `id`.
     pub fn len(&self, id: ClientId) -> usize {
         self.boxes.get(&id).map_or(0, |b| b.queue.len())

@@ -255,9 +255,7 @@ fn drain(engine: &mut Engine, id: ClientId, out: &mut Vec<u8>) -> Next {
     }
     let proto = c.proto;
     let close = c.close_after_reply;
-    for reply in engine.take_pushes(id) {
-        reply.write_resp(proto, out);
-    }
+    engine.drain_pushes(id, |reply| reply.write_resp(proto, out));
     if close {
         Next::Close
     } else {

@@ -18,34 +18,30 @@ use super::engine::Engine;
 use super::monitor;
 use super::server::{Effect, Server};
 use super::state::{CommandStats, Stats};
+use crate::engine::latency::StatKey;
 
 /// The (command, subcommand) names `cmd`'s statistics are kept under, run as the
 /// `pos - 1`th word of `argv` (the subcommand `""` for a plain command).
-fn stat_key(
-    table: &'static Table,
-    cmd: &'static Command,
-    argv: &[Vec<u8>],
-    pos: usize,
-) -> (&'static str, &'static str) {
+fn stat_key(table: &'static Table, cmd: &'static Command, argv: &[Vec<u8>], pos: usize) -> StatKey {
+    if pos != 2 {
+        return StatKey(cmd.name, "");
+    }
     match argv.first().and_then(|a| table.lookup(a)) {
-        Some(top) if pos == 2 => (top.name, cmd.name),
-        _ => (cmd.name, ""),
+        Some(top) => StatKey(top.name, cmd.name),
+        None => StatKey(cmd.name, ""),
     }
 }
 
 /// The row of a command's full name (`blpop`, `xgroup|createconsumer`) and its
 /// statistics key.
-fn fullname_row(
-    table: &'static Table,
-    fullname: &str,
-) -> Option<(&'static Command, (&'static str, &'static str))> {
+fn fullname_row(table: &'static Table, fullname: &str) -> Option<(&'static Command, StatKey)> {
     let (name, sub) = fullname.split_once('|').unwrap_or((fullname, ""));
     let top = table.lookup(name.as_bytes())?;
     if sub.is_empty() {
-        Some((top, (top.name, "")))
+        Some((top, StatKey(top.name, "")))
     } else {
         let s = top.subcommand(sub.as_bytes())?;
-        Some((s, (top.name, s.name)))
+        Some((s, StatKey(top.name, s.name)))
     }
 }
 
@@ -114,8 +110,8 @@ impl Stats {
             }
         };
         let key = match sub {
-            Some(sub) => (top.name, sub.name),
-            None => (top.name, ""),
+            Some(sub) => StatKey(top.name, sub.name),
+            None => StatKey(top.name, ""),
         };
         self.per_command.entry(key).or_default().rejected += 1;
     }
@@ -630,7 +626,7 @@ pub fn call(
 fn after_call_latency(
     srv: &mut Server,
     cmd: &'static Command,
-    key: (&'static str, &'static str),
+    key: StatKey,
     duration_us: i64,
     blocked: bool,
 ) {

@@ -516,6 +516,12 @@ impl Engine {
         self.srv.outboxes.take(client)
     }
 
+    /// [`Engine::take_pushes`] handing each reply to `each` instead, without giving the
+    /// client's queue away (a host that drains after every command allocates nothing).
+    pub fn drain_pushes(&mut self, client: ClientId, each: impl FnMut(Reply)) {
+        self.srv.outboxes.drain_each(client, each);
+    }
+
     /// Takes what the server logged since the last call (a script's `redis.log`, its
     /// warnings), oldest first: `(level, line)` with levels 0 debug to 3 warning. The host
     /// prints it (kvlab-server to stderr) or shows it.

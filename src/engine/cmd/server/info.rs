@@ -386,9 +386,9 @@ fn info_section(ctx: &Ctx<'_>, section: &str) -> (&'static str, Vec<(String, Str
         "commandstats" => (
             "Commandstats",
             srv.stats
-                .per_command
-                .iter()
-                .map(|(&(name, sub), s)| {
+                .per_command_sorted()
+                .into_iter()
+                .map(|(&crate::engine::latency::StatKey(name, sub), s)| {
                     let name = if sub.is_empty() {
                         name.to_string()
                     } else {
@@ -471,8 +471,8 @@ fn latency_lines(srv: &crate::engine::core::server::Server) -> Vec<(String, Stri
     }
     let percentiles = srv.config.latency_percentiles();
     srv.latency
-        .histograms
-        .iter()
+        .histograms_sorted()
+        .into_iter()
         .map(|(&key, h)| {
             let values: Vec<String> = percentiles
                 .iter()

@@ -8,7 +8,7 @@
 use super::super::connection::help_reply;
 use crate::engine::args::Args;
 use crate::engine::error::{c_str, CmdResult, Error};
-use crate::engine::latency::{analyze, Histogram, Series};
+use crate::engine::latency::{analyze, Histogram, Series, StatKey};
 use crate::engine::table::{CommandRow, Handler};
 use crate::engine::{Ctx, Reply};
 
@@ -298,10 +298,10 @@ fn histogram_reply(h: &Histogram) -> Reply {
 }
 
 /// A command's full name as Redis writes it: `set`, `client|id`.
-pub(crate) fn full_name(key: (&str, &str)) -> String {
+pub(crate) fn full_name(key: StatKey) -> String {
     match key {
-        (top, "") => top.to_string(),
-        (top, sub) => format!("{top}|{sub}"),
+        StatKey(top, "") => top.to_string(),
+        StatKey(top, sub) => format!("{top}|{sub}"),
     }
 }
 
@@ -310,13 +310,16 @@ pub(crate) fn full_name(key: (&str, &str)) -> String {
 /// subcommands'); unknown names are skipped.
 pub(super) fn latency_histogram(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let hists = &ctx.srv.latency.histograms;
-    let entry = |key: (&'static str, &'static str)| {
+    let entry = |key: StatKey| {
         hists
             .get(&key)
             .map(|h| (Reply::bulk(full_name(key).as_bytes()), histogram_reply(h)))
     };
     if args.is_empty() {
-        return Ok(Reply::Map(hists.keys().filter_map(|&k| entry(k)).collect()));
+        let sorted = ctx.srv.latency.histograms_sorted();
+        return Ok(Reply::Map(
+            sorted.into_iter().filter_map(|(&k, _)| entry(k)).collect(),
+        ));
     }
     let mut out = Vec::new();
     while !args.is_empty() {
@@ -327,7 +330,7 @@ pub(super) fn latency_histogram(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult
         out.extend(entry(key));
         if key.1.is_empty() {
             for sub in row.subcommands {
-                out.extend(entry((row.name, sub.name)));
+                out.extend(entry(StatKey(row.name, sub.name)));
             }
         }
     }
@@ -339,14 +342,14 @@ pub(super) fn latency_histogram(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult
 fn lookup_full_name(
     table: &'static crate::engine::core::ctx::Table,
     name: &[u8],
-) -> Option<(&'static CommandRow<Handler>, (&'static str, &'static str))> {
+) -> Option<(&'static CommandRow<Handler>, StatKey)> {
     let mut parts = name.split(|&b| b == b'|');
     let top = table.lookup(parts.next()?)?;
     match (parts.next(), parts.next()) {
-        (None, _) => Some((top, (top.name, ""))),
+        (None, _) => Some((top, StatKey(top.name, ""))),
         (Some(sub), None) => {
             let row = top.subcommand(sub)?;
-            Some((row, (top.name, row.name)))
+            Some((row, StatKey(top.name, row.name)))
         }
         _ => None,
     }

@@ -88,7 +88,7 @@ pub const COMMANDS: &[Command] = &[
                 .union(Flags::PROTECTED),
         )
         .doc(
-            "subcommand [argument ...]",
+            "subcommand [argument [argument ...]]",
             "Looks inside the server and changes it for tests: OBJECT, DIGEST, RELOAD, SLEEP, SET-ACTIVE-EXPIRE … (DEBUG HELP lists them). Runs only where enable-debug-command allows.",
             "Depends on subcommand.",
             "1.0.0",
