@@ -83,6 +83,7 @@ impl Config {
             slowlog: (0, 0),
             latency: (0, true),
             eviction: super::evict::Settings::default(),
+            sizes: Default::default(),
         };
         config.refresh_parsed();
         config
@@ -108,6 +109,16 @@ impl Config {
             self.int("latency-monitor-threshold"),
             self.flag("latency-tracking"),
         );
+        self.sizes = crate::engine::core::state::Sizes {
+            hash_entries: self.size("hash-max-listpack-entries"),
+            hash_value: self.size("hash-max-listpack-value"),
+            set_intset: self.size("set-max-intset-entries"),
+            zset_entries: self.size("zset-max-listpack-entries"),
+            zset_value: self.size("zset-max-listpack-value"),
+            list_fill: self.int("list-max-listpack-size"),
+            list_depth: self.size("list-compress-depth"),
+            proto_max_bulk: u64::try_from(self.int("proto-max-bulk-len")).unwrap_or(u64::MAX),
+        };
         self.eviction = super::evict::Settings {
             maxmemory: self
                 .get("maxmemory")
@@ -178,6 +189,14 @@ impl Config {
                 | "maxmemory-samples"
                 | "lfu-log-factor"
                 | "lfu-decay-time"
+                | "hash-max-listpack-entries"
+                | "hash-max-listpack-value"
+                | "set-max-intset-entries"
+                | "zset-max-listpack-entries"
+                | "zset-max-listpack-value"
+                | "list-max-listpack-size"
+                | "list-compress-depth"
+                | "proto-max-bulk-len"
         ) {
             self.refresh_parsed();
         }
@@ -216,22 +235,22 @@ impl Config {
 
     /// `hash-max-listpack-entries`: the most fields a hash keeps in a listpack.
     pub fn hash_max_listpack_entries(&self) -> usize {
-        self.size("hash-max-listpack-entries")
+        self.sizes.hash_entries
     }
 
     /// `hash-max-listpack-value`: the longest field or value a listpack hash keeps.
     pub fn hash_max_listpack_value(&self) -> usize {
-        self.size("hash-max-listpack-value")
+        self.sizes.hash_value
     }
 
     /// `set-max-intset-entries`: the most members an all-integer set keeps in an intset.
     pub fn set_max_intset_entries(&self) -> usize {
-        self.size("set-max-intset-entries")
+        self.sizes.set_intset
     }
 
     /// `zset-max-listpack-entries`: the most members a sorted set keeps in a listpack.
     pub fn zset_max_listpack_entries(&self) -> usize {
-        self.size("zset-max-listpack-entries")
+        self.sizes.zset_entries
     }
 
     /// Both `zset-max-listpack-*` thresholds, as the sorted-set writes take them.
@@ -244,23 +263,23 @@ impl Config {
 
     /// `zset-max-listpack-value`: the longest member a listpack sorted set keeps.
     pub fn zset_max_listpack_value(&self) -> usize {
-        self.size("zset-max-listpack-value")
+        self.sizes.zset_value
     }
 
     /// `list-max-listpack-size`: positive = entries per quicklist node, negative = node
     /// size class (-1 = 4 KB … -5 = 64 KB).
     pub fn list_max_listpack_size(&self) -> i64 {
-        self.int("list-max-listpack-size")
+        self.sizes.list_fill
     }
 
     /// `list-compress-depth`.
     pub fn list_compress_depth(&self) -> usize {
-        self.size("list-compress-depth")
+        self.sizes.list_depth
     }
 
     /// `proto-max-bulk-len`: the longest string a command may create, in bytes.
     pub fn proto_max_bulk_len(&self) -> u64 {
-        u64::try_from(self.int("proto-max-bulk-len")).unwrap_or(u64::MAX)
+        self.sizes.proto_max_bulk
     }
 
     /// `maxmemory` in bytes (0 = no limit). **O(1)**: parsed when set.
