@@ -12,8 +12,6 @@
 //! a missing array); [`Reply::Nil`] and [`Reply::NilArray`] keep that difference. In RESP3
 //! both are `_`.
 
-use std::io::Write;
-
 /// A reply to one command.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
@@ -236,7 +234,7 @@ impl Reply {
 
 fn write_line(out: &mut Vec<u8>, prefix: u8, n: i64) {
     out.push(prefix);
-    let _ = write!(out, "{n}");
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
     out.extend_from_slice(b"\r\n");
 }
 
