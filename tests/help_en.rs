@@ -18,14 +18,55 @@ fn object(map: &std::collections::BTreeMap<String, String>) -> Value {
     )
 }
 
+/// Every container's `HELP` lines, as its handler replies them natively: each top-level
+/// command is asked for `HELP` (DEBUG allowed; CLUSTER on a cluster-enabled engine too),
+/// and a reply of Redis's `addReplyHelp` shape is kept without its title and closing
+/// `HELP` entry, under the name its title gives.
+fn help_texts() -> std::collections::BTreeMap<String, String> {
+    use kvlab::engine::{Engine, ManualClock, Reply};
+    let mut out = std::collections::BTreeMap::new();
+    for cluster in ["no", "yes"] {
+        let mut e = Engine::new(Box::new(ManualClock::at_ms(1_700_000_000_000)), 1);
+        e.configure("enable-debug-command", "yes").unwrap();
+        e.configure("cluster-enabled", cluster).unwrap();
+        let id = e.connect();
+        for row in kvlab::engine::table::all() {
+            let Reply::Array(items) = e.execute(id, vec![row.name.into(), b"HELP".to_vec()]) else {
+                continue;
+            };
+            let lines: Vec<String> = items
+                .iter()
+                .filter_map(|r| match r {
+                    Reply::Status(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect();
+            let Some(name) = lines.first().and_then(|t| {
+                t.strip_suffix(" <subcommand> [<arg> [value] [opt] ...]. Subcommands are:")
+            }) else {
+                continue;
+            };
+            if lines.len() != items.len() || lines.len() < 3 {
+                continue;
+            }
+            let body = &lines[1..lines.len() - 2];
+            out.insert(name.to_string(), body.join("\n"));
+        }
+    }
+    out
+}
+
 fn expected() -> String {
     let prose = docs::all(kvlab::engine::table::all());
+    let help = help_texts();
+    assert!(help.len() >= 15, "HELP replies found: {:?}", help.keys());
     let file = json!({
-        "_comment": "The command table's summaries, complexities, syntaxes and since-versions by command (subcommands as 'container sub'), generated from the rows in src/engine/cmd by tests/help_en.rs (KVLAB_BLESS=1 cargo test --test help_en). The browser build fetches this instead of carrying the texts in its wasm.",
+        "_comment": "The command table's summaries, complexities, syntaxes and since-versions by command (subcommands as 'container sub'), and the containers' HELP lines by command, generated from the rows and handlers in src/engine/cmd by tests/help_en.rs (KVLAB_BLESS=1 cargo test --test help_en). The browser build fetches this instead of carrying the texts in its wasm.",
         "summary": object(&prose.summary),
         "complexity": object(&prose.complexity),
         "syntax": object(&prose.syntax),
         "since": object(&prose.since),
+        "help": object(&help),
     });
     serde_json::to_string_pretty(&file).expect("serializes") + "\n"
 }

@@ -361,6 +361,21 @@ fn completion_help_paste_and_the_key_tree() {
         "{}",
         last_output(&es).0
     );
+    // A container's HELP lines come with the same file: until then the reply says so.
+    kvlab::engine::table::docs::forget();
+    let es = submit(es, "OBJECT HELP");
+    assert!(
+        last_output(&es).0.contains("still loading"),
+        "{:?}",
+        last_output(&es)
+    );
+    install_prose();
+    let es = submit(es, "OBJECT HELP");
+    assert!(
+        last_output(&es).0.contains("ENCODING <key>") && !last_output(&es).0.contains("loading"),
+        "{:?}",
+        last_output(&es)
+    );
     // Chinese labels always; Chinese summaries once the texts are fetched, English until.
     let zh = kvlab::ui::console::help(&[b"set".to_vec()], Lang::Zh, None);
     assert!(

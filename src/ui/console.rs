@@ -54,6 +54,7 @@ pub fn prose_from_json(text: &str) -> Option<docs::Prose> {
         complexity: string_map(&file, "complexity")?,
         syntax: string_map(&file, "syntax")?,
         since: string_map(&file, "since")?,
+        help: string_map(&file, "help")?,
     })
 }
 

@@ -158,7 +158,7 @@ fn cluster_help(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     require_cluster(ctx)?;
     Ok(help_reply(
         "CLUSTER",
-        &[
+        crate::help_lines![
             "COUNTKEYSINSLOT <slot>",
             "    Return the number of keys in <slot>.",
             "GETKEYSINSLOT <slot> <count>",

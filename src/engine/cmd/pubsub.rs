@@ -367,7 +367,7 @@ fn pubsub_numpat(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 fn pubsub_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "PUBSUB",
-        &[
+        crate::help_lines![
             "CHANNELS [<pattern>]",
             "    Return the currently active channels matching a <pattern> (default: '*').",
             "NUMPAT",

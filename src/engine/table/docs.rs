@@ -15,6 +15,10 @@
 //!
 //! Texts are keyed by the command's full name in lower case, a subcommand as
 //! `container sub` (`config get`), as the Chinese file is.
+//!
+//! The containers' `HELP` replies (`CLIENT HELP`, `DEBUG HELP` …: 12 KB of text, 4 KB
+//! gzip) go the same way: natively the handlers hold their lines, the browser build reads
+//! them from the file's `help` map ([`help`]).
 
 use std::collections::BTreeMap;
 
@@ -31,6 +35,25 @@ pub struct Prose {
     pub syntax: BTreeMap<String, String>,
     /// The Redis version that introduced each command.
     pub since: BTreeMap<String, String>,
+    /// The lines of each container's `HELP` reply between its title and the closing
+    /// `HELP` entry, joined by newlines, keyed by the command's name as the title spells it
+    /// (`CLIENT`, `XINFO`). Natively they are in the handlers ([`help_lines`](crate::help_lines));
+    /// `tests/help_en.rs` collects them by asking each command for its `HELP`.
+    pub help: BTreeMap<String, String>,
+}
+
+/// The `HELP` lines of `command` ([`Prose::help`]) once fetched; `None` before.
+#[cfg(target_arch = "wasm32")]
+pub fn help(command: &str) -> Option<Vec<String>> {
+    INSTALLED.with_borrow(|p| {
+        let p = p.as_deref()?;
+        Some(
+            p.help
+                .get(command)
+                .map(|t| t.split('\n').map(str::to_string).collect())
+                .unwrap_or_default(),
+        )
+    })
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -423,7 +423,7 @@ fn command_getkeysandflags(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 fn command_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "COMMAND",
-        &[
+        crate::help_lines![
             "(no subcommand)",
             "    Return details about all Redis commands.",
             "COUNT",

@@ -409,7 +409,7 @@ pub(super) fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 pub(super) fn client_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "CLIENT",
-        &[
+        crate::help_lines![
             "CACHING (YES|NO)",
             "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
             "GETREDIR",

@@ -211,7 +211,7 @@ pub(super) fn function_kill(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 pub(super) fn function_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "FUNCTION",
-        &[
+        crate::help_lines![
             "LOAD [REPLACE] <FUNCTION CODE>",
             "    Create a new library with the given library name and code.",
             "DELETE <LIBRARY NAME>",

@@ -119,7 +119,7 @@ pub(crate) fn refcount(config: &crate::engine::Config, value: &Value) -> i64 {
 pub(super) fn object_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "OBJECT",
-        &[
+        crate::help_lines![
             "ENCODING <key>",
             "    Return the kind of internal representation used in order to store the value",
             "    associated with a <key>.",

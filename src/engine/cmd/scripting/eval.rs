@@ -424,7 +424,7 @@ pub(super) fn script_debug(_ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 pub(super) fn script_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "SCRIPT",
-        &[
+        crate::help_lines![
             "DEBUG (YES|SYNC|NO)",
             "    Set the debug mode for subsequent scripts executed.",
             "EXISTS <sha1> [<sha1> ...]",

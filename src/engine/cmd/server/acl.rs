@@ -298,7 +298,7 @@ fn acl_dryrun(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 fn acl_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "ACL",
-        &[
+        crate::help_lines![
             "CAT [<category>]",
             "    List all commands that belong to <category>, or all command categories",
             "    when no category is specified.",

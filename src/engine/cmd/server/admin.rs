@@ -59,7 +59,7 @@ pub(super) fn slowlog_reset(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 pub(super) fn slowlog_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "SLOWLOG",
-        &[
+        crate::help_lines![
             "GET [<count>]",
             "    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
             "    Entries are made of:",

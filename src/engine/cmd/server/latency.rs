@@ -359,7 +359,7 @@ fn lookup_full_name(
 pub(super) fn latency_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "LATENCY",
-        &[
+        crate::help_lines![
             "DOCTOR",
             "    Return a human readable latency analysis report.",
             "GRAPH <event>",

@@ -72,7 +72,7 @@ pub(super) fn memory_doctor(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 pub(super) fn memory_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "MEMORY",
-        &[
+        crate::help_lines![
             "DOCTOR",
             "    Return memory problems reports.",
             "MALLOC-STATS",

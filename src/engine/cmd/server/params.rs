@@ -170,7 +170,7 @@ pub(super) fn config_rewrite(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult 
 pub(super) fn config_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(help_reply(
         "CONFIG",
-        &[
+        crate::help_lines![
             "GET <pattern>",
             "    Return parameters matching the glob-like <pattern> and their values.",
             "SET <directive> <value>",

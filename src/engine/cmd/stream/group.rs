@@ -190,7 +190,7 @@ pub(super) fn xgroup_delconsumer(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResul
 pub(super) fn xgroup_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(super::super::connection::help_reply(
         "XGROUP",
-        &[
+        crate::help_lines![
             "CREATE <key> <groupname> <id|$> [option]",
             "    Create a new consumer group. Options are:",
             "    * MKSTREAM",

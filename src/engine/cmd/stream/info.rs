@@ -205,7 +205,7 @@ pub(super) fn xinfo_consumers(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 pub(super) fn xinfo_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
     Ok(super::super::connection::help_reply(
         "XINFO",
-        &[
+        crate::help_lines![
             "CONSUMERS <key> <groupname>",
             "    Show consumers of <groupname>.",
             "GROUPS <key>",

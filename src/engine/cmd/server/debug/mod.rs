@@ -56,7 +56,7 @@ use crate::engine::types::{StrValue, Value};
 use crate::engine::{Ctx, Reply};
 
 /// Redis's `DEBUG HELP` lines for the subcommands kvlab has, in Redis's order and words.
-const HELP: &[&str] = &[
+const HELP: &[&str] = crate::help_lines![
     "DIGEST",
     "    Output a hex signature representing the current DB content.",
     "DIGEST-VALUE <key> [<key> ...]",
