@@ -84,12 +84,36 @@ impl HashLimits {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct HashValue {
     /// Field → value, in listpack order while `!big`.
-    pub map: IndexMap<Vec<u8>, Vec<u8>, foldhash::fast::RandomState>,
+    map: IndexMap<Vec<u8>, Vec<u8>, foldhash::fast::RandomState>,
     /// True once Redis would have converted this hash to a hash table.
-    pub big: bool,
+    big: bool,
 }
 
 impl HashValue {
+    /// A hash of `pairs` in their order, in the hash-table encoding if `big`, else in the
+    /// listpack one whatever the lengths (loaders: the encoding is the one recorded, or
+    /// the one the loader decided). A repeated field overwrites the earlier value in its
+    /// place; the flag says whether that happened. **O(N).**
+    pub fn from_pairs(
+        pairs: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
+        big: bool,
+    ) -> (HashValue, bool) {
+        let mut h = HashValue {
+            big,
+            ..HashValue::default()
+        };
+        let mut repeated = false;
+        for (f, v) in pairs {
+            repeated |= h.map.insert(f, v).is_some();
+        }
+        (h, repeated)
+    }
+
+    /// True once the hash is in the hash-table encoding (for good).
+    pub fn is_big(&self) -> bool {
+        self.big
+    }
+
     /// The `OBJECT ENCODING` name.
     pub fn encoding(&self) -> &'static str {
         if self.big {

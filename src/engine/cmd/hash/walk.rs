@@ -61,7 +61,7 @@ pub(super) fn hrandfield(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         (0..size).collect()
     } else {
         let mut picked = sample_distinct(ctx, size, n as usize);
-        if !read_hash_again(ctx, &key)?.big {
+        if !read_hash_again(ctx, &key)?.is_big() {
             picked.sort_unstable();
         }
         picked
@@ -141,7 +141,7 @@ pub(super) fn hscan(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             items.push(Reply::bulk(v));
         }
     };
-    let next = if h.big {
+    let next = if h.is_big() {
         let (positions, next) = scan::step(h.len(), cursor, opts.count);
         for i in positions {
             if let Some((f, v)) = h.get_index(i) {
