@@ -68,10 +68,7 @@ pub(super) fn hrandfield(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     };
     let h = read_hash_again(ctx, &key)?;
     let mut out = Vec::with_capacity(positions.len() * if with_values { 2 } else { 1 });
-    for i in positions {
-        let Some((f, v)) = h.get_index(i) else {
-            continue;
-        };
+    for (f, v) in h.at_positions(&positions) {
         match (with_values, proto >= 3) {
             (false, _) => out.push(Reply::bulk(f)),
             (true, true) => out.push(Reply::Array(vec![Reply::bulk(f), Reply::bulk(v)])),
