@@ -1,6 +1,7 @@
 //! Hashes.
 //!
-//! A hash is an insertion-ordered map from field to value ([`indexmap::IndexMap`]).
+//! A hash is an insertion-ordered map from field to value, in one of two representations
+//! that match Redis's two encodings.
 //!
 //! **Two encodings, as Redis 7.0.** Redis keeps a small hash in a *listpack*: one flat buffer
 //! of field, value, field, value… A new field is appended at the end, an updated field keeps
@@ -12,11 +13,23 @@
 //! `hash-max-listpack-value` (64) bytes is written. Its order is then the hash table's and
 //! unspecified.
 //!
-//! We mirror this with one structure and a flag: while `big` is false we delete with
-//! `shift_remove` (O(N), like the listpack's own memmove, and N is bounded by the threshold)
-//! so the order is exactly the listpack's; once `big` is set we delete with `swap_remove`,
-//! O(1), and the order is merely some order. `big` is what `OBJECT ENCODING` reports and
+//! **Ours.** A small hash is a [`pack::Pack`] too: one exact-size `Box<[u8]>` of
+//! varint-length-prefixed field, value, field, value… in listpack order, plus its pair
+//! count. Lookups scan it (**O(N)**, N bounded by the threshold, as Redis's listpack);
+//! an update rewrites the value where it is, a delete moves the tail down. At conversion
+//! the pairs move, in order, into a boxed [`indexmap::IndexMap`], which deletes with
+//! `swap_remove` (**O(1)**; the order is then merely some order). Which one a hash holds
+//! is what `OBJECT ENCODING` reports, what the RDB writer and snapshot image record, and
 //! what makes HSCAN page through the hash instead of returning it whole.
+//!
+//! **The measurement** (issue 20, `python3 bench/memory.py --only hashes`: 100,000 hashes
+//! of 10 two-byte fields and values): with an `IndexMap` for every hash, kvlab-server grew
+//! by 159.6 bytes of resident memory per field against redis-server 7.0.15's 17.3 (an
+//! index table, two `Vec` headers and two heap blocks per field); with the flat buffer,
+//! 33.3 against 17.4. The ten pairs take 60 bytes in one block; what remains is mostly the
+//! per-key overhead outside this file (the keyspace entry, the key's own heap block and
+//! the table slot). `HashValue` is 24 bytes (the table boxed), no longer the largest
+//! [`super::Value`] variant.
 //!
 //! **When the check happens** matters for `OBJECT ENCODING` and follows Redis exactly:
 //! HSET/HMSET/HSETNX look at the lengths of *all* their field and value arguments before
@@ -26,9 +39,19 @@
 //! `hashTypeSet`), which is what HINCRBY and HINCRBYFLOAT rely on.
 //!
 //! Invariants: a stored hash is never empty (commands delete the key with its last field);
-//! `big` never goes back to false.
+//! a hash never goes back from the table to the pack (loaders build either directly,
+//! [`HashValue::from_pairs`]); a pack decodes into exactly its count of distinct pairs and,
+//! under the limits it was built with, is within them ([`HashValue::check_invariants`]).
+//! Equality is the one the former `IndexMap`-and-flag gave: same encoding, same pairs, in
+//! any order.
 //!
 //! # Changing it
+//! The representation is private: callers use `get`, `insert`, `remove`, `iter`,
+//! `get_index`, `at_positions`, `len` and `is_big`, so another encoding changes this file
+//! and `pack.rs` only. Memory is measured with `python3 bench/memory.py --only hashes`
+//! (report redis and kvlab from one run), CPU with `TESTS=hset bench/redis-benchmark.sh`.
+//! The pack's own tests, `tests.rs` here, `cargo test --test props_hash` (a model of
+//! pairs) and `cargo test --test differential hash` cover order and conversions.
 //! A performance change to this structure lands only with the scale tests passing in
 //! release mode: `cargo test --release --test scale --test scale_diff` (here
 //! `hashes_against_a_model` and its redis-server twin), which take it to a million live
