@@ -382,7 +382,7 @@ fn lookup_by_pattern(ctx: &mut Ctx<'_>, pattern: &[u8], subst: &[u8]) -> Option<
     key.extend_from_slice(subst);
     key.extend_from_slice(post);
     match (ctx.lookup_read(&key)?, field) {
-        (Value::Hash(h), Some(f)) => h.map.get(f).cloned(),
+        (Value::Hash(h), Some(f)) => h.get(f).map(<[u8]>::to_vec),
         (Value::Str(s), None) => Some(s.bytes.clone()),
         _ => None,
     }
@@ -397,7 +397,11 @@ mod tests {
     fn hset(e: &mut Engine, key: &str, pairs: &[(&str, &str)]) {
         let mut h = HashValue::default();
         for (f, v) in pairs {
-            h.map.insert(f.as_bytes().to_vec(), v.as_bytes().to_vec());
+            h.insert(
+                f.as_bytes().to_vec(),
+                v.as_bytes().to_vec(),
+                Default::default(),
+            );
         }
         e.srv.dbs[0].set(key.as_bytes().to_vec(), Value::Hash(h), false, 0);
     }

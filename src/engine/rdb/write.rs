@@ -124,7 +124,7 @@ pub fn write_value(out: &mut Vec<u8>, value: &Value, opts: &SaveOptions) {
 }
 
 fn write_hash(out: &mut Vec<u8>, h: &HashValue, opts: &SaveOptions) {
-    if h.big {
+    if h.is_big() {
         out.push(kind::HASH);
         put_len(out, h.len() as u64);
         for (f, v) in h.iter() {

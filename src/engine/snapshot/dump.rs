@@ -66,7 +66,7 @@ fn dump(dbs: &[Db], with_encoding: bool) -> String {
             };
             let unordered = match &e.value {
                 Value::Set(s) => !s.is_intset() || !with_encoding,
-                Value::Hash(h) => h.big || !with_encoding,
+                Value::Hash(h) => h.is_big() || !with_encoding,
                 _ => false,
             };
             if unordered {

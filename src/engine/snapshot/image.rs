@@ -146,7 +146,7 @@ fn encode_entry(out: &mut Vec<u8>, db: usize, key: &[u8], entry: &Entry) {
         Value::List(_) => (TAG_LIST, 0),
         Value::Set(s) => (TAG_SET, u8::from(!s.is_intset())),
         Value::ZSet(z) => (TAG_ZSET, u8::from(!z.is_listpack())),
-        Value::Hash(h) => (TAG_HASH, u8::from(h.big)),
+        Value::Hash(h) => (TAG_HASH, u8::from(h.is_big())),
         Value::Stream(_) => (TAG_STREAM, 0),
     };
     out.push(tag);
@@ -397,23 +397,20 @@ fn decode_entry(
         }
         TAG_HASH => {
             let n = r.count(2)?;
-            let mut h = HashValue::default();
+            let mut pairs = Vec::with_capacity(n);
             for _ in 0..n {
-                let f = r.bytes()?;
-                let v = r.bytes()?;
-                match enc {
-                    Some(_) => {
-                        h.map.insert(f, v);
-                    }
-                    None => {
+                pairs.push((r.bytes()?, r.bytes()?));
+            }
+            Value::Hash(match enc {
+                Some(f) => HashValue::from_pairs(pairs, f & 1 != 0).0,
+                None => {
+                    let mut h = HashValue::default();
+                    for (f, v) in pairs {
                         h.insert(f, v, Default::default());
                     }
+                    h
                 }
-            }
-            if let Some(f) = enc {
-                h.big = f & 1 != 0;
-            }
-            Value::Hash(h)
+            })
         }
         TAG_STREAM => {
             let n = r.count(2)?;

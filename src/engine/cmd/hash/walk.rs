@@ -61,17 +61,14 @@ pub(super) fn hrandfield(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         (0..size).collect()
     } else {
         let mut picked = sample_distinct(ctx, size, n as usize);
-        if !read_hash_again(ctx, &key)?.big {
+        if !read_hash_again(ctx, &key)?.is_big() {
             picked.sort_unstable();
         }
         picked
     };
     let h = read_hash_again(ctx, &key)?;
     let mut out = Vec::with_capacity(positions.len() * if with_values { 2 } else { 1 });
-    for i in positions {
-        let Some((f, v)) = h.get_index(i) else {
-            continue;
-        };
+    for (f, v) in h.at_positions(&positions) {
         match (with_values, proto >= 3) {
             (false, _) => out.push(Reply::bulk(f)),
             (true, true) => out.push(Reply::Array(vec![Reply::bulk(f), Reply::bulk(v)])),
@@ -141,7 +138,7 @@ pub(super) fn hscan(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             items.push(Reply::bulk(v));
         }
     };
-    let next = if h.big {
+    let next = if h.is_big() {
         let (positions, next) = scan::step(h.len(), cursor, opts.count);
         for i in positions {
             if let Some((f, v)) = h.get_index(i) {

@@ -122,7 +122,7 @@ fn dump(e: &Engine) -> Vec<Vec<Row>> {
                     )| {
                         let v = match value {
                             Value::Str(s) => format!("str {:?}", s.bytes),
-                            Value::Hash(h) => format!("hash big={} {:?}", h.big, h.map),
+                            Value::Hash(h) => format!("hash big={} {:?}", h.is_big(), h),
                             other => format!("{other:?}"),
                         };
                         (k.clone(), v, *expire_at)

@@ -137,11 +137,10 @@ pub fn read_value(
                 return Err(LoadError::Bad);
             }
             let longest = pairs.iter().map(|(f, v)| f.len().max(v.len())).max();
-            let pairs = pairs.into_iter().map(|(f, v)| (f.to_vec(), v.to_vec()));
-            let mut h = hash_of_pairs(pairs)?;
-            h.big = h.len() > opts.hash.max_listpack_entries
+            let big = pairs.len() > opts.hash.max_listpack_entries
                 || longest.unwrap_or(0) > opts.hash.max_listpack_value;
-            Value::Hash(h)
+            let pairs = pairs.into_iter().map(|(f, v)| (f.to_vec(), v.to_vec()));
+            Value::Hash(hash_of_pairs(pairs, big)?)
         }
         kind::LIST_ZIPLIST => {
             let blob = string(r)?;
@@ -179,12 +178,11 @@ pub fn read_value(
             if elems.len() % 2 != 0 {
                 return Err(LoadError::Bad);
             }
+            let big = elems.len() / 2 > opts.hash.max_listpack_entries;
             let pairs = elems
                 .chunks_exact(2)
                 .map(|p| (p[0].to_vec(), p[1].to_vec()));
-            let mut h = hash_of_pairs(pairs)?;
-            h.big = h.len() > opts.hash.max_listpack_entries;
-            Value::Hash(h)
+            Value::Hash(hash_of_pairs(pairs, big)?)
         }
         kind::STREAM_LISTPACKS | kind::STREAM_LISTPACKS_2 => {
             stream::read_stream(r, type_byte == kind::STREAM_LISTPACKS_2)?
@@ -305,25 +303,24 @@ fn zset_of_pairs(elems: &[Elem<'_>], opts: &LoadOptions) -> Result<Value, LoadEr
     Ok(Value::ZSet(z))
 }
 
-/// Fields and values in order as a listpack hash; a repeated field is refused.
-fn hash_of_pairs(pairs: impl Iterator<Item = (Vec<u8>, Vec<u8>)>) -> Result<HashValue, LoadError> {
-    let mut h = HashValue::default();
-    for (f, v) in pairs {
-        if h.map.insert(f, v).is_some() {
-            return Err(LoadError::Bad);
-        }
+/// Fields and values in order, as a hash table if `big`, else as a listpack hash; a
+/// repeated field is refused.
+fn hash_of_pairs(
+    pairs: impl Iterator<Item = (Vec<u8>, Vec<u8>)>,
+    big: bool,
+) -> Result<HashValue, LoadError> {
+    match HashValue::from_pairs(pairs, big) {
+        (h, false) => Ok(h),
+        (_, true) => Err(LoadError::Bad),
     }
-    Ok(h)
 }
 
 /// Type 4: a count, then fields and values.
 fn read_hash(r: &mut Reader<'_>, opts: &LoadOptions) -> Result<Value, LoadError> {
     let n = r.count(2).ok_or(LoadError::Bad)?;
-    let mut h = HashValue {
-        big: n > opts.hash.max_listpack_entries,
-        ..HashValue::default()
-    };
+    let mut big = n > opts.hash.max_listpack_entries;
     let mut total = 0usize;
+    let mut pairs = Vec::new();
     for _ in 0..n {
         let f = string(r)?;
         let v = string(r)?;
@@ -332,13 +329,11 @@ fn read_hash(r: &mut Reader<'_>, opts: &LoadOptions) -> Result<Value, LoadError>
             || v.len() > opts.hash.max_listpack_value
             || total > LISTPACK_MAX_SAFETY_SIZE
         {
-            h.big = true;
+            big = true;
         }
-        if h.map.insert(f, v).is_some() {
-            return Err(LoadError::Bad);
-        }
+        pairs.push((f, v));
     }
-    Ok(Value::Hash(h))
+    Ok(Value::Hash(hash_of_pairs(pairs.into_iter(), big)?))
 }
 
 /// Types 14 and 18: a count of nodes, each a ziplist (14) or, tagged plain or packed, one
