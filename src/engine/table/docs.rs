@@ -18,7 +18,7 @@
 //!
 //! The containers' `HELP` replies (`CLIENT HELP`, `DEBUG HELP` …: 12 KB of text, 4 KB
 //! gzip) go the same way: natively the handlers hold their lines, the browser build reads
-//! them from the file's `help` map ([`help`]).
+//! them from the file's `help` map (`help`, browser build only).
 
 use std::collections::BTreeMap;
 

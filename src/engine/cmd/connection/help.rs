@@ -7,7 +7,7 @@ use crate::engine::Reply;
 ///
 /// The lines are written with [`help_lines!`](crate::help_lines), which leaves them out of
 /// the browser build: there they come from the fetched `help.en.json`
-/// ([`crate::engine::table::docs::help`]), and until it is in the reply says so.
+/// (`engine::table::docs::help`, browser build only), and until it is in the reply says so.
 pub fn help_reply(command: &str, lines: &[&str]) -> Reply {
     let mut out = Vec::with_capacity(lines.len() + 3);
     out.push(Reply::Status(format!(

@@ -23,9 +23,12 @@ pub fn map_reply(proto: u8, pairs: Vec<(Reply, Reply)>) -> Reply {
     }
 }
 
-/// The conversion thresholds from the configuration.
+/// The conversion thresholds from the configuration (parsed when they were set).
 pub(super) fn limits(ctx: &Ctx<'_>) -> HashLimits {
-    HashLimits::from_config(&ctx.srv.config.values)
+    HashLimits {
+        max_listpack_entries: ctx.srv.config.hash_max_listpack_entries(),
+        max_listpack_value: ctx.srv.config.hash_max_listpack_value(),
+    }
 }
 
 /// The hash at `key` for reading: `Ok(None)` if missing, WRONGTYPE for other types.

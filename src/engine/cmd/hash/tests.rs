@@ -105,8 +105,7 @@ fn limits_follow_the_configuration() {
     let (mut e, c) = engine();
     e.srv
         .config
-        .values
-        .insert("hash-max-listpack-entries".into(), "2".into());
+        .set_normalized("hash-max-listpack-entries", "2".into());
     run(&mut e, c, "HSET h a 1 b 2");
     assert_eq!(hash(&e, "h").encoding(), "listpack");
     run(&mut e, c, "HSET h c 3");

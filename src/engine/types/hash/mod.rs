@@ -13,7 +13,7 @@
 //! `hash-max-listpack-value` (64) bytes is written. Its order is then the hash table's and
 //! unspecified.
 //!
-//! **Ours.** A small hash is a [`pack::Pack`] too: one exact-size `Box<[u8]>` of
+//! **Ours.** A small hash is a `pack::Pack` too: one exact-size `Box<[u8]>` of
 //! varint-length-prefixed field, value, field, value… in listpack order, plus its pair
 //! count. Lookups scan it (**O(N)**, N bounded by the threshold, as Redis's listpack);
 //! an update rewrites the value where it is, a delete moves the tail down. At conversion

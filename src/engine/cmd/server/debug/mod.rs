@@ -15,7 +15,7 @@
 //!   file. Unlike Redis, a file that fails to load changes nothing: it is read whole
 //!   before anything is replaced, and `NOFLUSH` without `MERGE` refuses a key or library
 //!   that exists (Redis would crash on it).
-//! * `SLEEP`: stops the whole server, as in Redis ([`Clock::sleep_us`]).
+//! * `SLEEP`: stops the whole server, as in Redis ([`crate::engine::clock::Clock::sleep_us`]).
 //! * switches in [`DebugSwitches`]: `SET-ACTIVE-EXPIRE`, `PAUSE-CRON`,
 //!   `SET-SKIP-CHECKSUM-VALIDATION`, `SET-DISABLE-DENY-SCRIPTS`,
 //!   `QUICKLIST-PACKED-THRESHOLD` (which changes how DUMP, RDB files and MEMORY USAGE cut
