@@ -417,6 +417,12 @@ fn debug_object_reports_what_redis_reports() {
                     // Both are the wall clock's seconds; the servers ran one after the other.
                     assert!(d.abs() <= 60, "lru {rv} vs {kv}");
                 }
+                // Seconds since the key was written: the calls take 200 ms each, so the
+                // two servers may read a second apart.
+                "lru_seconds_idle" => {
+                    let d = rv.parse::<i64>().unwrap() - kv.parse::<i64>().unwrap();
+                    assert!(d.abs() <= 2, "lru_seconds_idle {rv} vs {kv}");
+                }
                 _ => assert_eq!(kv, rv, "field {k} ({redis:?} vs {kvlab:?})"),
             }
         }
