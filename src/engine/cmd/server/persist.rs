@@ -37,7 +37,7 @@ const RETRY_MS: i64 = 5000;
 /// Keys encoded per slice by [`Engine::persist_step`] from the tick.
 pub const SLICE_KEYS: usize = 1000;
 
-fn file_options(srv: &Server, now_ms: i64) -> FileOptions {
+pub(super) fn file_options(srv: &Server, now_ms: i64) -> FileOptions {
     let policy = srv.config.eviction().policy;
     let usage = if policy.is_lfu() {
         Usage::Freq
@@ -53,6 +53,16 @@ fn file_options(srv: &Server, now_ms: i64) -> FileOptions {
         ctime_s: now_ms.div_euclid(1000),
         used_mem: used_memory(srv),
         usage,
+    }
+}
+
+/// How a `dump.rdb` is read at `now_ms` under the server's configuration and debug
+/// switches (`rdbchecksum`, `DEBUG SET-SKIP-CHECKSUM-VALIDATION`).
+pub(super) fn load_options(srv: &Server, now_ms: i64) -> LoadFileOptions {
+    LoadFileOptions {
+        checksum: srv.config.flag("rdbchecksum") && srv.debug.checksums,
+        now_ms,
+        values: crate::engine::rdb::read::LoadOptions::from_config(&srv.config),
     }
 }
 
@@ -244,12 +254,8 @@ impl Engine {
     /// # Errors
     /// What is wrong with the file, where; the dataset is then untouched.
     pub fn load_rdb(&mut self, bytes: Vec<u8>) -> Result<(), FileError> {
-        let opts = LoadFileOptions {
-            checksum: self.srv.config.flag("rdbchecksum") && self.srv.debug.checksums,
-            now_ms: self.srv.clock.now_ms(),
-            values: crate::engine::rdb::read::LoadOptions::from_config(&self.srv.config),
-        };
-        let data = load_file(bytes, opts)?;
+        let now = self.srv.clock.now_ms();
+        let data = load_file(bytes, load_options(&self.srv, now))?;
         self.install_rdb(data);
         Ok(())
     }

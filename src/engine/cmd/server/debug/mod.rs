@@ -50,7 +50,7 @@ use crate::engine::core::server::{DebugSwitches, REPLY_PEAK_RESET_MS};
 use crate::engine::error::{CmdResult, Error};
 use crate::engine::keyspace::{Db, Entry};
 use crate::engine::num::{atoi_key_count, strtod};
-use crate::engine::rdb::file::{load_file, FileOptions, LoadFileOptions, RdbData, Usage};
+use crate::engine::rdb::file::{load_file, RdbData};
 use crate::engine::rdb::write::{write_value, Cut, NodeCutter, SaveOptions};
 use crate::engine::types::{StrValue, Value};
 use crate::engine::{Ctx, Reply};
@@ -405,13 +405,7 @@ fn reload(ctx: &mut Ctx<'_>, options: &[Vec<u8>]) -> CmdResult {
         // No files here: the same round trip through the encoded bytes.
         let now = ctx.now_ms;
         let srv = &*ctx.srv;
-        let opts = FileOptions {
-            values: SaveOptions::from_config(&srv.config).plain_from(srv.debug.packed_threshold),
-            checksum: srv.config.flag("rdbchecksum"),
-            ctime_s: now.div_euclid(1000),
-            used_mem: crate::engine::core::memory::used_memory(srv),
-            usage: Usage::None,
-        };
+        let opts = super::persist::file_options(srv, now);
         match crate::engine::rdb::file::write_file(&srv.dbs, &srv.functions.codes(), now, &opts) {
             Ok(b) => b,
             Err(e) => {
@@ -441,12 +435,7 @@ fn reload(ctx: &mut Ctx<'_>, options: &[Vec<u8>]) -> CmdResult {
             Err(line) => return failed(ctx, line),
         }
     };
-    let srv = &*ctx.srv;
-    let opts = LoadFileOptions {
-        checksum: srv.config.flag("rdbchecksum") && srv.debug.checksums,
-        now_ms: ctx.now_ms,
-        values: crate::engine::rdb::read::LoadOptions::from_config(&srv.config),
-    };
+    let opts = super::persist::load_options(ctx.srv, ctx.now_ms);
     let data = match load_file(bytes, opts) {
         Ok(d) => d,
         Err(e) => return failed(ctx, format!("Short read or OOM loading DB. {e}")),
