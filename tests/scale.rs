@@ -1352,3 +1352,90 @@ fn keyspace_against_a_model() {
     }
     report("keyspace", ops, model.len(), t0);
 }
+
+/// What a save was handed, key by key (a key handed twice is a defect the test reports).
+type Handed = std::rc::Rc<std::cell::RefCell<(HashMap<Vec<u8>, (Vec<u8>, Option<i64>)>, usize)>>;
+
+struct Collect(Handed);
+
+impl kvlab::engine::keyspace::EntrySink for Collect {
+    fn put(&mut self, key: &[u8], entry: &Entry) {
+        let mut got = self.0.borrow_mut();
+        got.1 += 1;
+        got.0
+            .insert(key.to_vec(), (bytes_of(entry).to_vec(), entry.expire_at));
+    }
+}
+
+/// A background save of a database of [`elements`] keys (the BGSAVE path: the save walks
+/// a thousand positions per step) while as many writes run between its steps — overwrites,
+/// removals, deadlines set and cleared, new keys, in-place changes, one flush three
+/// quarters through: the save is handed exactly the keys, values and deadlines of its
+/// start, each once; and a second save, after all that, gets the database as it then is.
+#[test]
+fn keyspace_save_under_writes_at_scale() {
+    let t0 = Instant::now();
+    let n = elements();
+    let mut rng = rng(11);
+    let mut db = Db::default();
+    let mut keys: Pool<Vec<u8>> = Pool::default();
+    for i in 0..n {
+        let k = format!("key:{i}").into_bytes();
+        let at = (i % 5 == 0).then(|| 1_000_000 + i as i64);
+        db.insert_entry(
+            k.clone(),
+            Entry::new(string(format!("v{i}").as_bytes()), at, 0),
+        );
+        keys.insert(k);
+    }
+    let mut at_start: HashMap<Vec<u8>, (Vec<u8>, Option<i64>)> = HashMap::new();
+    for (epoch, writes) in [(1u32, n), (2, n / 10)] {
+        at_start.clear();
+        for (k, e) in db.iter() {
+            at_start.insert(k.clone(), (bytes_of(e).to_vec(), e.expire_at));
+        }
+        let handed = Handed::default();
+        db.start_save(epoch, Box::new(Collect(handed.clone())));
+        let mut ops = 0;
+        while db.save_pending() {
+            for _ in 0..writes / 1000 + 1 {
+                ops += 1;
+                if epoch == 1 && ops == writes * 3 / 4 {
+                    db.clear();
+                    keys = Pool::default();
+                    continue;
+                }
+                let pick = keys.pick(&mut rng).cloned();
+                match (rng.u8(..10), pick) {
+                    (0..=1, Some(k)) => db.set(k, string(b"over"), rng.bool(), 1),
+                    (2..=3, Some(k)) => {
+                        keys.remove(&k);
+                        db.remove(&k);
+                    }
+                    (4, Some(k)) => {
+                        db.set_expire(&k, rng.bool().then_some(77));
+                    }
+                    (5, Some(k)) => {
+                        if let Some(Value::Str(s)) = db.get_raw_mut(&k).map(|e| &mut e.value) {
+                            s.bytes.push(b'!');
+                        }
+                    }
+                    (6, Some(k)) => db.insert_entry(k, Entry::new(string(b"i"), Some(5), 1)),
+                    _ => {
+                        let k = format!("new:{}", rng.u64(..)).into_bytes();
+                        db.set(k.clone(), string(b"new"), false, 1);
+                        keys.insert(k);
+                    }
+                }
+            }
+            db.save_step(1000);
+        }
+        let (_, written) = db.end_save().expect("the save");
+        let got = handed.borrow();
+        assert_eq!(got.1 as u64, written);
+        assert_eq!(got.1, at_start.len(), "save {epoch}: each key handed once");
+        assert!(got.0 == at_start, "save {epoch}: the keys of its start");
+        db.check_invariants().unwrap();
+        report(&format!("keyspace save {epoch}"), ops, at_start.len(), t0);
+    }
+}

@@ -3,8 +3,7 @@
 //! store the files: the engine makes and reads the bytes, the host does the I/O (the
 //! native server writes files under `dir`; the browser has none).
 
-use crate::engine::keyspace::Db;
-use crate::engine::rdb::file::FileWriter;
+use crate::engine::rdb::file::BackgroundFile;
 
 /// Where RDB files go: the host's side of `SAVE`, `BGSAVE` and `DEBUG RELOAD`. Paths are
 /// the `dir` and `dbfilename` parameters as they are when the command runs.
@@ -23,20 +22,18 @@ pub trait Storage {
     fn read(&mut self, dir: &str, name: &str) -> Result<Option<Vec<u8>>, String>;
 }
 
-/// A background save in progress: a copy of the dataset as it was when `BGSAVE` ran
-/// (Redis's forked child sees the same), encoded a slice at a time
-/// ([`Engine::persist_step`](crate::engine::Engine::persist_step)), then written by the
-/// host.
+/// A background save in progress: the dataset as it was when `BGSAVE` ran (what Redis's
+/// forked child sees), encoded a slice at a time
+/// ([`Engine::persist_step`](crate::engine::Engine::persist_step)) and, before a command
+/// changes an entry, that entry first ([`BackgroundFile`]); then written by the host.
 pub struct Bgsave {
-    /// The copy being encoded.
-    pub dbs: Vec<Db>,
     /// The file so far; `None` once it was handed to the host.
-    pub writer: Option<FileWriter>,
+    pub file: Option<BackgroundFile>,
     /// `dirty` when it started: the changes made meanwhile stay unsaved.
     pub dirty_at_start: u64,
     /// When it started, Unix ms.
     pub started_ms: i64,
-    /// Keys in the copy (`current_save_keys_total`).
+    /// Keys in the dataset saved (`current_save_keys_total`).
     pub keys_total: u64,
 }
 
@@ -58,6 +55,9 @@ pub struct Persist {
     pub bgsave: Option<Bgsave>,
     /// `BGSAVE SCHEDULE` (or `BGSAVE` in a transaction): start one as soon as possible.
     pub scheduled: bool,
+    /// The number of the last background save started: each save's is greater, so that
+    /// entries marked by an earlier one are pending in the next.
+    pub epoch: u32,
     /// Saves done (`rdb_saves`).
     pub saves: u64,
     /// What the last load found (`rdb_last_load_keys_loaded`, `…_expired`).

@@ -38,9 +38,11 @@ use crate::engine::types::Value;
 /// The number of databases a file may select (Redis's default `databases 16`).
 pub const NUM_DBS: usize = 16;
 
+mod background;
 mod save;
+pub use background::BackgroundFile;
 use save::CRC64;
-pub use save::{write_file, FileOptions, FileWriter, SaveError, Usage, REDIS_VER};
+pub use save::{write_file, FileOptions, SaveError, Usage, REDIS_VER};
 
 /// What is wrong with a file.
 #[derive(Debug, Clone, PartialEq, Eq)]

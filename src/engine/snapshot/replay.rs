@@ -125,7 +125,11 @@ pub fn install_dbs(srv: &mut crate::engine::Server, mut dbs: Vec<Db>) {
             db.remove(&k);
         }
     }
-    srv.dbs = dbs;
+    let replaced = std::mem::replace(&mut srv.dbs, dbs);
+    // A background save under way still has to write the replaced data.
+    if let Some(file) = srv.persist.bgsave.as_mut().and_then(|b| b.file.as_mut()) {
+        file.adopt(replaced);
+    }
     srv.index_slots();
 }
 

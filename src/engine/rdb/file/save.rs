@@ -1,9 +1,9 @@
-//! Writing a `dump.rdb`: [`write_file`] at once, or [`FileWriter`] a slice of keys at a
-//! time (a background save).
+//! Writing a `dump.rdb` at once ([`write_file`]), and the pieces a background save
+//! ([`super::BackgroundFile`]) shares with it.
 
 use std::fmt;
 
-use crc::{Crc, Digest, NoTable, CRC_64_REDIS};
+use crc::{Crc, NoTable, CRC_64_REDIS};
 
 use crate::engine::keyspace::{Db, Entry};
 use crate::engine::rdb::prim::{put_integer_string, put_len, put_string};
@@ -82,7 +82,8 @@ impl fmt::Display for SaveError {
 }
 
 /// The file Redis 7.0's `SAVE` would write for these databases and function libraries at
-/// `now_ms`. **O(size of the dataset).**
+/// `now_ms`. **O(size of the dataset).** A background save writes the same bytes in
+/// steps ([`super::BackgroundFile`]).
 ///
 /// # Errors
 /// A value the value writer cannot encode (never, once every type has its codec).
@@ -92,158 +93,88 @@ pub fn write_file(
     now_ms: i64,
     opts: &FileOptions,
 ) -> Result<Vec<u8>, SaveError> {
-    let mut w = FileWriter::new(functions, now_ms, *opts);
-    while !w.step(dbs, usize::MAX)? {}
-    Ok(w.finish())
+    let mut out = header(functions, opts);
+    for (i, db) in dbs.iter().enumerate().filter(|(_, db)| !db.is_empty()) {
+        put_db_start(&mut out, i, db.len() as u64, db.volatile_len() as u64);
+        for (key, entry) in db.iter() {
+            put_key(&mut out, key, entry, now_ms, opts).map_err(|type_name| SaveError {
+                db: i,
+                key: key.clone(),
+                type_name,
+            })?;
+        }
+    }
+    out.push(opcode::EOF);
+    let crc = if opts.checksum {
+        CRC64.checksum(&out)
+    } else {
+        0
+    };
+    out.extend_from_slice(&crc.to_le_bytes());
+    Ok(out)
 }
 
-/// A file being written in steps of at most N keys, from databases the caller keeps
-/// unchanged meanwhile (a background save's copy). As Redis does, every key is written,
-/// the logically expired ones too (a loader drops them), and RESIZEDB gives the
-/// databases' sizes as they are.
-pub struct FileWriter {
-    out: Vec<u8>,
+/// A file's start: signature, AUX fields, function libraries.
+pub(super) fn header(functions: &[Vec<u8>], opts: &FileOptions) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    out.extend_from_slice(format!("REDIS{RDB_VERSION:04}").as_bytes());
+    put_aux(&mut out, b"redis-ver", REDIS_VER.as_bytes());
+    put_aux_int(&mut out, b"redis-bits", 64);
+    put_aux_int(&mut out, b"ctime", opts.ctime_s);
+    put_aux_int(&mut out, b"used-mem", opts.used_mem as i64);
+    put_aux_int(&mut out, b"aof-base", 0);
+    for code in functions {
+        out.push(opcode::FUNCTION2);
+        put_string(&mut out, code, opts.values.compress);
+    }
+    out
+}
+
+/// A database's start: SELECTDB, and RESIZEDB with its sizes when the save began. As
+/// Redis does, every key is then written, the logically expired ones too (a loader drops
+/// them).
+pub(super) fn put_db_start(out: &mut Vec<u8>, index: usize, keys: u64, volatile: u64) {
+    out.push(opcode::SELECTDB);
+    put_len(out, index as u64);
+    out.push(opcode::RESIZEDB);
+    put_len(out, keys);
+    put_len(out, volatile);
+}
+
+/// One key's record: deadline, usage, type, name, value. The error is the type of a value
+/// the value writer cannot encode.
+pub(super) fn put_key(
+    out: &mut Vec<u8>,
+    key: &[u8],
+    entry: &Entry,
     now_ms: i64,
-    opts: FileOptions,
-    db: usize,
-    /// The next key's position in database `db`; `None` before its SELECTDB.
-    next: Option<usize>,
-    keys: u64,
-    done: bool,
-    /// The checksum of `out[..digested]`, fed a step at a time.
-    digest: Digest<'static, u64, NoTable>,
-    digested: usize,
-}
-
-impl FileWriter {
-    /// Starts a file: signature, AUX fields, function libraries.
-    pub fn new(functions: &[Vec<u8>], now_ms: i64, opts: FileOptions) -> FileWriter {
-        let mut out = Vec::with_capacity(256);
-        out.extend_from_slice(format!("REDIS{RDB_VERSION:04}").as_bytes());
-        put_aux(&mut out, b"redis-ver", REDIS_VER.as_bytes());
-        put_aux_int(&mut out, b"redis-bits", 64);
-        put_aux_int(&mut out, b"ctime", opts.ctime_s);
-        put_aux_int(&mut out, b"used-mem", opts.used_mem as i64);
-        put_aux_int(&mut out, b"aof-base", 0);
-        for code in functions {
-            out.push(opcode::FUNCTION2);
-            put_string(&mut out, code, opts.values.compress);
+    opts: &FileOptions,
+) -> Result<(), &'static str> {
+    let mut value = Vec::new();
+    write_value(&mut value, &entry.value, &opts.values);
+    let Some((&type_byte, object)) = value.split_first() else {
+        return Err(entry.value.type_name());
+    };
+    if let Some(at) = entry.expire_at {
+        out.push(opcode::EXPIRETIME_MS);
+        out.extend_from_slice(&at.to_le_bytes());
+    }
+    match opts.usage {
+        Usage::None => {}
+        Usage::Idle => {
+            out.push(opcode::IDLE);
+            let idle = now_ms.saturating_sub(entry.accessed_ms).max(0) / 1000;
+            put_len(out, idle as u64);
         }
-        FileWriter {
-            out,
-            now_ms,
-            opts,
-            db: 0,
-            next: None,
-            keys: 0,
-            done: false,
-            digest: CRC64.digest(),
-            digested: 0,
+        Usage::Freq => {
+            out.push(opcode::FREQ);
+            out.push(entry.lfu);
         }
     }
-
-    /// Keys written so far.
-    pub fn keys(&self) -> u64 {
-        self.keys
-    }
-
-    /// Writes up to `max_keys` more keys of `dbs` (the same databases at every step);
-    /// true once everything, EOF and checksum included, is written.
-    ///
-    /// # Errors
-    /// A value the value writer cannot encode.
-    pub fn step(&mut self, dbs: &[Db], max_keys: usize) -> Result<bool, SaveError> {
-        let mut n = 0usize;
-        let value_opts = self.opts.values;
-        while !self.done && n < max_keys {
-            let Some(db) = dbs.get(self.db) else {
-                self.out.push(opcode::EOF);
-                let crc = if self.opts.checksum {
-                    self.digest.update(&self.out[self.digested..]);
-                    self.digested = self.out.len();
-                    std::mem::replace(&mut self.digest, CRC64.digest()).finalize()
-                } else {
-                    0
-                };
-                self.out.extend_from_slice(&crc.to_le_bytes());
-                self.done = true;
-                break;
-            };
-            let i = match self.next {
-                Some(i) => i,
-                None if db.is_empty() => {
-                    self.db += 1;
-                    continue;
-                }
-                None => {
-                    self.out.push(opcode::SELECTDB);
-                    put_len(&mut self.out, self.db as u64);
-                    self.out.push(opcode::RESIZEDB);
-                    put_len(&mut self.out, db.len() as u64);
-                    put_len(&mut self.out, db.volatile_len() as u64);
-                    0
-                }
-            };
-            let Some((key, entry)) = db.key_at(i) else {
-                self.db += 1;
-                self.next = None;
-                continue;
-            };
-            self.put_key(key, entry, &value_opts)
-                .map_err(|type_name| SaveError {
-                    db: self.db,
-                    key: key.clone(),
-                    type_name,
-                })?;
-            self.next = Some(i + 1);
-            self.keys += 1;
-            n += 1;
-        }
-        if self.opts.checksum && !self.done {
-            self.digest.update(&self.out[self.digested..]);
-            self.digested = self.out.len();
-        }
-        Ok(self.done)
-    }
-
-    fn put_key(
-        &mut self,
-        key: &[u8],
-        entry: &Entry,
-        value_opts: &SaveOptions,
-    ) -> Result<(), &'static str> {
-        let mut value = Vec::new();
-        write_value(&mut value, &entry.value, value_opts);
-        let Some((&type_byte, object)) = value.split_first() else {
-            return Err(entry.value.type_name());
-        };
-        let out = &mut self.out;
-        if let Some(at) = entry.expire_at {
-            out.push(opcode::EXPIRETIME_MS);
-            out.extend_from_slice(&at.to_le_bytes());
-        }
-        match self.opts.usage {
-            Usage::None => {}
-            Usage::Idle => {
-                out.push(opcode::IDLE);
-                let idle = self.now_ms.saturating_sub(entry.accessed_ms).max(0) / 1000;
-                put_len(out, idle as u64);
-            }
-            Usage::Freq => {
-                out.push(opcode::FREQ);
-                out.push(entry.lfu);
-            }
-        }
-        out.push(type_byte);
-        put_string(out, key, self.opts.values.compress);
-        out.extend_from_slice(object);
-        Ok(())
-    }
-
-    /// The file (complete once [`FileWriter::step`] returned true).
-    pub fn finish(self) -> Vec<u8> {
-        self.out
-    }
+    out.push(type_byte);
+    put_string(out, key, opts.values.compress);
+    out.extend_from_slice(object);
+    Ok(())
 }
 
 fn put_aux(out: &mut Vec<u8>, key: &[u8], value: &[u8]) {

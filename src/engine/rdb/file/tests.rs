@@ -172,3 +172,38 @@ fn old_opcodes_and_module_records() {
         .unwrap();
     assert_eq!((e.problem, e.offset), (Problem::DbIndex(16), 9));
 }
+
+/// With nothing changing meanwhile, a background file written in steps of any size is
+/// byte for byte the file written at once, checksum included.
+#[test]
+fn a_background_file_is_the_file_written_at_once() {
+    let functions =
+        vec![b"#!lua name=lib\nredis.register_function('f', function() return 1 end)".to_vec()];
+    for checksum in [true, false] {
+        let opts = FileOptions {
+            checksum,
+            ctime_s: 1234,
+            used_mem: 99,
+            ..FileOptions::default()
+        };
+        let want = write_file(&dataset(), &functions, NOW, &opts).unwrap();
+        for step in [1, 2, 3, 1000] {
+            let mut dbs = dataset();
+            let mut file = BackgroundFile::start(&mut dbs, &functions, NOW, opts, 1);
+            assert_eq!(file.keys_total(), 4);
+            let mut steps = 0;
+            while !file.step(&mut dbs, step).unwrap() {
+                steps += 1;
+                assert!(steps < 100_000);
+            }
+            assert_eq!(file.keys(&dbs), 4);
+            assert!(dbs.iter().all(|db| !db.save_pending()));
+            assert_eq!(file.finish(), want, "steps of {step}");
+        }
+    }
+    // Entries in the padding: the save's mark costs an entry nothing.
+    assert_eq!(
+        std::mem::size_of::<Entry>(),
+        std::mem::size_of::<Value>() + 32
+    );
+}
