@@ -182,11 +182,7 @@ fn usable(row: &gen::Row) -> bool {
 
 /// Runs `n` random commands of the differential generators on `side`.
 fn populate(side: &mut dyn Side, seed: u64, n: usize) {
-    let base = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0);
-    let mut g = gen::G::new(seed, base);
+    let mut g = gen::G::new(seed, now_ms());
     let rows: Vec<&gen::Row> = gen::ROWS.iter().filter(|r| usable(r)).collect();
     let total: u32 = rows.iter().map(|r| r.weight).sum();
     for _ in 0..n {
@@ -228,11 +224,16 @@ fn engine_on(dir: &Path, name: &str) -> Local {
     Local(e, id)
 }
 
-fn seeds() -> Vec<u64> {
+/// The seeds of `KVLAB_RDB_SEEDS` (comma-separated), else `default`.
+fn seeds_or(default: &[u64]) -> Vec<u64> {
     std::env::var("KVLAB_RDB_SEEDS")
         .ok()
         .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-        .unwrap_or_else(|| vec![1, 2, 3])
+        .unwrap_or_else(|| default.to_vec())
+}
+
+fn seeds() -> Vec<u64> {
+    seeds_or(&[1, 2, 3])
 }
 
 #[test]
@@ -611,11 +612,7 @@ fn churn(k: &mut Local, rng: &mut fastrand::Rng) {
 /// file holds exactly the dataset of the moment BGSAVE ran.
 #[test]
 fn bgsave_writes_the_dataset_of_its_start() {
-    let seeds: Vec<u64> = std::env::var("KVLAB_RDB_SEEDS")
-        .ok()
-        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-        .unwrap_or_else(|| (1..=6).collect());
-    for seed in seeds {
+    for seed in seeds_or(&[1, 2, 3, 4, 5, 6]) {
         let start = now_ms();
         let mem = Mem::default();
         let (mut k, clock) = engine_in(&mem, start, seed);
