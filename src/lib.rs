@@ -25,6 +25,8 @@
 //! - `src/bin/`: thin binaries (`kvlab-server`, `kvlab-web`, and `kvlab-sql`, the SQLite
 //!   worker of walkthroughs).
 
+#![forbid(unsafe_code)]
+
 pub mod app;
 pub mod engine;
 pub mod i18n;

@@ -23,6 +23,9 @@ pub struct Shared {
     pub persist: Notify,
     /// Set off by a successful `SHUTDOWN`: the server stops.
     pub shutdown: Notify,
+    /// Hands the pages the allocator holds free back to the system; the tick loop calls
+    /// it once a second (see [`Options::release_freed`](super::Options::release_freed)).
+    pub release_freed: Option<fn()>,
 }
 
 impl Shared {
@@ -35,6 +38,7 @@ impl Shared {
             script: Notify::new(),
             persist: Notify::new(),
             shutdown: Notify::new(),
+            release_freed: None,
         }
     }
 
