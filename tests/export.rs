@@ -107,9 +107,9 @@ fn compare_with_redis(dbs: &[Db], redis: &mut RespClient) {
             if e.is_expired_at(now) {
                 continue;
             }
-            let k = k.as_slice();
+
             let ctx = format!("db {i} key {}", k.escape_ascii());
-            let want_t = e.expire_at.unwrap_or(-1);
+            let want_t = e.expire_at().unwrap_or(-1);
             assert_eq!(
                 redis.call(&[&b"PEXPIRETIME"[..], k]).unwrap(),
                 Reply::Integer(want_t),
@@ -352,7 +352,7 @@ fn json_import_skips_expired_keys_and_keeps_existing_ones() {
     assert_eq!(plan.existing, vec![(2, "\"mine\"".to_string())]);
     assert!(e.dbs()[0].get_raw(b"old").is_none());
     let later = e.dbs()[0].get_raw(b"later").unwrap();
-    assert_eq!(later.expire_at, Some(now + 100_000));
+    assert_eq!(later.expire_at(), Some(now + 100_000));
     assert_eq!(
         e.execute(c, argv(&["LRANGE", "mine", "0", "-1"])),
         Reply::Array(vec![Reply::Bulk(b"kept".to_vec())])

@@ -46,7 +46,7 @@ fn unexpired(dbs: &[Db], now: i64) -> Vec<Db> {
         let dead: Vec<Vec<u8>> = db
             .iter()
             .filter(|(_, e)| e.is_expired_at(now))
-            .map(|(k, _)| k.clone())
+            .map(|(k, _)| k.to_vec())
             .collect();
         for k in dead {
             db.remove(&k);
@@ -271,8 +271,8 @@ fn snapshot_round_trip_keeps_values_encodings_and_deadlines() {
     assert_eq!(canonical_dump(&d.value.dbs), canonical_dump(e.dbs()));
     // Storage order too, for the ordered encodings and for hash tables.
     for (a, b) in d.value.dbs.iter().zip(e.dbs()) {
-        let ka: Vec<_> = a.iter().map(|(k, _)| k.clone()).collect();
-        let kb: Vec<_> = b.iter().map(|(k, _)| k.clone()).collect();
+        let ka: Vec<_> = a.iter().map(|(k, _)| k.to_vec()).collect();
+        let kb: Vec<_> = b.iter().map(|(k, _)| k.to_vec()).collect();
         assert_eq!(ka, kb);
     }
 }

@@ -1279,7 +1279,9 @@ fn keyspace_against_a_model() {
                     Some(k) if rng.bool() => k.clone(),
                     _ => format!("key:{}", counter + 1 + u64::from(rng.u16(..))).into_bytes(),
                 };
-                let got = db.get_raw(&k).map(|e| (bytes_of(e).to_vec(), e.expire_at));
+                let got = db
+                    .get_raw(&k)
+                    .map(|e| (bytes_of(e).to_vec(), e.expire_at()));
                 assert_eq!(got.as_ref(), model.get(&k), "GET {k:?}");
                 assert_eq!(db.is_expired(&k, 1_500_000), {
                     model
@@ -1338,7 +1340,7 @@ fn keyspace_against_a_model() {
     let mut cursor = 0;
     loop {
         cursor = db.scan(cursor, 1000, |k, _| {
-            seen.insert(k.clone());
+            seen.insert(k.to_vec());
         });
         if cursor == 0 {
             break;
@@ -1348,7 +1350,7 @@ fn keyspace_against_a_model() {
     assert!(model.keys().all(|k| seen.contains(k)));
     for (k, (v, at)) in &model {
         let e = db.get_raw(k).unwrap();
-        assert_eq!((bytes_of(e), e.expire_at), (&v[..], *at));
+        assert_eq!((bytes_of(e), e.expire_at()), (&v[..], *at));
     }
     report("keyspace", ops, model.len(), t0);
 }
@@ -1363,7 +1365,7 @@ impl kvlab::engine::keyspace::EntrySink for Collect {
         let mut got = self.0.borrow_mut();
         got.1 += 1;
         got.0
-            .insert(key.to_vec(), (bytes_of(entry).to_vec(), entry.expire_at));
+            .insert(key.to_vec(), (bytes_of(entry).to_vec(), entry.expire_at()));
     }
 }
 
@@ -1389,11 +1391,11 @@ fn keyspace_save_under_writes_at_scale() {
         keys.insert(k);
     }
     let mut at_start: HashMap<Vec<u8>, (Vec<u8>, Option<i64>)> = HashMap::new();
-    for (epoch, writes) in [(1u32, n), (2, n / 10)] {
+    for (epoch, writes) in [(1u16, n), (2, n / 10)] {
         let t_save = Instant::now();
         at_start.clear();
         for (k, e) in db.iter() {
-            at_start.insert(k.clone(), (bytes_of(e).to_vec(), e.expire_at));
+            at_start.insert(k.to_vec(), (bytes_of(e).to_vec(), e.expire_at()));
         }
         let handed = Handed::default();
         db.start_save(epoch, Box::new(Collect(handed.clone())));

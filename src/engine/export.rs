@@ -75,11 +75,11 @@ pub fn to_commands(dbs: &[Db], now_ms: i64) -> Vec<Vec<Vec<u8>>> {
                 out.push(vec![b"SELECT".to_vec(), i.to_string().into_bytes()]);
                 selected = true;
             }
-            let k = key.as_slice();
+            let k = key;
             match &e.value {
                 Value::Str(s) => {
-                    let mut cmd = vec![b"SET".to_vec(), key.clone(), s.bytes.clone()];
-                    if let Some(t) = e.expire_at {
+                    let mut cmd = vec![b"SET".to_vec(), key.to_vec(), s.bytes.clone()];
+                    if let Some(t) = e.expire_at() {
                         cmd.push(b"PXAT".to_vec());
                         cmd.push(t.to_string().into_bytes());
                     }
@@ -107,10 +107,10 @@ pub fn to_commands(dbs: &[Db], now_ms: i64) -> Vec<Vec<Vec<u8>>> {
                 ),
                 Value::Stream(st) => out.extend(st.rewrite(k)),
             }
-            if let Some(t) = e.expire_at {
+            if let Some(t) = e.expire_at() {
                 out.push(vec![
                     b"PEXPIREAT".to_vec(),
-                    key.clone(),
+                    key.to_vec(),
                     t.to_string().into_bytes(),
                 ]);
             }
@@ -186,7 +186,7 @@ pub fn to_json(dbs: &[Db], now_ms: i64) -> String {
             out.push_str(&format!("\n{{\"db\":{i},\"key\":"));
             json_bytes(&mut out, key);
             out.push_str(&format!(",\"type\":\"{}\"", e.value.type_name()));
-            if let Some(t) = e.expire_at {
+            if let Some(t) = e.expire_at() {
                 out.push_str(&format!(",\"expire_at_ms\":{t}"));
             }
             out.push_str(",\"value\":");
@@ -512,7 +512,7 @@ fn json_entry(
     let value = match ty.as_str() {
         "string" => Value::Str(StrValue::new(bytes(value)?)),
         "list" => Value::List(ListValue {
-            items: items()?.iter().map(bytes).collect::<Result<_, _>>()?,
+            items: Box::new(items()?.iter().map(bytes).collect::<Result<_, _>>()?),
         }),
         "set" => Value::Set(
             items()?

@@ -84,7 +84,7 @@ impl Kind {
 pub fn meta(db: &Db, key: &[u8]) -> Option<KeyMeta> {
     db.get_raw(key).map(|e: &Entry| KeyMeta {
         kind: Kind::of(&e.value),
-        expire_at: e.expire_at,
+        expire_at: e.expire_at(),
     })
 }
 
@@ -195,7 +195,7 @@ pub struct KeyIndex {
 impl KeyIndex {
     /// Re-reads every key of `db`. **O(n log n).**
     pub fn rebuild(&mut self, db: &Db) {
-        self.all = db.iter().map(|(k, _)| k.clone()).collect();
+        self.all = db.iter().map(|(k, _)| k.to_vec()).collect();
         self.all.sort_unstable();
         self.refilter();
     }

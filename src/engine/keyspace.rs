@@ -53,49 +53,89 @@ use indexmap::{IndexMap, IndexSet};
 
 use super::cluster;
 
+use super::types::small::KeyBytes;
 use super::types::Value;
 
 /// A key: arbitrary bytes.
 pub type Key = Vec<u8>;
 
+/// The key slot of the map and the volatile index: short keys inline.
+type Stored = KeyBytes;
+
 type Hasher = foldhash::fast::RandomState;
 
-/// What a key maps to.
+/// What a key maps to: 40 bytes beside its key (a test holds it there), since a
+/// database of small strings is mostly entries.
 #[derive(Debug, Clone)]
 pub struct Entry {
     /// The value.
     pub value: Value,
-    /// Absolute deadline in Unix milliseconds, if the key is volatile.
-    pub expire_at: Option<i64>,
-    /// Last access time in Unix milliseconds (for `OBJECT IDLETIME`, and under an LFU
-    /// policy the time the LFU counter was last updated).
-    pub accessed_ms: i64,
+    /// Absolute deadline in Unix milliseconds, or [`NO_DEADLINE`] (an `Option<i64>`
+    /// would take 16 bytes).
+    deadline: i64,
+    /// Last access time in Unix seconds (for `OBJECT IDLETIME`, and under an LFU policy
+    /// the time the LFU counter was last updated). Redis keeps the same in its object's
+    /// 24-bit `lru` field, in seconds (minutes for LFU); 32 bits last until 2106.
+    accessed_s: u32,
+    /// The number of the last background save that has this entry (see the module docs):
+    /// set when the entry enters a database and when a save writes it.
+    save_epoch: u16,
     /// Redis's logarithmic access counter (`OBJECT FREQ`, the LFU eviction policies):
     /// [`crate::engine::evict::LFU_INIT_VAL`] for a new key, and like Redis kept up to date
     /// only while an LFU `maxmemory-policy` is set (see [`crate::engine::evict`]).
     pub lfu: u8,
-    /// The number of the last background save that has this entry (see the module docs):
-    /// set when the entry enters a database and when a save writes it.
-    save_epoch: u32,
 }
+
+/// The `deadline` of a key without one. No deadline is ever this early: any time before
+/// now is expired, and [`Entry::set_expire_at`] moves this one up by a millisecond.
+const NO_DEADLINE: i64 = i64::MIN;
 
 impl Entry {
     /// A new entry written at `now_ms`, its LFU counter at Redis's initial value.
     pub fn new(value: Value, expire_at: Option<i64>, now_ms: i64) -> Entry {
-        Entry {
+        let mut e = Entry {
             value,
-            expire_at,
-            accessed_ms: now_ms,
-            lfu: crate::engine::evict::LFU_INIT_VAL,
+            deadline: NO_DEADLINE,
+            accessed_s: 0,
             save_epoch: 0,
-        }
+            lfu: crate::engine::evict::LFU_INIT_VAL,
+        };
+        e.set_expire_at(expire_at);
+        e.set_accessed_ms(now_ms);
+        e
+    }
+
+    /// Absolute deadline in Unix milliseconds, if the key is volatile.
+    #[inline]
+    pub fn expire_at(&self) -> Option<i64> {
+        (self.deadline != NO_DEADLINE).then_some(self.deadline)
+    }
+
+    /// Sets the deadline. Private: a database keeps its volatile index in step
+    /// ([`Db::set_expire`]); an entry not yet in a database takes one through
+    /// [`Entry::new`].
+    fn set_expire_at(&mut self, at_ms: Option<i64>) {
+        self.deadline = at_ms.map_or(NO_DEADLINE, |t| t.max(NO_DEADLINE + 1));
+    }
+
+    /// Last access time in Unix milliseconds, to the second.
+    #[inline]
+    pub fn accessed_ms(&self) -> i64 {
+        i64::from(self.accessed_s) * 1000
+    }
+
+    /// Records an access at `ms` (Unix milliseconds), kept to the second.
+    #[inline]
+    pub fn set_accessed_ms(&mut self, ms: i64) {
+        self.accessed_s = u32::try_from(ms.div_euclid(1000).max(0)).unwrap_or(u32::MAX);
     }
 
     /// True if the key is logically gone at `now_ms`. As in Redis (`keyIsExpired`), a key
     /// is expired only once the clock has passed its deadline: at `now_ms == deadline` it
     /// still exists, with a TTL of 0.
+    #[inline]
     pub fn is_expired_at(&self, now_ms: i64) -> bool {
-        self.expire_at.is_some_and(|t| t < now_ms)
+        self.deadline != NO_DEADLINE && self.deadline < now_ms
     }
 }
 
@@ -109,14 +149,14 @@ pub trait EntrySink: Any {
 /// A background save of one database under way (see the module docs).
 struct DbSave {
     /// The save's number: entries marked below it are pending.
-    epoch: u32,
+    epoch: u16,
     /// Positions of the map below this hold no pending entry.
     cursor: usize,
     /// The map has held no pending entry since a flush.
     flushed: bool,
     /// The map a flush detached while entries of it were pending, and where the walk over
     /// it is.
-    detached: Option<(IndexMap<Key, Entry, Hasher>, usize)>,
+    detached: Option<(IndexMap<Stored, Entry, Hasher>, usize)>,
     sink: Box<dyn EntrySink>,
     /// Entries handed to the sink.
     written: u64,
@@ -132,7 +172,7 @@ impl DbSave {
         }
     }
 
-    fn keep_at(&mut self, map: &mut IndexMap<Key, Entry, Hasher>, i: usize) {
+    fn keep_at(&mut self, map: &mut IndexMap<Stored, Entry, Hasher>, i: usize) {
         if let Some((k, e)) = map.get_index_mut(i) {
             self.keep(k, e);
         }
@@ -161,8 +201,8 @@ impl fmt::Debug for SaveSlot {
 /// One logical database.
 #[derive(Debug, Default, Clone)]
 pub struct Db {
-    map: IndexMap<Key, Entry, Hasher>,
-    volatile: IndexSet<Key, Hasher>,
+    map: IndexMap<Stored, Entry, Hasher>,
+    volatile: IndexSet<Stored, Hasher>,
     /// Where the active expiry cycle resumes its walk over `volatile` (Redis's
     /// `expires_cursor`).
     pub expire_cursor: usize,
@@ -258,15 +298,16 @@ impl Db {
     /// Inserts or replaces the value of `key`. With `keep_ttl` an existing deadline stays;
     /// otherwise the key becomes persistent. **O(1).**
     pub fn set(&mut self, key: Key, value: Value, keep_ttl: bool, now_ms: i64) {
-        match self.map.get_full_mut(&key) {
+        match self.map.get_full_mut(key.as_slice()) {
             Some((_, k, e)) => {
                 if let Some(s) = self.save.0.as_deref_mut() {
                     s.keep(k, e);
                 }
                 e.value = value;
-                e.accessed_ms = now_ms;
-                if !keep_ttl && e.expire_at.take().is_some() {
-                    self.volatile.swap_remove(&key);
+                e.set_accessed_ms(now_ms);
+                if !keep_ttl && e.expire_at().is_some() {
+                    e.set_expire_at(None);
+                    self.volatile.swap_remove(key.as_slice());
                 }
             }
             None => {
@@ -275,34 +316,34 @@ impl Db {
                 }
                 let mut e = Entry::new(value, None, now_ms);
                 e.save_epoch = self.stamp();
-                self.map.insert(key, e);
+                self.map.insert(Stored::from(key), e);
             }
         }
     }
 
     /// The mark of an entry entering the database: the running save's number, which
     /// leaves it out of that save.
-    fn stamp(&self) -> u32 {
+    fn stamp(&self) -> u16 {
         self.save.0.as_ref().map_or(0, |s| s.epoch)
     }
 
     /// Inserts a whole entry (with its deadline), replacing any previous one. **O(1).**
     pub fn insert_entry(&mut self, key: Key, mut entry: Entry) {
         if let Some(s) = self.save.0.as_deref_mut() {
-            if let Some((_, k, e)) = self.map.get_full_mut(&key) {
+            if let Some((_, k, e)) = self.map.get_full_mut(key.as_slice()) {
                 s.keep(k, e);
             }
         }
         entry.save_epoch = self.stamp();
-        if entry.expire_at.is_some() {
-            self.volatile.insert(key.clone());
+        if entry.expire_at().is_some() {
+            self.volatile.insert(Stored::from(key.as_slice()));
         } else {
-            self.volatile.swap_remove(&key);
+            self.volatile.swap_remove(key.as_slice());
         }
         if let Some(ix) = &mut self.slots {
             ix.add(&key);
         }
-        self.map.insert(key, entry);
+        self.map.insert(Stored::from(key), entry);
     }
 
     /// Removes `key`, returning its entry. **O(1).**
@@ -320,7 +361,7 @@ impl Db {
         if let Some(s) = self.save.0.as_deref_mut() {
             s.cursor = s.cursor.min(self.map.len());
         }
-        if e.expire_at.is_some() {
+        if e.expire_at().is_some() {
             self.volatile.swap_remove(key);
         }
         if let Some(ix) = &mut self.slots {
@@ -337,16 +378,16 @@ impl Db {
         if let Some(s) = self.save.0.as_deref_mut() {
             s.keep(k, e);
         }
-        match (e.expire_at.is_some(), at_ms.is_some()) {
+        match (e.expire_at().is_some(), at_ms.is_some()) {
             (false, true) => {
-                self.volatile.insert(key.to_vec());
+                self.volatile.insert(Stored::from(key));
             }
             (true, false) => {
                 self.volatile.swap_remove(key);
             }
             _ => {}
         }
-        e.expire_at = at_ms;
+        e.set_expire_at(at_ms);
         true
     }
 
@@ -396,12 +437,12 @@ impl Db {
 
     /// Up to `count` keys of `slot`, most recently added first; `None` unless the slots are
     /// indexed. **O(log N + count).**
-    pub fn keys_in_slot(&self, slot: u16, count: usize) -> Option<Vec<&Key>> {
+    pub fn keys_in_slot(&self, slot: u16, count: usize) -> Option<Vec<&[u8]>> {
         let ix = self.slots.as_ref()?;
         Some(
             ix.by_slot
                 .get(&slot)
-                .map(|keys| keys.values().rev().take(count).collect())
+                .map(|keys| keys.values().rev().take(count).map(Vec::as_slice).collect())
                 .unwrap_or_default(),
         )
     }
@@ -409,7 +450,7 @@ impl Db {
     /// Starts a background save of this database (see the module docs): from now on its
     /// entries marked below `epoch` go to `sink` — each before it changes or goes, and the
     /// rest as [`Db::save_step`] walks to them. **O(1).**
-    pub fn start_save(&mut self, epoch: u32, sink: Box<dyn EntrySink>) {
+    pub fn start_save(&mut self, epoch: u16, sink: Box<dyn EntrySink>) {
         self.save.0 = Some(Box::new(DbSave {
             epoch,
             cursor: 0,
@@ -418,6 +459,14 @@ impl Db {
             sink,
             written: 0,
         }));
+    }
+
+    /// Clears every entry's save mark, so that any save numbered from 1 finds all of them
+    /// pending; for when the numbers run out ([`next_save_epoch`]). **O(N).**
+    fn restart_save_marks(&mut self) {
+        for e in self.map.values_mut() {
+            e.save_epoch = 0;
+        }
     }
 
     /// Walks up to `max` positions of the save under way, handing the pending entries
@@ -473,25 +522,25 @@ impl Db {
     }
 
     /// The key at position `i` (for random choice and SCAN).
-    pub fn key_at(&self, i: usize) -> Option<(&Key, &Entry)> {
-        self.map.get_index(i)
+    pub fn key_at(&self, i: usize) -> Option<(&[u8], &Entry)> {
+        self.map.get_index(i).map(|(k, e)| (k.as_bytes(), e))
     }
 
     /// The volatile key at position `i` (for the expiry sampler).
-    pub fn volatile_key_at(&self, i: usize) -> Option<&Key> {
-        self.volatile.get_index(i)
+    pub fn volatile_key_at(&self, i: usize) -> Option<&[u8]> {
+        self.volatile.get_index(i).map(|k| k.as_bytes())
     }
 
     /// Iterates over all entries in storage order.
-    pub fn iter(&self) -> impl Iterator<Item = (&Key, &Entry)> {
-        self.map.iter()
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &Entry)> {
+        self.map.iter().map(|(k, e)| (k.as_bytes(), e))
     }
 
     /// One SCAN step: visits positions below `cursor` (0 = start from the end) going down,
     /// calling `visit` on each, until `count` positions were visited. Returns the next
     /// cursor (0 when the scan is complete). **O(count).** See the module docs for the
     /// guarantee.
-    pub fn scan(&self, cursor: u64, count: usize, mut visit: impl FnMut(&Key, &Entry)) -> u64 {
+    pub fn scan(&self, cursor: u64, count: usize, mut visit: impl FnMut(&[u8], &Entry)) -> u64 {
         let len = self.map.len() as u64;
         let mut pos = if cursor == 0 || cursor > len {
             len
@@ -510,6 +559,19 @@ impl Db {
     }
 }
 
+/// The number of the save to start after the one numbered `last`, with no save under way
+/// in `dbs`. Numbers are 16 bits, to keep an entry at 40 bytes: after 65,535 saves every
+/// mark goes back to 0 (one O(N) pass, less than any one save costs) and numbering starts
+/// again at 1.
+pub fn next_save_epoch(last: u16, dbs: &mut [Db]) -> u16 {
+    last.checked_add(1).unwrap_or_else(|| {
+        for db in dbs {
+            db.restart_save_marks();
+        }
+        1
+    })
+}
+
 impl Db {
     /// Checks that every key is found by its own bytes at its own position, that the keys
     /// with a deadline are exactly those in `volatile` (each found at its position too),
@@ -518,12 +580,12 @@ impl Db {
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut with_deadline = 0;
         for (i, (k, e)) in self.map.iter().enumerate() {
-            if self.map.get_index_of(k.as_slice()) != Some(i) {
+            if self.map.get_index_of(k.as_bytes()) != Some(i) {
                 return Err(format!("key at {i} is not found at its position"));
             }
-            if e.expire_at.is_some() {
+            if e.expire_at().is_some() {
                 with_deadline += 1;
-                if !self.volatile.contains(k.as_slice()) {
+                if !self.volatile.contains(k.as_bytes()) {
                     return Err(format!("key at {i} has a deadline but is not volatile"));
                 }
             }
@@ -535,7 +597,7 @@ impl Db {
             ));
         }
         for (i, k) in self.volatile.iter().enumerate() {
-            if self.volatile.get_index_of(k.as_slice()) != Some(i) {
+            if self.volatile.get_index_of(k.as_bytes()) != Some(i) {
                 return Err(format!("volatile key at {i} is not found at its position"));
             }
         }
@@ -594,7 +656,7 @@ mod tests {
         let mut step = 0;
         loop {
             cursor = db.scan(cursor, 10, |k, _| {
-                seen.insert(k.clone());
+                seen.insert(k.to_vec());
             });
             // Delete and add keys while scanning: k{odd < 500} go away, new keys come in.
             if step < 250 {
@@ -622,15 +684,15 @@ mod tests {
             let value = format!("{:?}", entry.value);
             self.0
                 .borrow_mut()
-                .push((key.to_vec(), value, entry.expire_at));
+                .push((key.to_vec(), value, entry.expire_at()));
         }
     }
 
     fn rows<'a>(
-        entries: impl Iterator<Item = (&'a Key, &'a Entry)>,
+        entries: impl Iterator<Item = (&'a [u8], &'a Entry)>,
     ) -> Vec<(Key, String, Option<i64>)> {
         let mut out: Vec<_> = entries
-            .map(|(k, e)| (k.clone(), format!("{:?}", e.value), e.expire_at))
+            .map(|(k, e)| (k.to_vec(), format!("{:?}", e.value), e.expire_at()))
             .collect();
         out.sort();
         out
@@ -643,7 +705,10 @@ mod tests {
     fn a_save_gets_the_entries_of_its_start() {
         let mut rng = fastrand::Rng::with_seed(7);
         let mut db = Db::default();
-        for epoch in 1..=40u32 {
+        // 40 saves whose numbers run out half way (see `next_save_epoch`).
+        let mut epoch = u16::MAX - 20;
+        for _ in 0..40 {
+            epoch = next_save_epoch(epoch, std::slice::from_mut(&mut db));
             for _ in 0..rng.usize(0..300) {
                 let k = format!("k{}", rng.u32(..400)).into_bytes();
                 db.set(k, s("start"), false, 0);
@@ -695,6 +760,6 @@ mod tests {
         assert_eq!(db.volatile_len(), 1);
         db.set(b"a".to_vec(), s("3"), false, 0);
         assert_eq!(db.volatile_len(), 0);
-        assert_eq!(db.get_raw(b"a").unwrap().expire_at, None);
+        assert_eq!(db.get_raw(b"a").unwrap().expire_at(), None);
     }
 }

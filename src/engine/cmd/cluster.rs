@@ -220,7 +220,7 @@ fn cluster_getkeysinslot(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let count = usize::try_from(count).unwrap_or(usize::MAX);
     let keys = ctx.db().keys_in_slot(slot, count).unwrap_or_default();
     Ok(Reply::Array(
-        keys.into_iter().map(|k| Reply::bulk(k)).collect(),
+        keys.into_iter().map(Reply::bulk).collect(),
     ))
 }
 

@@ -81,7 +81,7 @@ fn pick(srv: &mut Server, s: &Settings, now_ms: i64) -> Option<(usize, Key)> {
                 d.key_at(i).map(|(k, _)| k)
             };
             if let Some(k) = key {
-                return Some((db, k.clone()));
+                return Some((db, k.to_vec()));
             }
         }
         return None;
@@ -108,7 +108,7 @@ fn pick(srv: &mut Server, s: &Settings, now_ms: i64) -> Option<(usize, Key)> {
         while let Some(c) = srv.evictor.pool.pop() {
             let present = srv.dbs[c.db]
                 .get_raw(&c.key)
-                .is_some_and(|e| !volatile || e.expire_at.is_some());
+                .is_some_and(|e| !volatile || e.expire_at().is_some());
             if present {
                 return Some((c.db, c.key));
             }
@@ -147,10 +147,15 @@ fn populate(srv: &mut Server, s: &Settings, db: usize, len: usize, now_ms: i64) 
         let Some((key, e)) = found else { continue };
         let score = match s.policy {
             Policy::AllKeysLfu | Policy::VolatileLfu => {
-                255 - u64::from(lfu_decayed(e.lfu, e.accessed_ms, now_ms, s.lfu_decay_time))
+                255 - u64::from(lfu_decayed(
+                    e.lfu,
+                    e.accessed_ms(),
+                    now_ms,
+                    s.lfu_decay_time,
+                ))
             }
-            Policy::VolatileTtl => u64::MAX - e.expire_at.map_or(0, |t| t.max(0) as u64),
-            _ => now_ms.saturating_sub(e.accessed_ms).max(0) as u64,
+            Policy::VolatileTtl => u64::MAX - e.expire_at().map_or(0, |t| t.max(0) as u64),
+            _ => now_ms.saturating_sub(e.accessed_ms()).max(0) as u64,
         };
         let pool = &mut srv.evictor.pool;
         if pool.iter().any(|c| c.db == db && c.key == *key) {
@@ -160,7 +165,7 @@ fn populate(srv: &mut Server, s: &Settings, db: usize, len: usize, now_ms: i64) 
             continue;
         }
         let at = pool.partition_point(|c| c.score < score);
-        let key = key.clone();
+        let key = key.to_vec();
         pool.insert(at, Candidate { score, db, key });
         if pool.len() > POOL_SIZE {
             pool.remove(0);

@@ -46,13 +46,13 @@ pub fn active_expire_round(srv: &mut Server, db: usize, now: i64) -> (usize, usi
             pos = 0;
             wrapped = true;
         }
-        let Some(key) = srv.dbs[db].volatile_key_at(pos).cloned() else {
+        let Some(key) = srv.dbs[db].volatile_key_at(pos).map(<[u8]>::to_vec) else {
             break;
         };
         sampled += 1;
         let ttl = srv.dbs[db]
             .get_raw(&key)
-            .and_then(|e| e.expire_at)
+            .and_then(|e| e.expire_at())
             .map_or(0, |t| t.saturating_sub(now));
         if ttl > 0 {
             ttl_sum = ttl_sum.saturating_add(ttl);

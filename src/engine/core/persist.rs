@@ -56,8 +56,9 @@ pub struct Persist {
     /// `BGSAVE SCHEDULE` (or `BGSAVE` in a transaction): start one as soon as possible.
     pub scheduled: bool,
     /// The number of the last background save started: each save's is greater, so that
-    /// entries marked by an earlier one are pending in the next.
-    pub epoch: u32,
+    /// entries marked by an earlier one are pending in the next (see
+    /// [`next_save_epoch`](crate::engine::keyspace::next_save_epoch)).
+    pub epoch: u16,
     /// Saves done (`rdb_saves`).
     pub saves: u64,
     /// What the last load found (`rdb_last_load_keys_loaded`, `…_expired`).

@@ -154,7 +154,7 @@ pub struct Evictor {
 /// counter, decayed then incremented logarithmically (Redis's `updateLFU`). O(1).
 pub fn touch(e: &mut Entry, now_ms: i64, s: &Settings, rng: &mut fastrand::Rng) {
     if s.policy.is_lfu() {
-        let c = lfu_decayed(e.lfu, e.accessed_ms, now_ms, s.lfu_decay_time);
+        let c = lfu_decayed(e.lfu, e.accessed_ms(), now_ms, s.lfu_decay_time);
         e.lfu = if c == u8::MAX {
             c
         } else {
@@ -167,5 +167,5 @@ pub fn touch(e: &mut Entry, now_ms: i64, s: &Settings, rng: &mut fastrand::Rng) 
             }
         };
     }
-    e.accessed_ms = now_ms;
+    e.set_accessed_ms(now_ms);
 }

@@ -480,7 +480,7 @@ impl Loader {
         let mut entry = Entry::new(value, prefix.expire_ms, now);
         if let Some(idle) = prefix.idle_s {
             let ms = i64::try_from(idle).unwrap_or(i64::MAX).saturating_mul(1000);
-            entry.accessed_ms = now.saturating_sub(ms);
+            entry.set_accessed_ms(now.saturating_sub(ms));
         }
         if let Some(freq) = prefix.freq {
             entry.lfu = freq;

@@ -294,7 +294,7 @@ fn write_list(out: &mut Vec<u8>, l: &ListValue, opts: &SaveOptions) {
             });
         }
     };
-    for e in &l.items {
+    for e in l.items.iter() {
         match (cut.place(e).0, &mut tail) {
             (Cut::Join, Some(lp)) => lp.push(e),
             (Cut::Plain, _) => {

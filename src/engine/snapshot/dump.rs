@@ -1,6 +1,6 @@
 //! Canonical text dumps of a dataset, for tests and diagnostics.
 
-use super::super::keyspace::{Db, Entry, Key};
+use super::super::keyspace::{Db, Entry};
 use super::super::types::Value;
 
 /// A canonical text of a dataset, equal for two datasets exactly when they hold the same
@@ -25,14 +25,14 @@ fn dump(dbs: &[Db], with_encoding: bool) -> String {
     let esc = |b: &[u8]| b.escape_ascii().to_string();
     let mut out = String::new();
     for (i, db) in dbs.iter().enumerate() {
-        let mut keys: Vec<(&Key, &Entry)> = db.iter().collect();
+        let mut keys: Vec<(&[u8], &Entry)> = db.iter().collect();
         keys.sort_by(|a, b| a.0.cmp(b.0));
         for (k, e) in keys {
             let _ = write!(
                 out,
                 "{i} {} {:?} {} {}:",
                 esc(k),
-                e.expire_at,
+                e.expire_at(),
                 e.value.type_name(),
                 if with_encoding {
                     e.value.encoding()

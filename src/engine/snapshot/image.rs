@@ -136,7 +136,7 @@ fn decode_functions(r: &mut Reader<'_>, bytes: &[u8]) -> Result<Vec<Vec<u8>>, Fo
 fn encode_entry(out: &mut Vec<u8>, db: usize, key: &[u8], entry: &Entry) {
     put_varint(out, db as u64);
     put_bytes(out, key);
-    let expire = if entry.expire_at.is_some() {
+    let expire = if entry.expire_at().is_some() {
         FLAG_EXPIRE
     } else {
         0
@@ -151,14 +151,14 @@ fn encode_entry(out: &mut Vec<u8>, db: usize, key: &[u8], entry: &Entry) {
     };
     out.push(tag);
     out.push(flags | expire);
-    if let Some(t) = entry.expire_at {
+    if let Some(t) = entry.expire_at() {
         out.extend_from_slice(&t.to_le_bytes());
     }
     match &entry.value {
         Value::Str(s) => put_bytes(out, &s.bytes),
         Value::List(l) => {
             put_varint(out, l.len() as u64);
-            for item in &l.items {
+            for item in l.items.iter() {
                 put_bytes(out, item);
             }
         }
@@ -362,7 +362,9 @@ fn decode_entry(
             for _ in 0..n {
                 items.push_back(r.bytes()?);
             }
-            Value::List(ListValue { items })
+            Value::List(ListValue {
+                items: Box::new(items),
+            })
         }
         TAG_SET => {
             let n = r.count(1)?;

@@ -119,7 +119,7 @@ pub fn install_dbs(srv: &mut crate::engine::Server, mut dbs: Vec<Db>) {
         let expired: Vec<Key> = db
             .iter()
             .filter(|(_, e)| e.is_expired_at(now))
-            .map(|(k, _)| k.clone())
+            .map(|(k, _)| k.to_vec())
             .collect();
         for k in expired {
             db.remove(&k);

@@ -55,8 +55,8 @@ impl End {
 /// A list value.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ListValue {
-    /// The elements, head first.
-    pub items: VecDeque<Vec<u8>>,
+    /// The elements, head first. Boxed, so that a list takes 8 bytes of a `Value`.
+    pub items: Box<VecDeque<Vec<u8>>>,
 }
 
 impl ListValue {
@@ -270,7 +270,7 @@ impl ListValue {
 impl FromIterator<Vec<u8>> for ListValue {
     fn from_iter<I: IntoIterator<Item = Vec<u8>>>(iter: I) -> ListValue {
         ListValue {
-            items: iter.into_iter().collect(),
+            items: Box::new(iter.into_iter().collect()),
         }
     }
 }

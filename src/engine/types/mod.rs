@@ -194,3 +194,22 @@ impl Value {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::size_of;
+
+    /// A database of small values is mostly entries: every type but the string keeps its
+    /// body behind one pointer, so that a value is a string's 24 bytes (its tag in the
+    /// string's own, see `string.rs`) and the types that grow pay for their size in their
+    /// own blocks.
+    #[test]
+    fn a_value_is_three_words() {
+        assert!(size_of::<HashValue>() <= 16);
+        assert!(size_of::<ListValue>() <= 16);
+        assert!(size_of::<SetValue>() <= 16);
+        assert!(size_of::<ZSet>() <= 16);
+        assert!(size_of::<Box<Stream>>() <= 16);
+    }
+}

@@ -59,7 +59,8 @@ type Hasher = foldhash::fast::RandomState;
 /// A set value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetValue {
-    members: IndexSet<SmallBytes, Hasher>,
+    /// Boxed, so that a set takes 16 bytes of a `Value`.
+    members: Box<IndexSet<SmallBytes, Hasher>>,
     intset: bool,
 }
 
@@ -73,7 +74,7 @@ impl SetValue {
     /// An empty set, intset-encoded until a member says otherwise.
     pub fn new() -> SetValue {
         SetValue {
-            members: IndexSet::default(),
+            members: Box::default(),
             intset: true,
         }
     }
@@ -85,7 +86,8 @@ impl SetValue {
             members: members
                 .into_iter()
                 .map(|m| SmallBytes::from(&m[..]))
-                .collect(),
+                .collect::<IndexSet<_, _>>()
+                .into(),
             intset: false,
         }
     }
@@ -208,7 +210,7 @@ impl SetValue {
             return Ok(());
         }
         let mut prev = None;
-        for m in &self.members {
+        for m in self.members.iter() {
             let Some(v) = parse_i64(m) else {
                 return Err(format!("{:?} in an intset", String::from_utf8_lossy(m)));
             };

@@ -38,25 +38,44 @@ use std::rc::Rc;
 /// Longest byte string kept inline.
 pub const INLINE: usize = 22;
 
-/// An immutable byte string: inline up to [`INLINE`] bytes, else a shared heap block.
+/// An immutable byte string: inline up to [`INLINE`] bytes, else in a heap block `L`.
 #[derive(Clone)]
-pub enum SmallBytes {
+pub enum Small<L> {
     /// Length and bytes (the first `len` of the buffer).
     Inline(u8, [u8; INLINE]),
-    /// A longer string, shared.
-    Shared(Rc<[u8]>),
+    /// A longer string.
+    Shared(L),
 }
 
-impl SmallBytes {
+/// A member of a set or sorted set: long ones shared by reference count, so that a sorted
+/// set's dict and tree hold one copy.
+pub type SmallBytes = Small<Rc<[u8]>>;
+
+/// A key of the keyspace: long ones in an exact-size block of their own. A short key (most
+/// are: `user:1000`, `session:ab12`) costs no allocation and is compared without reading
+/// another cache line.
+pub type KeyBytes = Small<Box<[u8]>>;
+
+impl<L: Deref<Target = [u8]>> Small<L> {
     /// The bytes.
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
         match self {
-            SmallBytes::Inline(len, buf) => buf.get(..usize::from(*len)).unwrap_or(&[]),
-            SmallBytes::Shared(rc) => rc,
+            Small::Inline(len, buf) => buf.get(..usize::from(*len)).unwrap_or(&[]),
+            Small::Shared(long) => long,
         }
     }
+}
 
+/// The inline form of `b`, if it fits.
+#[inline]
+fn inline<L>(b: &[u8]) -> Option<Small<L>> {
+    let mut buf = [0u8; INLINE];
+    buf.get_mut(..b.len())?.copy_from_slice(b);
+    Some(Small::Inline(b.len() as u8, buf))
+}
+
+impl SmallBytes {
     /// True when both are the same shared block, or both inline (for invariant checks:
     /// the dict and the tree must share long members rather than copy them).
     pub fn shares_with(&self, other: &SmallBytes) -> bool {
@@ -70,17 +89,24 @@ impl SmallBytes {
 
 impl From<&[u8]> for SmallBytes {
     fn from(b: &[u8]) -> SmallBytes {
-        if b.len() <= INLINE {
-            let mut buf = [0u8; INLINE];
-            buf[..b.len()].copy_from_slice(b);
-            SmallBytes::Inline(b.len() as u8, buf)
-        } else {
-            SmallBytes::Shared(Rc::from(b))
-        }
+        inline(b).unwrap_or_else(|| Small::Shared(Rc::from(b)))
     }
 }
 
-impl Deref for SmallBytes {
+impl From<&[u8]> for KeyBytes {
+    fn from(b: &[u8]) -> KeyBytes {
+        inline(b).unwrap_or_else(|| Small::Shared(Box::from(b)))
+    }
+}
+
+impl From<Vec<u8>> for KeyBytes {
+    /// Keeps a long key's own block (shrunk to its length) rather than copying it.
+    fn from(b: Vec<u8>) -> KeyBytes {
+        inline(&b).unwrap_or_else(|| Small::Shared(b.into_boxed_slice()))
+    }
+}
+
+impl<L: Deref<Target = [u8]>> Deref for Small<L> {
     type Target = [u8];
 
     #[inline]
@@ -89,29 +115,29 @@ impl Deref for SmallBytes {
     }
 }
 
-impl Borrow<[u8]> for SmallBytes {
+impl<L: Deref<Target = [u8]>> Borrow<[u8]> for Small<L> {
     fn borrow(&self) -> &[u8] {
         self.as_bytes()
     }
 }
 
-impl Hash for SmallBytes {
-    /// Hashes as the byte slice does, so maps keyed by `SmallBytes` can be searched with
-    /// a `&[u8]`.
+impl<L: Deref<Target = [u8]>> Hash for Small<L> {
+    /// Hashes as the byte slice does, so maps keyed by `Small` can be searched with a
+    /// `&[u8]`.
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.as_bytes().hash(state);
     }
 }
 
-impl PartialEq for SmallBytes {
-    fn eq(&self, other: &SmallBytes) -> bool {
+impl<L: Deref<Target = [u8]>> PartialEq for Small<L> {
+    fn eq(&self, other: &Small<L>) -> bool {
         self.as_bytes() == other.as_bytes()
     }
 }
 
-impl Eq for SmallBytes {}
+impl<L: Deref<Target = [u8]>> Eq for Small<L> {}
 
-impl fmt::Debug for SmallBytes {
+impl<L: Deref<Target = [u8]>> fmt::Debug for Small<L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}", String::from_utf8_lossy(self.as_bytes()))
     }
@@ -135,6 +161,11 @@ mod tests {
             let mut m = HashMap::new();
             m.insert(s, len);
             assert_eq!(m.get(&bytes[..]), Some(&len));
+            let k = KeyBytes::from(bytes.clone());
+            assert_eq!(&*k, &bytes[..]);
+            assert_eq!(matches!(k, Small::Inline(..)), len <= INLINE);
+            assert_eq!(KeyBytes::from(&bytes[..]), k);
         }
+        assert_eq!(std::mem::size_of::<KeyBytes>(), 24);
     }
 }

@@ -124,7 +124,7 @@ pub async fn import_rdb(
                         here.and_then(|h| h.get_raw(k))
                             .is_some_and(|x| !x.is_expired_at(now))
                     })
-                    .map(|(k, _)| k.clone())
+                    .map(|(k, _)| k.to_vec())
                     .collect();
                 kept += existing.len();
                 for k in existing {

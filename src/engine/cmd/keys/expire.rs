@@ -106,7 +106,7 @@ fn expire_generic(ctx: &mut Ctx<'_>, args: &Args, name: &str, base: Base, unit: 
     let Some(entry) = ctx.lookup_write(key) else {
         return Ok(Reply::Integer(0));
     };
-    if !cond.allows(entry.expire_at, when) {
+    if !cond.allows(entry.expire_at(), when) {
         return Ok(Reply::Integer(0));
     }
     if when <= ctx.now_ms {
@@ -160,7 +160,7 @@ fn ttl_generic(ctx: &mut Ctx<'_>, args: &mut Args, unit: Unit, relative: bool) -
     let Some(entry) = ctx.lookup_read_notouch(key) else {
         return Ok(Reply::Integer(-2));
     };
-    let Some(at) = entry.expire_at else {
+    let Some(at) = entry.expire_at() else {
         return Ok(Reply::Integer(-1));
     };
     let ms = if relative { at.saturating_sub(now) } else { at }.max(0);
@@ -194,7 +194,9 @@ pub(super) fn pexpiretime(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 /// `PERSIST key`: removes the deadline; 1 if there was one, 0 if none or no key. O(1).
 pub(super) fn persist(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_bytes()?;
-    let had_deadline = ctx.lookup_write(key).is_some_and(|e| e.expire_at.is_some());
+    let had_deadline = ctx
+        .lookup_write(key)
+        .is_some_and(|e| e.expire_at().is_some());
     if !had_deadline {
         return Ok(Reply::Integer(0));
     }

@@ -37,7 +37,7 @@ pub(super) fn object_encoding(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 pub(super) fn object_idletime(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_bytes()?;
     let now = ctx.now_ms;
-    let Some(accessed) = ctx.lookup_read_notouch(key).map(|e| e.accessed_ms) else {
+    let Some(accessed) = ctx.lookup_read_notouch(key).map(|e| e.accessed_ms()) else {
         return Ok(Reply::Nil);
     };
     if lfu_policy(ctx) {
@@ -57,7 +57,9 @@ pub(super) fn object_idletime(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 pub(super) fn object_freq(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_bytes()?;
     let now = ctx.now_ms;
-    let Some((counter, since)) = ctx.lookup_read_notouch(key).map(|e| (e.lfu, e.accessed_ms))
+    let Some((counter, since)) = ctx
+        .lookup_read_notouch(key)
+        .map(|e| (e.lfu, e.accessed_ms()))
     else {
         return Ok(Reply::Nil);
     };

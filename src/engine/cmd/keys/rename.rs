@@ -124,7 +124,7 @@ pub(super) fn copy(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let Some(value) = ctx.lookup_read(src_key).cloned() else {
         return Ok(Reply::Integer(0));
     };
-    let expire_at = ctx.db().get_raw(src_key).and_then(|e| e.expire_at);
+    let expire_at = ctx.db().get_raw(src_key).and_then(|e| e.expire_at());
     ctx.expire_if_needed_in(dst, dst_key);
     if ctx.srv.dbs[dst].get_raw(dst_key).is_some() {
         if !replace {

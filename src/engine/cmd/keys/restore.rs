@@ -118,7 +118,7 @@ pub(super) fn restore(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             entry.lfu = f;
         }
     } else if let Some(idle) = o.idle_s {
-        entry.accessed_ms = now.saturating_sub(idle.saturating_mul(1000));
+        entry.set_accessed_ms(now.saturating_sub(idle.saturating_mul(1000)));
     }
     if let (Some(t), false) = (deadline, o.absttl) {
         let mut argv = args.argv().to_vec();
@@ -164,7 +164,7 @@ mod tests {
         let (mut b, cb) = testing::connected_at(NOW + 1000);
         b.execute(cb, fx[0].argv.clone());
         assert_eq!(
-            b.server().dbs[0].get_raw(b"k").unwrap().expire_at,
+            b.server().dbs[0].get_raw(b"k").unwrap().expire_at(),
             Some(NOW + 5000)
         );
         // ABSTTL and no TTL replay as they are.

@@ -33,7 +33,7 @@ pub(super) fn scan(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let opts = parse_opts(args, true)?;
     let mut candidates = Vec::new();
     let next = ctx.db().scan(cursor, opts.count, |k, _| {
-        candidates.push(k.clone());
+        candidates.push(k.to_vec());
     });
     let pattern = opts.pattern.as_deref().filter(|p| *p != b"*");
     let mut found = Vec::new();
@@ -70,7 +70,7 @@ pub(super) fn randomkey(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
             return Ok(Reply::Nil);
         }
         let i = ctx.random_below(len);
-        let Some(key) = ctx.db().key_at(i).map(|(k, _)| k.clone()) else {
+        let Some(key) = ctx.db().key_at(i).map(|(k, _)| k.to_vec()) else {
             return Ok(Reply::Nil);
         };
         if !ctx.expire_if_needed(&key) {

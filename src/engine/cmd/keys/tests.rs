@@ -40,7 +40,7 @@ fn dump(e: &Engine) -> Vec<DbDump> {
         .iter()
         .map(|db| {
             db.iter()
-                .map(|(k, en)| (k.clone(), (en.value.clone(), en.expire_at)))
+                .map(|(k, en)| (k.to_vec(), (en.value.clone(), en.expire_at())))
                 .collect()
         })
         .collect()

@@ -117,7 +117,7 @@ fn start_bgsave(srv: &mut Server) -> Result<(), ()> {
     }
     let now = srv.clock.now_ms();
     let opts = file_options(srv, now);
-    srv.persist.epoch += 1;
+    srv.persist.epoch = crate::engine::keyspace::next_save_epoch(srv.persist.epoch, &mut srv.dbs);
     let file = BackgroundFile::start(
         &mut srv.dbs,
         &srv.functions.codes(),

@@ -237,7 +237,7 @@ pub(super) fn spop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 // SREMs would replay into a hash table: record the rebuilt set itself.
                 ctx.dirty += out.len() as u64;
                 ctx.notify(class::SET, "spop", &key);
-                let deadline = ctx.db().get_raw(&key).and_then(|e| e.expire_at);
+                let deadline = ctx.db().get_raw(&key).and_then(|e| e.expire_at());
                 let mut sadd = vec![b"SADD".to_vec(), key.clone()];
                 sadd.extend(members);
                 ctx.propagate(vec![b"DEL".to_vec(), key.clone()]);

@@ -132,7 +132,7 @@ pub(super) fn getex(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             let had_ttl = ctx
                 .db()
                 .get_raw(&key)
-                .is_some_and(|e| e.expire_at.is_some());
+                .is_some_and(|e| e.expire_at().is_some());
             if had_ttl {
                 ctx.set_expire(&key, None);
                 ctx.notify(class::GENERIC, "persist", &key);

@@ -1,7 +1,6 @@
 //! Tests of the string group through the engine: encodings, effects and their replay, and the
 //! limits set by `proto-max-bulk-len`.
 
-use crate::engine::keyspace::Entry;
 use crate::engine::testing::{self, effects, run};
 use crate::engine::types::Value;
 use crate::engine::{Clock, Effect, Engine, ManualClock, Reply, NUM_DBS};
@@ -113,21 +112,14 @@ fn dump(e: &Engine) -> Vec<Vec<Row>> {
         .map(|db| {
             let mut rows: Vec<_> = e.server().dbs[db]
                 .iter()
-                .map(
-                    |(
-                        k,
-                        Entry {
-                            value, expire_at, ..
-                        },
-                    )| {
-                        let v = match value {
-                            Value::Str(s) => format!("str {:?}", s.bytes),
-                            Value::Hash(h) => format!("hash big={} {:?}", h.is_big(), h),
-                            other => format!("{other:?}"),
-                        };
-                        (k.clone(), v, *expire_at)
-                    },
-                )
+                .map(|(k, e)| {
+                    let v = match &e.value {
+                        Value::Str(s) => format!("str {:?}", s.bytes),
+                        Value::Hash(h) => format!("hash big={} {:?}", h.is_big(), h),
+                        other => format!("{other:?}"),
+                    };
+                    (k.to_vec(), v, e.expire_at())
+                })
                 .collect();
             rows.sort();
             rows

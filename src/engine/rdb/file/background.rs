@@ -79,7 +79,7 @@ impl BackgroundFile {
         functions: &[Vec<u8>],
         now_ms: i64,
         opts: FileOptions,
-        epoch: u32,
+        epoch: u16,
     ) -> BackgroundFile {
         let mut sizes = Vec::with_capacity(dbs.len());
         for (index, db) in dbs.iter_mut().enumerate() {

@@ -99,7 +99,7 @@ pub fn write_file(
         for (key, entry) in db.iter() {
             put_key(&mut out, key, entry, now_ms, opts).map_err(|type_name| SaveError {
                 db: i,
-                key: key.clone(),
+                key: key.to_vec(),
                 type_name,
             })?;
         }
@@ -155,7 +155,7 @@ pub(super) fn put_key(
     let Some((&type_byte, object)) = value.split_first() else {
         return Err(entry.value.type_name());
     };
-    if let Some(at) = entry.expire_at {
+    if let Some(at) = entry.expire_at() {
         out.push(opcode::EXPIRETIME_MS);
         out.extend_from_slice(&at.to_le_bytes());
     }
@@ -163,7 +163,7 @@ pub(super) fn put_key(
         Usage::None => {}
         Usage::Idle => {
             out.push(opcode::IDLE);
-            let idle = now_ms.saturating_sub(entry.accessed_ms).max(0) / 1000;
+            let idle = now_ms.saturating_sub(entry.accessed_ms()).max(0) / 1000;
             put_len(out, idle as u64);
         }
         Usage::Freq => {

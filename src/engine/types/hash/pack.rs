@@ -12,15 +12,18 @@
 //! `Vec` has 24 and no spare capacity. Each write reallocates it to its new size (an
 //! in-place `realloc` when the allocator's size class still fits, as it mostly does for a
 //! few bytes more); an update whose new value encodes to the same length is written in
-//! place with no allocation. The number of pairs is kept beside the buffer so that HLEN is
-//! **O(1)**.
+//! place with no allocation. The number of pairs is kept in the buffer's last four bytes
+//! (little-endian; an empty pack has no bytes at all) so that HLEN is **O(1)** and the pack
+//! is one 16-byte pointer, as Redis's listpack keeps its count in its header: the hash then
+//! fits a 24-byte `Value` beside the other types.
 //!
 //! Lookups scan from the front, comparing lengths before bytes: **O(N)**, as in Redis's
 //! listpack, with N bounded by `hash-max-listpack-entries` (the caller converts past it).
 //! Deleting a pair moves the rest of the buffer down over it, so the order is kept.
 //!
-//! Invariants: the buffer decodes into exactly `pairs` field/value pairs with nothing left
-//! over; no field appears twice.
+//! Invariants: the buffer is empty, or its body (all but the last four bytes) decodes into
+//! exactly the counted number (at least one) of field/value pairs with nothing left over;
+//! no field appears twice.
 //!
 //! # Changing it
 //! Another length code (a fixed-width header, say) changes only [`put_len`],
@@ -35,11 +38,13 @@ use std::ops::Range;
 /// The most bytes a varint length takes (a 64-bit `usize`, seven bits a byte).
 const MAX_LEN_BYTES: usize = 10;
 
-/// Field, value, field, value… each as a varint length and its bytes.
+/// Bytes of the pair count at the end of a non-empty buffer.
+const COUNT: usize = 4;
+
+/// Field, value, field, value… each as a varint length and its bytes, then the count.
 #[derive(Clone, Default, PartialEq, Eq, Debug)]
 pub(super) struct Pack {
     buf: Box<[u8]>,
-    pairs: usize,
 }
 
 /// Bytes of the varint that encodes `n`.
@@ -110,41 +115,74 @@ impl Pack {
             .clone()
             .map(|(f, v)| len_size(f.len()) + f.len() + len_size(v.len()) + v.len())
             .sum();
-        let mut buf = Vec::with_capacity(size);
+        let mut buf = Vec::with_capacity(size + COUNT);
         let mut count = 0;
         for (f, v) in pairs {
             push_str(&mut buf, f);
             push_str(&mut buf, v);
             count += 1;
         }
-        Pack {
-            buf: buf.into_boxed_slice(),
-            pairs: count,
+        Pack::sealed(buf, count)
+    }
+
+    /// The pack of `body` holding `count` pairs: the count appended, or no bytes at all
+    /// when there is none.
+    fn sealed(mut body: Vec<u8>, count: usize) -> Pack {
+        if count == 0 {
+            return Pack::default();
         }
+        let n = u32::try_from(count).unwrap_or(u32::MAX);
+        body.extend_from_slice(&n.to_le_bytes());
+        Pack {
+            buf: body.into_boxed_slice(),
+        }
+    }
+
+    /// The pairs' bytes, without the count.
+    fn body(&self) -> &[u8] {
+        let end = self.buf.len().saturating_sub(COUNT);
+        self.buf.get(..end).unwrap_or(&[])
+    }
+
+    /// The buffer as a vector of the body alone, for a write that changes the count.
+    fn take_body(&mut self) -> Vec<u8> {
+        let mut buf = mem::take(&mut self.buf).into_vec();
+        buf.truncate(buf.len().saturating_sub(COUNT));
+        buf
     }
 
     /// Number of pairs. **O(1).**
     pub(super) fn len(&self) -> usize {
-        self.pairs
+        let mut n = [0u8; COUNT];
+        if let Some(tail) = self
+            .buf
+            .len()
+            .checked_sub(COUNT)
+            .and_then(|i| self.buf.get(i..))
+        {
+            n.copy_from_slice(tail);
+        }
+        u32::from_le_bytes(n) as usize
     }
 
-    /// Bytes of the buffer (for tests and measurements).
+    /// Bytes of the pairs (for tests and measurements).
     pub(super) fn bytes(&self) -> usize {
-        self.buf.len()
+        self.body().len()
     }
 
     /// The pairs in order.
     pub(super) fn iter(&self) -> Iter<'_> {
         Iter {
-            rest: &self.buf,
-            left: self.pairs,
+            rest: self.body(),
+            left: self.len(),
         }
     }
 
     /// The pair holding `field`. **O(N).**
     fn find(&self, field: &[u8]) -> Option<Found> {
-        let total = self.buf.len();
-        let mut rest: &[u8] = &self.buf;
+        let body = self.body();
+        let total = body.len();
+        let mut rest: &[u8] = body;
         while !rest.is_empty() {
             let start = total - rest.len();
             let (f, after_field) = read_str(rest)?;
@@ -195,13 +233,13 @@ impl Pack {
             }
             return false;
         }
-        let mut buf = mem::take(&mut self.buf).into_vec();
-        buf.reserve_exact(len_size(field.len()) + field.len() + k + value.len());
+        let count = self.len() + 1;
+        let mut buf = self.take_body();
+        buf.reserve_exact(len_size(field.len()) + field.len() + k + value.len() + COUNT);
         push_str(&mut buf, field);
         buf.extend_from_slice(&len[..k]);
         buf.extend_from_slice(value);
-        self.buf = buf.into_boxed_slice();
-        self.pairs += 1;
+        *self = Pack::sealed(buf, count);
         true
     }
 
@@ -211,17 +249,20 @@ impl Pack {
         let Some(found) = self.find(field) else {
             return false;
         };
-        let mut buf = mem::take(&mut self.buf).into_vec();
+        let count = self.len() - 1;
+        let mut buf = self.take_body();
         buf.drain(found.start..found.value.end);
-        self.buf = buf.into_boxed_slice();
-        self.pairs -= 1;
+        *self = Pack::sealed(buf, count);
         true
     }
 
-    /// Checks the invariants: the buffer decodes into exactly `pairs` pairs, nothing left
-    /// over, no field twice. **O(N²)** (for tests).
+    /// Checks the invariants: the body decodes into exactly the counted pairs, nothing
+    /// left over, no field twice, no count without pairs. **O(N²)** (for tests).
     pub(super) fn check(&self) -> Result<(), String> {
-        let mut rest: &[u8] = &self.buf;
+        if !self.buf.is_empty() && (self.buf.len() < COUNT || self.len() == 0) {
+            return Err(format!("{} bytes hold no pair", self.buf.len()));
+        }
+        let mut rest: &[u8] = self.body();
         let mut fields: Vec<&[u8]> = Vec::new();
         while !rest.is_empty() {
             let Some((f, after)) = read_str(rest) else {
@@ -236,8 +277,8 @@ impl Pack {
             fields.push(f);
             rest = after;
         }
-        if fields.len() != self.pairs {
-            return Err(format!("{} pairs, counted {}", fields.len(), self.pairs));
+        if fields.len() != self.len() {
+            return Err(format!("{} pairs, counted {}", fields.len(), self.len()));
         }
         Ok(())
     }
@@ -301,10 +342,10 @@ mod tests {
         let mut p = Pack::default();
         assert!(p.insert(b"f0", b"v0"));
         assert!(p.insert(b"f1", b"v1"));
-        assert_eq!(&*p.buf, b"\x02f0\x02v0\x02f1\x02v1");
+        assert_eq!(p.body(), b"\x02f0\x02v0\x02f1\x02v1");
         // Same encoded length: rewritten in place.
         assert!(!p.insert(b"f0", b"zz"));
-        assert_eq!(&*p.buf, b"\x02f0\x02zz\x02f1\x02v1");
+        assert_eq!(p.body(), b"\x02f0\x02zz\x02f1\x02v1");
         // Longer and shorter values move the tail.
         let long = vec![b'x'; 200];
         assert!(!p.insert(b"f0", &long));
@@ -312,10 +353,10 @@ mod tests {
         assert_eq!(p.get(b"f0"), Some(&long[..]));
         assert_eq!(p.get(b"f1"), Some(&b"v1"[..]));
         assert!(!p.insert(b"f0", b""));
-        assert_eq!(&*p.buf, b"\x02f0\x00\x02f1\x02v1");
+        assert_eq!(p.body(), b"\x02f0\x00\x02f1\x02v1");
         assert!(p.remove(b"f0"));
         assert!(!p.remove(b"f0"));
-        assert_eq!(&*p.buf, b"\x02f1\x02v1");
+        assert_eq!(p.body(), b"\x02f1\x02v1");
         assert_eq!(p.len(), 1);
         p.check().unwrap();
         assert!(p.remove(b"f1"));

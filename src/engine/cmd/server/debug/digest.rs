@@ -82,7 +82,7 @@ pub fn object_digest(digest: &mut Digest, entry: &Entry) {
     match &entry.value {
         Value::Str(s) => mix_digest(digest, &s.bytes),
         Value::List(l) => {
-            for e in &l.items {
+            for e in l.items.iter() {
                 mix_digest(digest, e);
             }
         }
@@ -114,7 +114,7 @@ pub fn object_digest(digest: &mut Digest, entry: &Entry) {
             }
         }
     }
-    if entry.expire_at.is_some() {
+    if entry.expire_at().is_some() {
         xor_digest(digest, b"!!expire!!");
     }
 }

@@ -260,7 +260,7 @@ fn object(ctx: &mut Ctx<'_>, key: &[u8]) -> CmdResult {
         let fill = srv.config.list_max_listpack_size();
         let mut cut = NodeCutter::new(fill, srv.debug.packed_threshold);
         let (mut nodes, mut bytes) = (0usize, 0usize);
-        for item in &l.items {
+        for item in l.items.iter() {
             let (place, closed) = cut.place(item);
             if let Some(b) = closed {
                 nodes += 1;
@@ -288,10 +288,10 @@ fn object(ctx: &mut Ctx<'_>, key: &[u8]) -> CmdResult {
 /// access, or under an LFU policy the access minute (16 bits) and the counter (8 bits).
 fn lru_word(srv: &crate::engine::Server, e: &Entry) -> i64 {
     if srv.config.eviction().policy.is_lfu() {
-        let minutes = e.accessed_ms.div_euclid(60_000) & 0xFFFF;
+        let minutes = e.accessed_ms().div_euclid(60_000) & 0xFFFF;
         (minutes << 8) | i64::from(e.lfu)
     } else {
-        e.accessed_ms.div_euclid(1000) & ((1 << 24) - 1)
+        e.accessed_ms().div_euclid(1000) & ((1 << 24) - 1)
     }
 }
 
@@ -507,7 +507,7 @@ fn install(ctx: &mut Ctx<'_>, data: RdbData, flush: bool) {
             if entry.is_expired_at(now) {
                 continue;
             }
-            ctx.srv.dbs[i].insert_entry(key.clone(), entry.clone());
+            ctx.srv.dbs[i].insert_entry(key.to_vec(), entry.clone());
             ctx.signal_modified_in(i, key);
         }
     }
