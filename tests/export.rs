@@ -123,7 +123,7 @@ fn compare_with_redis(dbs: &[Db], redis: &mut RespClient) {
                 Value::Str(s) => {
                     assert_eq!(
                         redis.call(&[&b"GET"[..], k]).unwrap(),
-                        bulk(&s.bytes),
+                        bulk(s.as_bytes()),
                         "{ctx}"
                     )
                 }

@@ -1182,7 +1182,7 @@ fn string(v: &[u8]) -> Value {
 
 fn bytes_of(e: &Entry) -> &[u8] {
     match &e.value {
-        Value::Str(s) => &s.bytes,
+        Value::Str(s) => s.as_bytes(),
         _ => panic!("the workload stores strings only"),
     }
 }
@@ -1420,7 +1420,7 @@ fn keyspace_save_under_writes_at_scale() {
                     }
                     (5, Some(k)) => {
                         if let Some(Value::Str(s)) = db.get_raw_mut(&k).map(|e| &mut e.value) {
-                            s.bytes.push(b'!');
+                            s.edit().push(b'!');
                         }
                     }
                     (6, Some(k)) => db.insert_entry(k, Entry::new(string(b"i"), Some(5), 1)),

@@ -78,7 +78,7 @@ pub fn to_commands(dbs: &[Db], now_ms: i64) -> Vec<Vec<Vec<u8>>> {
             let k = key;
             match &e.value {
                 Value::Str(s) => {
-                    let mut cmd = vec![b"SET".to_vec(), key.to_vec(), s.bytes.clone()];
+                    let mut cmd = vec![b"SET".to_vec(), key.to_vec(), s.as_bytes().to_vec()];
                     if let Some(t) = e.expire_at() {
                         cmd.push(b"PXAT".to_vec());
                         cmd.push(t.to_string().into_bytes());
@@ -201,7 +201,7 @@ pub fn to_json(dbs: &[Db], now_ms: i64) -> String {
                 out.push(']');
             };
             match &e.value {
-                Value::Str(s) => json_bytes(&mut out, &s.bytes),
+                Value::Str(s) => json_bytes(&mut out, s.as_bytes()),
                 Value::List(l) => list(&mut out, &mut l.items.iter()),
                 Value::Set(s) => list(
                     &mut out,

@@ -55,7 +55,7 @@ impl Kind {
     pub fn of(value: &Value) -> Kind {
         #[allow(unreachable_patterns)]
         match value {
-            Value::Str(s) if s.bytes.starts_with(b"HYLL") => Kind::Hll,
+            Value::Str(s) if s.as_bytes().starts_with(b"HYLL") => Kind::Hll,
             Value::Str(_) => Kind::String,
             Value::List(_) => Kind::List,
             Value::Set(_) => Kind::Set,
@@ -477,19 +477,19 @@ pub fn snapshot(db: &Db, key: &[u8], limit: usize) -> Option<ValueView> {
     let e = db.get_raw(key)?;
     #[allow(unreachable_patterns)]
     Some(match &e.value {
-        Value::Str(s) if s.bytes.starts_with(b"HYLL") => ValueView::Hll(
-            hll::count(&s.bytes).ok(),
-            match hll::check(&s.bytes) {
+        Value::Str(s) if s.as_bytes().starts_with(b"HYLL") => ValueView::Hll(
+            hll::count(s.as_bytes()).ok(),
+            match hll::check(s.as_bytes()) {
                 Ok(hll::Encoding::Dense) => "dense",
                 Ok(hll::Encoding::Sparse) => "sparse",
                 Err(_) => "invalid",
             },
-            s.bytes.len(),
+            s.len(),
         ),
         Value::Str(s) => {
             let cap = limit.saturating_mul(64);
-            let shown = s.bytes.get(..cap).unwrap_or(&s.bytes);
-            ValueView::String(shown.to_vec(), s.bytes.len())
+            let shown = s.as_bytes().get(..cap).unwrap_or(s.as_bytes());
+            ValueView::String(shown.to_vec(), s.len())
         }
         Value::List(l) => ValueView::List(l.range(0, limit as i64 - 1).cloned().collect(), l.len()),
         Value::Set(s) => {

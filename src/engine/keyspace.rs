@@ -642,7 +642,7 @@ mod tests {
     use crate::engine::types::StrValue;
 
     fn s(v: &str) -> Value {
-        Value::Str(StrValue::new(v.as_bytes().to_vec()))
+        Value::Str(StrValue::from_slice(v.as_bytes()))
     }
 
     #[test]

@@ -219,9 +219,7 @@ fn cluster_getkeysinslot(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         .ok_or_else(|| Error::Err("Invalid slot or number of keys".into()))?;
     let count = usize::try_from(count).unwrap_or(usize::MAX);
     let keys = ctx.db().keys_in_slot(slot, count).unwrap_or_default();
-    Ok(Reply::Array(
-        keys.into_iter().map(Reply::bulk).collect(),
-    ))
+    Ok(Reply::Array(keys.into_iter().map(Reply::bulk).collect()))
 }
 
 /// `CLUSTER MYID`: the node id (Redis makes one up at start; kvlab uses its run id).

@@ -95,7 +95,7 @@ fn sparse_max(ctx: &Ctx<'_>) -> u64 {
 
 /// Redis's `isHLLObjectOrReply` on a value: WRONGTYPE for other types, then the header.
 fn check(v: &Value) -> CmdResult<Encoding> {
-    hll::check(&v.as_str()?.bytes).map_err(|_| Error::NotHll)
+    hll::check(v.as_str()?.as_bytes()).map_err(|_| Error::NotHll)
 }
 
 /// The engine error for a failed HyperLogLog operation.
@@ -133,8 +133,7 @@ fn hll_for_write<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<(&'c mut Vec
         .ok_or(Error::NoSuchKey)?
         .value
         .as_str_mut()?;
-    s.raw = true;
-    Ok((&mut s.bytes, !exists))
+    Ok((s.edit(), !exists))
 }
 
 /// `PFADD key [element ...]`: adds the elements to the HyperLogLog at `key` (created
@@ -190,7 +189,7 @@ fn pfcount(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 continue;
             };
             check(v)?;
-            hll::merge_into(&mut max, &v.as_str()?.bytes).map_err(fault)?;
+            hll::merge_into(&mut max, v.as_str()?.as_bytes()).map_err(fault)?;
         }
         return Ok(Reply::Integer(hll::count_registers(&max) as i64));
     }
@@ -204,13 +203,14 @@ fn pfcount(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         .ok_or(Error::NoSuchKey)?
         .value
         .as_str_mut()?;
-    hll::check(&s.bytes).map_err(|_| Error::NotHll)?;
-    s.raw = true;
-    if let Some(card) = hll::cached(&s.bytes) {
+    hll::check(s.as_bytes()).map_err(|_| Error::NotHll)?;
+    // Redis makes the value raw before it looks at the cache (`dbUnshareStringValue`).
+    let bytes = s.edit();
+    if let Some(card) = hll::cached(bytes) {
         return Ok(Reply::Integer(card as i64));
     }
-    let card = hll::count(&s.bytes).map_err(fault)?;
-    hll::store_cache(&mut s.bytes, card);
+    let card = hll::count(bytes).map_err(fault)?;
+    hll::store_cache(bytes, card);
     ctx.dirty += 1;
     ctx.signal_modified(&key);
     ctx.propagate(argv.to_vec());
@@ -235,7 +235,7 @@ fn pfmerge(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         if check(v)? == Encoding::Dense {
             use_dense = true;
         }
-        hll::merge_into(&mut max, &v.as_str()?.bytes).map_err(fault)?;
+        hll::merge_into(&mut max, v.as_str()?.as_bytes()).map_err(fault)?;
     }
     let dest = argv[1].clone();
     let (bytes, _) = hll_for_write(ctx, &dest)?;

@@ -383,7 +383,7 @@ fn lookup_by_pattern(ctx: &mut Ctx<'_>, pattern: &[u8], subst: &[u8]) -> Option<
     key.extend_from_slice(post);
     match (ctx.lookup_read(&key)?, field) {
         (Value::Hash(h), Some(f)) => h.get(f).map(<[u8]>::to_vec),
-        (Value::Str(s), None) => Some(s.bytes.clone()),
+        (Value::Str(s), None) => Some(s.as_bytes().to_vec()),
         _ => None,
     }
 }

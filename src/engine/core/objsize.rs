@@ -102,8 +102,8 @@ fn string_size(s: &StrValue) -> u64 {
         "embstr" => jemalloc_size(ROBJ + 3 + len as u64 + 1),
         // Edited in place (APPEND, SETRANGE, SETBIT…): the room `sdsMakeRoomFor` left
         // (see `StrValue::edited`).
-        _ if s.sds_alloc != 0 => {
-            let alloc = s.sds_alloc as usize;
+        _ if s.sds_alloc() != 0 => {
+            let alloc = s.sds_alloc() as usize;
             ROBJ + jemalloc_size(sds_header(alloc).max(3) + alloc as u64 + 1)
         }
         // A big argument keeps its query buffer's `\r\n`.

@@ -113,7 +113,7 @@ pub fn write_value(out: &mut Vec<u8>, value: &Value, opts: &SaveOptions) {
     match value {
         Value::Str(s) => {
             out.push(kind::STRING);
-            put_string(out, &s.bytes, opts.compress);
+            put_string(out, s.as_bytes(), opts.compress);
         }
         Value::Hash(h) => write_hash(out, h, opts),
         Value::Set(s) => write_set(out, s, opts),

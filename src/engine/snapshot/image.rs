@@ -142,7 +142,10 @@ fn encode_entry(out: &mut Vec<u8>, db: usize, key: &[u8], entry: &Entry) {
         0
     };
     let (tag, flags) = match &entry.value {
-        Value::Str(s) => (TAG_STRING, u8::from(s.raw) | (u8::from(s.plain) << 1)),
+        Value::Str(s) => (
+            TAG_STRING,
+            u8::from(s.is_raw()) | (u8::from(s.is_plain()) << 1),
+        ),
         Value::List(_) => (TAG_LIST, 0),
         Value::Set(s) => (TAG_SET, u8::from(!s.is_intset())),
         Value::ZSet(z) => (TAG_ZSET, u8::from(!z.is_listpack())),
@@ -155,7 +158,7 @@ fn encode_entry(out: &mut Vec<u8>, db: usize, key: &[u8], entry: &Entry) {
         out.extend_from_slice(&t.to_le_bytes());
     }
     match &entry.value {
-        Value::Str(s) => put_bytes(out, &s.bytes),
+        Value::Str(s) => put_bytes(out, s.as_bytes()),
         Value::List(l) => {
             put_varint(out, l.len() as u64);
             for item in l.items.iter() {
@@ -346,12 +349,9 @@ fn decode_entry(
         TAG_STRING => {
             let bytes = r.bytes()?;
             match enc {
-                Some(f) => StrValue {
-                    bytes,
-                    raw: f & 1 != 0,
-                    plain: f & 2 != 0,
-                    sds_alloc: 0,
-                },
+                Some(f) if f & 1 != 0 => StrValue::raw(bytes),
+                Some(f) if f & 2 != 0 => StrValue::plain(bytes),
+                Some(_) => StrValue::new(bytes),
                 None => StrValue::new(bytes),
             }
         }

@@ -275,7 +275,7 @@ fn bitfield_generic(ctx: &mut Ctx<'_>, args: &mut Args, read_only: bool) -> CmdR
     let (fields, highest) = parse_fields(ctx, argv)?;
     let Some(highest) = highest else {
         let bytes: &[u8] = match ctx.lookup_read(&key) {
-            Some(v) => &v.as_str()?.bytes,
+            Some(v) => v.as_str()?.as_bytes(),
             None => &[],
         };
         return Ok(Reply::Array(
@@ -292,10 +292,10 @@ fn bitfield_generic(ctx: &mut Ctx<'_>, args: &mut Args, read_only: bool) -> CmdR
     let mut replies = Vec::with_capacity(fields.len());
     for f in &fields {
         if let FieldOp::Get = f.op {
-            replies.push(read_field(&s.bytes, f));
+            replies.push(read_field(s.as_bytes(), f));
             continue;
         }
-        let (reply, changed) = write_field(&mut s.bytes, f);
+        let (reply, changed) = write_field(s.edit(), f);
         if !matches!(reply, Reply::Nil) && (grown || changed) {
             changes += 1;
         }

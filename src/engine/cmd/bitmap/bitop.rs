@@ -48,7 +48,7 @@ pub(super) fn bitop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let mut acc: Vec<u8> = Vec::new();
     for (j, key) in argv[3..].iter().enumerate() {
         let src: &[u8] = match ctx.lookup_read(key) {
-            Some(v) => &v.as_str()?.bytes,
+            Some(v) => v.as_str()?.as_bytes(),
             None => &[],
         };
         if src.len() > acc.len() {

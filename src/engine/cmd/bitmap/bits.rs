@@ -20,7 +20,7 @@ pub(super) fn setbit(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         .filter(|v| v & !1 == 0)
         .ok_or(Error::BitValue)?;
     let (s, grown) = bits_for_write(ctx, &key, offset)?;
-    let byte = &mut s.bytes[(offset >> 3) as usize];
+    let byte = &mut s.edit()[(offset >> 3) as usize];
     let mask = 0x80u8 >> (offset & 7);
     let old = *byte & mask != 0;
     let changed = grown || old != (on == 1);
@@ -45,7 +45,7 @@ pub(super) fn getbit(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let Some(v) = ctx.lookup_read(&key) else {
         return Ok(Reply::Integer(0));
     };
-    let b = byte_at(&v.as_str()?.bytes, offset);
+    let b = byte_at(v.as_str()?.as_bytes(), offset);
     Ok(Reply::Integer(i64::from(b & (0x80 >> (offset & 7)) != 0)))
 }
 
@@ -67,7 +67,7 @@ pub(super) fn bitcount(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let Some(v) = ctx.lookup_read(&key) else {
         return Ok(Reply::Integer(0));
     };
-    let bytes = &v.as_str()?.bytes;
+    let bytes = v.as_str()?.as_bytes();
     let len = bytes.len() as u64;
     let range = match argv.len() {
         2 => (len > 0).then(|| (0, len * 8 - 1)),
@@ -108,7 +108,7 @@ pub(super) fn bitpos(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let Some(v) = ctx.lookup_read(&key) else {
         return Ok(Reply::Integer(if bit { -1 } else { 0 }));
     };
-    let bytes = &v.as_str()?.bytes;
+    let bytes = v.as_str()?.as_bytes();
     let len = bytes.len() as u64;
     let mut end_given = false;
     let range = match argv.len() {

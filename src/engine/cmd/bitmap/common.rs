@@ -58,14 +58,14 @@ pub(super) fn bits_for_write<'c>(
         .ok_or(Error::NoSuchKey)?
         .value
         .as_str_mut()?;
-    s.raw = true;
+    let old = s.len();
+    let bytes = s.edit();
     let mut grown = !exists;
-    if s.bytes.len() < need {
-        let old = s.bytes.len();
-        s.bytes
-            .try_reserve_exact(need - s.bytes.len())
+    if old < need {
+        bytes
+            .try_reserve_exact(need - old)
             .map_err(|_| Error::OutOfMemory)?;
-        s.bytes.resize(need, 0);
+        bytes.resize(need, 0);
         if exists {
             s.edited(old);
         }

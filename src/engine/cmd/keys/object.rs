@@ -96,7 +96,7 @@ pub(crate) fn refcount(config: &crate::engine::Config, value: &Value) -> i64 {
     const OBJ_SHARED_INTEGERS: i64 = 10_000;
     let small_int = match value {
         Value::Str(s) if s.encoding() == "int" => {
-            parse_i64(&s.bytes).is_some_and(|v| (0..OBJ_SHARED_INTEGERS).contains(&v))
+            parse_i64(s.as_bytes()).is_some_and(|v| (0..OBJ_SHARED_INTEGERS).contains(&v))
         }
         _ => false,
     };

@@ -38,7 +38,7 @@ pub(super) fn is_opt(arg: &[u8], word: &str) -> bool {
 /// missing, WRONGTYPE if not a string. Counts a keyspace hit or miss.
 pub(super) fn read_string(ctx: &mut Ctx<'_>, key: &[u8]) -> CmdResult<Option<Vec<u8>>> {
     match ctx.lookup_read(key) {
-        Some(v) => Ok(Some(v.as_str()?.bytes.clone())),
+        Some(v) => Ok(Some(v.as_str()?.as_bytes().to_vec())),
         None => Ok(None),
     }
 }
@@ -169,7 +169,7 @@ pub(super) fn set_generic(
         Some(at) => {
             ctx.set_value(
                 key.clone(),
-                Value::Str(StrValue::new(value.clone())),
+                Value::Str(StrValue::from_slice(&value)),
                 keep_ttl,
             );
             ctx.notify(class::STRING, "set", &key);

@@ -47,11 +47,7 @@ fn incr_by(ctx: &mut Ctx<'_>, key: Vec<u8>, by: i64) -> CmdResult {
         None => 0,
     };
     let new = current.checked_add(by).ok_or(Error::Overflow)?;
-    ctx.set_value(
-        key.clone(),
-        Value::Str(StrValue::new(new.to_string().into_bytes())),
-        true,
-    );
+    ctx.set_value(key.clone(), Value::Str(StrValue::from_i64(new)), true);
     ctx.notify(class::STRING, "incrby", &key);
     Ok(Reply::Integer(new))
 }
@@ -67,7 +63,7 @@ pub(super) fn incrbyfloat(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_owned()?;
     let incr_arg = args.next_bytes()?.to_vec();
     let current = match ctx.lookup_write(&key) {
-        Some(e) => LongDouble::parse(&e.value.as_str()?.bytes).ok_or(Error::NotFloat)?,
+        Some(e) => LongDouble::parse(e.value.as_str()?.as_bytes()).ok_or(Error::NotFloat)?,
         None => LongDouble::zero(),
     };
     let by = LongDouble::parse(&incr_arg).ok_or(Error::NotFloat)?;

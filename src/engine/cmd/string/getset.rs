@@ -77,7 +77,7 @@ pub(super) fn getset(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_owned()?;
     let value = args.next_owned()?;
     let old = read_string(ctx, &key)?;
-    ctx.set_value(key.clone(), Value::Str(StrValue::new(value.clone())), false);
+    ctx.set_value(key.clone(), Value::Str(StrValue::from_slice(&value)), false);
     ctx.notify(class::STRING, "set", &key);
     ctx.propagate(vec![b"SET".to_vec(), key, value]);
     Ok(Reply::bulk_or_nil(old.as_deref()))
@@ -152,7 +152,7 @@ pub(super) fn mget(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let mut out = Vec::with_capacity(keys.len());
     for key in &keys {
         out.push(match ctx.lookup_read(key) {
-            Some(Value::Str(s)) => Reply::bulk(&s.bytes),
+            Some(Value::Str(s)) => Reply::bulk(s.as_bytes()),
             _ => Reply::Nil,
         });
     }

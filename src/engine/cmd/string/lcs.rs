@@ -22,12 +22,12 @@ pub(super) fn lcs(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key_b = args.next_bytes()?.to_vec();
     let not_strings = || Error::Err("The specified keys must contain string values".into());
     let a = match ctx.lookup_read(&key_a) {
-        Some(Value::Str(s)) => Some(s.bytes.clone()),
+        Some(Value::Str(s)) => Some(s.as_bytes().to_vec()),
         Some(_) => None,
         None => Some(Vec::new()),
     };
     let b = match ctx.lookup_read(&key_b) {
-        Some(Value::Str(s)) => Some(s.bytes.clone()),
+        Some(Value::Str(s)) => Some(s.as_bytes().to_vec()),
         Some(_) => None,
         None => Some(Vec::new()),
     };

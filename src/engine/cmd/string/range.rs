@@ -22,11 +22,12 @@ pub(super) fn append(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     };
     let s = entry.value.as_str_mut()?;
     check_string_length(max, s.len() as u64, tail.len() as u64)?;
-    s.bytes
+    let old = s.len();
+    let bytes = s.edit();
+    bytes
         .try_reserve(tail.len())
         .map_err(|_| Error::OutOfMemory)?;
-    let old = s.len();
-    s.bytes.extend_from_slice(&tail);
+    bytes.extend_from_slice(&tail);
     s.edited(old);
     let len = s.len();
     ctx.dirty += 1;
@@ -111,8 +112,9 @@ pub(super) fn setrange(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             check_string_length(max, offset, value.len() as u64)?;
             let (start, end) = byte_span(offset, value.len())?;
             let old = s.len();
-            grow_zeroed(&mut s.bytes, end)?;
-            s.bytes[start..end].copy_from_slice(&value);
+            let bytes = s.edit();
+            grow_zeroed(bytes, end)?;
+            bytes[start..end].copy_from_slice(&value);
             s.edited(old);
             let len = s.len();
             ctx.dirty += 1;

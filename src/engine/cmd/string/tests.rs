@@ -114,7 +114,7 @@ fn dump(e: &Engine) -> Vec<Vec<Row>> {
                 .iter()
                 .map(|(k, e)| {
                     let v = match &e.value {
-                        Value::Str(s) => format!("str {:?}", s.bytes),
+                        Value::Str(s) => format!("str {:?}", s.as_bytes()),
                         Value::Hash(h) => format!("hash big={} {:?}", h.is_big(), h),
                         other => format!("{other:?}"),
                     };

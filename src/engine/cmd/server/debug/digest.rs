@@ -80,7 +80,7 @@ fn xor_pair(digest: &mut Digest, a: &[u8], b: &[u8]) {
 pub fn object_digest(digest: &mut Digest, entry: &Entry) {
     mix_digest(digest, &type_number(&entry.value).to_be_bytes());
     match &entry.value {
-        Value::Str(s) => mix_digest(digest, &s.bytes),
+        Value::Str(s) => mix_digest(digest, s.as_bytes()),
         Value::List(l) => {
             for e in l.items.iter() {
                 mix_digest(digest, e);
