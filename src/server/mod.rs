@@ -113,7 +113,8 @@ pub struct Options {
     /// knows; default `libc`).
     pub allocator: &'static str,
     /// Returns the memory the allocator keeps freed to the system (`mi_collect` for the
-    /// binary's mimalloc), called from the tick loop once a second. Without it an idle
+    /// binary's mimalloc), called from the tick loop after each tick (an idle server with a
+    /// million keys spends 0.3% of a core on its ticks). Without it an idle
     /// server keeps what a burst freed (the old tables of a map that grew, a drained
     /// query buffer) resident until its next allocations; Redis's jemalloc purges the
     /// same pages from its background thread.
@@ -458,7 +459,6 @@ async fn save_loop(shared: Rc<Shared>) {
 async fn tick_loop(shared: Rc<Shared>) {
     use tokio::time::Instant;
     let mut next_tick = Instant::now() + TICK;
-    let mut ticks = 0u32;
     loop {
         let wake_at = {
             let engine = shared.engine.borrow();
@@ -483,11 +483,8 @@ async fn tick_loop(shared: Rc<Shared>) {
             shared.print_log(&mut engine);
             // No persistence yet: drop the effects so they don't pile up.
             drop(engine.take_effects());
-            ticks = ticks.wrapping_add(1);
-            if ticks % 10 == 0 {
-                if let Some(release) = shared.release_freed {
-                    release();
-                }
+            if let Some(release) = shared.release_freed {
+                release();
             }
             next_tick = Instant::now() + TICK;
         } else {
