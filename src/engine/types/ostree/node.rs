@@ -3,8 +3,11 @@
 
 use arrayvec::ArrayVec;
 
-/// Most elements in a leaf.
-pub const LEAF_MAX: usize = 64;
+/// Most elements in a leaf: 62, so that a sorted set's leaf (`f64` scores, 24-byte
+/// members, room for 63 of each) is 2,032 bytes and fits the allocator's 2 KB size class.
+/// With 64 it was 2,096 bytes in a 2,304-byte block; at 500,000 members that was 4 bytes
+/// a member (`python3 bench/memory.py --only zset`). A test holds the size.
+pub const LEAF_MAX: usize = 62;
 /// Most children of an inner node.
 pub const INNER_MAX: usize = 64;
 /// Fewest elements in a leaf other than the root: a quarter, so that a leaf can split

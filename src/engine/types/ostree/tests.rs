@@ -275,3 +275,9 @@ mod rekey {
         );
     }
 }
+
+#[test]
+fn a_sorted_set_leaf_fits_two_kilobytes() {
+    use crate::engine::types::small::SmallBytes;
+    assert!(std::mem::size_of::<super::node::Leaf<f64, SmallBytes>>() <= 2048);
+}
