@@ -751,6 +751,13 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_is_40_bytes() {
+        // The value's 24, the deadline's 8, and the access time, save mark and LFU
+        // counter in the last 8 (see `Entry`).
+        assert_eq!(std::mem::size_of::<Entry>(), 40);
+    }
+
+    #[test]
     fn set_without_keep_ttl_persists_the_key() {
         let mut db = Db::default();
         db.set(b"a".to_vec(), s("1"), false, 0);

@@ -212,6 +212,5 @@ mod tests {
         assert!(size_of::<ZSet>() <= 16);
         assert!(size_of::<Box<Stream>>() <= 16);
         assert_eq!(size_of::<Value>(), 24);
-        assert_eq!(size_of::<crate::engine::keyspace::Entry>(), 40);
     }
 }

@@ -124,22 +124,7 @@ impl StrValue {
 
     /// The result of INCR and the like: the canonical text of `n`, `int` encoded.
     pub fn from_i64(n: i64) -> StrValue {
-        let mut buf = [0u8; INLINE_CAP];
-        let mut at = INLINE_CAP;
-        let mut m = n.unsigned_abs();
-        loop {
-            at -= 1;
-            buf[at] = b'0' + (m % 10) as u8;
-            m /= 10;
-            if m == 0 {
-                break;
-            }
-        }
-        if n < 0 {
-            at -= 1;
-            buf[at] = b'-';
-        }
-        StrValue::from_slice(&buf[at..])
+        StrValue::from_slice(itoa::Buffer::new().format(n).as_bytes())
     }
 
     /// A string built by `createStringObject`: `embstr` up to 44 bytes, else `raw`, never
