@@ -781,3 +781,50 @@ fn info_memory_reports_the_real_resident_size_and_allocator() {
     let frag: f64 = field("mem_fragmentation_ratio").parse().unwrap();
     assert!((frag - rss as f64 / used as f64).abs() < 0.01, "{frag}");
 }
+
+/// The process's resident bytes, from /proc.
+fn resident_of(pid: u32) -> u64 {
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).unwrap();
+    statm
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse::<u64>()
+        .unwrap()
+        * 4096
+}
+
+#[test]
+fn freed_memory_goes_back_to_the_system_and_huge_pages_are_off() {
+    let srv = Server::start();
+    let pid = srv.child.id();
+    // As Redis with `disable-thp yes`: no transparent huge pages for the process.
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    if let Some(line) = status.lines().find(|l| l.starts_with("THP_enabled:")) {
+        assert_eq!(line.split_whitespace().nth(1), Some("0"), "{line}");
+    }
+    let mut s = srv.connect();
+    let base = resident_of(pid);
+    let value = vec![b'v'; 4096];
+    let mut input = Vec::new();
+    let mut want = Vec::new();
+    for i in 0..20_000 {
+        input.extend(req(&[b"SET", format!("k:{i}").as_bytes(), &value]));
+        want.extend_from_slice(b"+OK\r\n");
+    }
+    roundtrip(&mut s, &input, &want);
+    let loaded = resident_of(pid);
+    assert!(loaded > base + 60_000_000, "{base} -> {loaded}");
+    roundtrip(&mut s, &req(&[b"FLUSHALL"]), b"+OK\r\n");
+    // An idle server: the tick hands back what the flush freed within a few ticks.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut now = resident_of(pid);
+    while now > base + 20_000_000 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+        now = resident_of(pid);
+    }
+    assert!(
+        now <= base + 20_000_000,
+        "{base} -> {loaded} -> {now} after FLUSHALL"
+    );
+}
