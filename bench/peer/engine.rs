@@ -57,10 +57,15 @@ mod peer {
             BenchEngine { engine, client }
         }
 
-        /// Runs one command, its words as strings; returns the reply.
+        /// Runs one command, its words as strings; returns the reply. The effects the
+        /// command recorded (what the app hands its persistence) are taken and dropped, as
+        /// the app takes them after each command: left in the engine they would pile up,
+        /// a copy of every write's arguments.
         pub fn call(&mut self, argv: Vec<String>) -> JsValue {
             let argv = argv.into_iter().map(String::into_bytes).collect();
-            to_js(self.engine.execute(self.client, argv))
+            let reply = self.engine.execute(self.client, argv);
+            drop(self.engine.take_effects());
+            to_js(reply)
         }
     }
 }
