@@ -10,11 +10,8 @@ fn main() {
         Ok(Invocation::Serve(mut opts)) => {
             opts.allocator = ALLOCATOR_NAME;
             opts.release_freed = Some(release_freed);
-            let keep_thp = opts
-                .config
-                .iter()
-                .any(|(name, value)| name == "disable-thp" && value.eq_ignore_ascii_case("no"));
-            tune_memory(!keep_thp);
+            opts.disable_thp = Some(disable_thp);
+            set_purge_delay();
             if let Err(e) = kvlab::server::run(&opts) {
                 eprintln!("kvlab-server: {e}");
                 std::process::exit(1);
@@ -57,30 +54,33 @@ const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 #[cfg(not(target_arch = "wasm32"))]
 const PURGE_DELAY_MS: std::ffi::c_long = 100;
 
-/// Memory settings made once at start: the purge delay above and, unless `--disable-thp
-/// no` was given, transparent huge pages off for the process, as Redis does by default
-/// (`disable-thp yes`): with them, the kernel's khugepaged later fills a partly used 2 MB
-/// region, and resident memory grows for no data.
+/// Sets the purge delay above, once at start.
 #[cfg(not(target_arch = "wasm32"))]
 #[allow(unsafe_code)]
-fn tune_memory(disable_thp: bool) {
+fn set_purge_delay() {
     // SAFETY: mi_option_set takes two integers and is called here before any other
     // thread exists (it is not thread safe).
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
+}
+
+/// Turns transparent huge pages off for the process (Linux; elsewhere nothing). With
+/// them, the kernel's khugepaged later fills a partly used 2 MB region, and resident
+/// memory grows for no data.
+#[cfg(not(target_arch = "wasm32"))]
+#[allow(unsafe_code)]
+fn disable_thp() {
     #[cfg(target_os = "linux")]
-    if disable_thp {
+    {
         extern "C" {
             fn prctl(option: std::ffi::c_int, ...) -> std::ffi::c_int;
         }
         /// `PR_SET_THP_DISABLE` (linux/prctl.h).
         const PR_SET_THP_DISABLE: std::ffi::c_int = 41;
+        let (on, zero): (std::ffi::c_ulong, std::ffi::c_ulong) = (1, 0);
         // SAFETY: PR_SET_THP_DISABLE reads its integer arguments only and changes a flag
         // of this process; a failure (an old kernel) leaves THP as it was.
-        let (on, zero): (std::ffi::c_ulong, std::ffi::c_ulong) = (1, 0);
         let _ = unsafe { prctl(PR_SET_THP_DISABLE, on, zero, zero, zero) };
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = disable_thp;
 }
 
 /// Has mimalloc return the pages it holds free to the system now rather than at its next

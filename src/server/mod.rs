@@ -119,6 +119,9 @@ pub struct Options {
     /// query buffer) resident until its next allocations; Redis's jemalloc purges the
     /// same pages from its background thread.
     pub release_freed: Option<fn()>,
+    /// Turns transparent huge pages off for the process; called at start when the
+    /// configuration says `disable-thp yes` (the default), as Redis does.
+    pub disable_thp: Option<fn()>,
 }
 
 impl Default for Options {
@@ -130,6 +133,7 @@ impl Default for Options {
             config: Vec::new(),
             allocator: "libc",
             release_freed: None,
+            disable_thp: None,
         }
     }
 }
@@ -233,6 +237,11 @@ pub fn run(opts: &Options) -> io::Result<()> {
                 format!("--{name} {value}: {e}"),
             )
         })?;
+    }
+    if let Some(disable) = opts.disable_thp {
+        if engine.server().config.flag("disable-thp") {
+            disable();
+        }
     }
     if !opts.config.iter().any(|(name, _)| name == "dir") {
         // Redis's default `dir` is the directory it was started in.
