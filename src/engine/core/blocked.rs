@@ -77,6 +77,7 @@ impl Engine {
             others: &mut self.clients,
             table: self.table,
             now_ms,
+            started_us: Some(started),
         });
         let duration = self.srv.clock.monotonic_us().saturating_sub(started).max(0);
         c.db = saved_db;

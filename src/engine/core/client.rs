@@ -23,7 +23,7 @@ pub struct Client {
     /// Time of the last command, Unix milliseconds.
     pub last_cmd_ms: i64,
     /// Lowercase full name of the last command (`cmd=` in `CLIENT LIST`).
-    pub last_cmd: String,
+    pub last_cmd: std::borrow::Cow<'static, str>,
     /// Set by `QUIT`: the host closes the connection after sending the reply.
     pub close_after_reply: bool,
     /// What `CLIENT REPLY` asked for; the host honours it (see [`ReplyMode`]).
@@ -67,7 +67,7 @@ impl Client {
             laddr: laddr.to_string(),
             created_ms: now_ms,
             last_cmd_ms: now_ms,
-            last_cmd: "NULL".to_string(),
+            last_cmd: std::borrow::Cow::Borrowed("NULL"),
             close_after_reply: false,
             reply_mode: ReplyMode::On,
             no_evict: false,

@@ -41,6 +41,11 @@ pub struct Site<'a> {
     pub table: &'static Table,
     /// Time of the command, Unix milliseconds.
     pub now_ms: i64,
+    /// The [`Clock::monotonic_us`](crate::engine::Clock::monotonic_us) reading its
+    /// duration starts from, when the caller took one with `now_ms`
+    /// ([`Clock::now_and_monotonic_us`](crate::engine::Clock::now_and_monotonic_us));
+    /// `None`: [`call`](crate::engine::core::dispatch::call) reads the clock.
+    pub started_us: Option<i64>,
 }
 
 /// What a handler sees: the server and the calling client.
@@ -90,6 +95,7 @@ impl Ctx<'_> {
             others: &mut *self.others,
             table: self.table,
             now_ms: self.now_ms,
+            started_us: None,
         }
     }
 

@@ -3,6 +3,10 @@
 //! memory, pub/sub context, `CLIENT PAUSE`), queueing inside MULTI, and the run itself with
 //! the bookkeeping every command gets ([`call`]).
 
+use std::borrow::Cow;
+
+use smallvec::{smallvec, SmallVec};
+
 use super::evict;
 use crate::engine::args::Args;
 use crate::engine::blocking;
@@ -125,7 +129,7 @@ impl Engine {
     /// transaction, `NO_MULTI` commands; then, for a RESP2 client with subscriptions, the
     /// pub/sub context. A refused command inside MULTI marks the transaction
     /// ([`MultiState::dirty_exec`]); a refused `EXEC` aborts it at once.
-    pub(super) fn run(&mut self, id: ClientId, argv: Vec<Vec<u8>>) -> Vec<Reply> {
+    pub(super) fn run(&mut self, id: ClientId, argv: Vec<Vec<u8>>) -> Replies {
         // Errors sent since the last command (blocked clients' late replies) are no
         // command's failure.
         self.srv.stats.settle_errors();
@@ -139,12 +143,12 @@ impl Engine {
                 if matches!(e, Error::WrongArity(_)) {
                     self.srv.stats.reject(self.table, &argv);
                 }
-                return vec![self.reject(id, e, is_exec)];
+                return smallvec![self.reject(id, e, is_exec)];
             }
         };
         let is_exec = runs_queue(top);
         let Some(c) = self.clients.get(&id) else {
-            return Vec::new();
+            return Replies::new();
         };
         if top.flags.contains(Flags::PROTECTED) && !protected_allowed(&self.srv, top, &c.addr) {
             let name = top.name;
@@ -153,35 +157,35 @@ impl Engine {
                 name.to_ascii_uppercase()
             ));
             self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
-            return vec![self.reject(id, e, is_exec)];
+            return smallvec![self.reject(id, e, is_exec)];
         }
         if c.close_asap {
             // Redis stops reading from a client it is about to close.
-            return Vec::new();
+            return Replies::new();
         }
         if !c.authenticated && self.srv.acl.auth_required() && !cmd.flags.contains(Flags::NO_AUTH) {
-            return vec![self.reject(id, Error::NoAuth, is_exec)];
+            return smallvec![self.reject(id, Error::NoAuth, is_exec)];
         }
         // ACL: nothing to check while every user may run everything.
         if !self.srv.acl.all_open() {
             if let Err(e) = self.srv.acl.permit(&c.user, cmd, &fullname, &argv) {
                 self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
-                return vec![self.reject(id, e, is_exec)];
+                return smallvec![self.reject(id, e, is_exec)];
             }
         }
         if self.srv.config.cluster_enabled() {
             if let Err(e) = self.check_slots(id, top, cmd, &argv) {
-                return vec![e];
+                return smallvec![e];
             }
         }
         let Some(c) = self.clients.get(&id) else {
-            return Vec::new();
+            return Replies::new();
         };
         let in_multi = c.multi.is_some();
         if in_multi && cmd.flags.contains(Flags::NO_MULTI) {
             let e = Error::Err("Command not allowed inside a transaction".into());
             self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
-            return vec![self.reject(id, e, false)];
+            return smallvec![self.reject(id, e, false)];
         }
         if self.srv.config.maxmemory() > 0 {
             // Redis's processCommand: free memory first; if that fails, refuse what may
@@ -200,7 +204,7 @@ impl Engine {
                     || (in_multi && !top.dispatch.contains(DispatchFlags::ENDS_MULTI));
                 if denyoom {
                     self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
-                    return vec![self.reject(id, Error::OutOfMemory, is_exec)];
+                    return smallvec![self.reject(id, Error::OutOfMemory, is_exec)];
                 }
             }
         }
@@ -220,7 +224,7 @@ impl Engine {
                     }));
             if writes {
                 self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
-                return vec![self.reject(id, Error::NoReplicas, is_exec)];
+                return smallvec![self.reject(id, Error::NoReplicas, is_exec)];
             }
         }
         if c.proto == 2
@@ -231,17 +235,18 @@ impl Engine {
                 "Can't execute '{fullname}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"
             ));
             self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
-            return vec![self.reject(id, e, is_exec)];
+            return smallvec![self.reject(id, e, is_exec)];
         }
         if let Some(busy) = self.srv.running.as_ref().filter(|r| r.timed_out) {
             // Redis's processCommand while a script runs past busy-reply-threshold.
             if !cmd.flags.contains(Flags::ALLOW_BUSY) {
                 let e = Error::Coded(busy.busy_error().into());
                 self.srv.stats.command(self.table, cmd, &argv, pos).rejected += 1;
-                return vec![self.reject(id, e, is_exec)];
+                return smallvec![self.reject(id, e, is_exec)];
             }
         }
-        let now_ms = self.srv.clock.now_ms();
+        let (now_us, started_us) = self.srv.clock.now_and_monotonic_us();
+        let now_ms = now_us.div_euclid(1000);
         if let Some(pause) = self.srv.pause_at(now_ms) {
             // Redis's processCommand: under CLIENT PAUSE the command waits (queued ones
             // too), all of them or those that may write (EXEC: if its queue writes).
@@ -260,7 +265,7 @@ impl Engine {
                     .block(id, db, Vec::new(), None, blocking::BlockOp::Postpone);
                 self.srv.blocking.defer(id, argv);
                 self.srv.postponed.push_back(id);
-                return Vec::new();
+                return Replies::new();
             }
         }
         if in_multi && !top.dispatch.contains(DispatchFlags::NOT_QUEUED) {
@@ -275,12 +280,12 @@ impl Engine {
                     }
                 }
             }
-            return vec![Reply::status("QUEUED")];
+            return smallvec![Reply::status("QUEUED")];
         }
         // The caller is taken out of the map for the command, so that a handler can see it
         // mutably and every other client too (`CLIENT LIST`).
         let Some(mut caller) = self.clients.remove(&id) else {
-            return Vec::new();
+            return Replies::new();
         };
         caller.last_cmd_ms = now_ms;
         caller.last_cmd = fullname;
@@ -291,6 +296,7 @@ impl Engine {
             others: &mut self.clients,
             table: self.table,
             now_ms,
+            started_us: Some(started_us),
         };
         let out = call(site, cmd, pos, argv, Mode::DIRECT);
         self.srv.tracking.leave(outside);
@@ -393,7 +399,7 @@ impl Engine {
 pub(crate) fn resolve(
     table: &'static Table,
     argv: &[Vec<u8>],
-) -> Result<(&'static Command, &'static Command, String, usize), Error> {
+) -> Result<(&'static Command, &'static Command, Cow<'static, str>, usize), Error> {
     let Some(name) = argv.first() else {
         return Err(Error::Syntax);
     };
@@ -405,15 +411,15 @@ pub(crate) fn resolve(
         });
     };
     let (cmd, fullname, pos) = if top.subcommands.is_empty() {
-        (top, top.name.to_string(), 1)
+        (top, Cow::Borrowed(top.name), 1)
     } else if argv.len() < 2 && top.handler.is_some() {
         // A container that also works alone (`COMMAND`).
-        (top, top.name.to_string(), 1)
+        (top, Cow::Borrowed(top.name), 1)
     } else if argv.len() < 2 {
         return Err(Error::WrongArity(top.name.to_string()));
     } else {
         match top.subcommand(&argv[1]) {
-            Some(sub) => (sub, format!("{}|{}", top.name, sub.name), 2),
+            Some(sub) => (sub, Cow::Owned(format!("{}|{}", top.name, sub.name)), 2),
             None => {
                 return Err(Error::UnknownSubcommand {
                     command: error::c_str(name),
@@ -423,7 +429,7 @@ pub(crate) fn resolve(
         }
     };
     if !cmd.arity_ok(argv.len()) || cmd.handler.is_none() {
-        return Err(Error::WrongArity(fullname));
+        return Err(Error::WrongArity(fullname.into_owned()));
     }
     Ok((top, cmd, fullname, pos))
 }
@@ -441,6 +447,10 @@ fn protected_allowed(srv: &Server, top: &Command, addr: &str) -> bool {
         _ => false,
     }
 }
+
+/// What one command replies, in order: almost always a single reply, kept inline so that
+/// a command's run allocates nothing for it.
+pub type Replies = SmallVec<[Reply; 1]>;
 
 /// How [`call`] runs a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -490,20 +500,21 @@ pub fn call(
     pos: usize,
     argv: Vec<Vec<u8>>,
     mode: Mode,
-) -> Vec<Reply> {
+) -> Replies {
     let Site {
         srv,
         client,
         others,
         table,
         now_ms,
+        started_us,
     } = site;
     let Mode {
         deny_blocking,
         monitored,
     } = mode;
     let Some(handler) = cmd.handler else {
-        return vec![Error::WrongArity(cmd.name.to_string()).to_reply()];
+        return smallvec![Error::WrongArity(cmd.name.to_string()).to_reply()];
     };
     srv.stats.commands += 1;
     let mut ctx = Ctx {
@@ -522,7 +533,7 @@ pub fn call(
         errors_counted: None,
     };
     let mut args = Args::new(argv, pos);
-    let started = ctx.srv.clock.monotonic_us();
+    let started = started_us.unwrap_or_else(|| ctx.srv.clock.monotonic_us());
     let reply = match handler(&mut ctx, &mut args) {
         Ok(r) => r,
         Err(e) => e.to_reply(),
@@ -612,7 +623,7 @@ pub fn call(
             None => {}
         }
     }
-    let mut out = Vec::with_capacity(1 + replies.len());
+    let mut out = Replies::new();
     if !no_reply {
         out.push(reply);
     }

@@ -140,6 +140,7 @@ impl Host for ScriptHost<'_, '_> {
             others: &mut *self.ctx.others,
             table,
             now_ms: self.ctx.now_ms,
+            started_us: None,
         };
         let replies = call(site, cmd, pos, argv, Mode::IN_SCRIPT);
         let reply = replies.into_iter().next().unwrap_or(Reply::Nil);
