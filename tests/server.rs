@@ -828,3 +828,46 @@ fn freed_memory_goes_back_to_the_system_and_huge_pages_are_off() {
         "{base} -> {loaded} -> {now} after FLUSHALL"
     );
 }
+
+/// The process's minor page faults so far, from /proc.
+fn minor_faults_of(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    rest.split_whitespace().nth(7).unwrap().parse().unwrap()
+}
+
+/// Under a steady load the server keeps the memory its requests cycle through: writing
+/// one key 300,000 times takes hardly any page faults (none, on the machine this was
+/// written on). Handing freed pages back on every tick and keeping each write's arguments
+/// until the tick took 500 to 2,700 here, and 7,000 in 400,000 SETs from redis-benchmark's
+/// 50 connections (Redis: 150).
+#[test]
+fn a_steady_load_does_not_fault_its_memory_in_again() {
+    let srv = Server::start();
+    let pid = srv.child.id();
+    let mut s = srv.connect();
+    let batch = 1_000;
+    let mut input = Vec::new();
+    let mut want = Vec::new();
+    for i in 0..batch {
+        input.extend(req(&[b"SET", b"key", format!("value:{i:06}").as_bytes()]));
+        want.extend_from_slice(b"+OK\r\n");
+    }
+    // Warm up: the query buffer, the output buffer and the allocator's pages.
+    for _ in 0..20 {
+        roundtrip(&mut s, &input, &want);
+    }
+    let before = minor_faults_of(pid);
+    let started = Instant::now();
+    for _ in 0..300 {
+        roundtrip(&mut s, &input, &want);
+    }
+    let faults = minor_faults_of(pid) - before;
+    eprintln!(
+        "{faults} page faults in {} SETs over {:?}",
+        300 * batch,
+        started.elapsed()
+    );
+    assert!(faults < 250, "{faults} page faults");
+}

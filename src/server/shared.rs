@@ -24,7 +24,8 @@ pub struct Shared {
     /// Set off by a successful `SHUTDOWN`: the server stops.
     pub shutdown: Notify,
     /// Hands the pages the allocator holds free back to the system; the tick loop calls
-    /// it after each tick (see [`Options::release_freed`](super::Options::release_freed)).
+    /// it after each tick that found no command run since the one before (see
+    /// [`Options::release_freed`](super::Options::release_freed)).
     pub release_freed: Option<fn()>,
 }
 

@@ -613,7 +613,7 @@ pub fn call(
         srv.remember_read(c, cmd, args.argv());
     }
     srv.dirty += dirty;
-    if dirty > 0 || propagate.as_ref().is_some_and(|p| !p.is_empty()) {
+    if srv.record_effects && (dirty > 0 || propagate.as_ref().is_some_and(|p| !p.is_empty())) {
         match propagate {
             Some(effects) => srv.effects.extend(effects),
             None if cmd.flags.contains(Flags::WRITE) => srv.effects.push(Effect {

@@ -43,6 +43,9 @@ pub struct Server {
     pub dirty: u64,
     /// Effects not yet taken by the host.
     pub effects: Vec<Effect>,
+    /// Whether effects (and [`Server::dropped`]) are recorded at all: a host with no use
+    /// for them turns this off ([`Engine::set_record_effects`](crate::engine::Engine::set_record_effects)).
+    pub record_effects: bool,
     /// Keys the server removed on its own since the effects were last taken: database,
     /// key and keyspace event (`expired`, `evicted`). Their effect is a plain `DEL`, so a
     /// host that tells the learner what changed a key reads the reason here
@@ -200,11 +203,13 @@ impl Server {
         self.signal_ready_in(db, key);
         // No client modified it (Redis passes no client): NOLOOP listeners are told too.
         self.touch_key(db, key, 0);
-        self.effects.push(Effect {
-            db,
-            argv: vec![b"DEL".to_vec(), key.to_vec()],
-        });
-        self.dropped.push((db, key.to_vec(), event));
+        if self.record_effects {
+            self.effects.push(Effect {
+                db,
+                argv: vec![b"DEL".to_vec(), key.to_vec()],
+            });
+            self.dropped.push((db, key.to_vec(), event));
+        }
     }
 
     /// Redis's `signalModifiedKey`: `key` in database `db` changed, so transactions watching
