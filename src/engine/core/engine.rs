@@ -645,8 +645,11 @@ impl Engine {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::testing::run;
-    use crate::engine::{Engine, ManualClock};
+    use crate::engine::{ClientId, Engine, ManualClock, Reply};
+
+    fn run(e: &mut Engine, c: ClientId, argv: &[&str]) -> Reply {
+        e.execute(c, argv.iter().map(|a| a.as_bytes().to_vec()).collect())
+    }
 
     /// With effects off, writes, transactions, scripts and expiry leave nothing recorded
     /// and reply as with them on; turned on again, effects are recorded from there.
@@ -657,27 +660,34 @@ mod tests {
         let mut off = Engine::new(Box::new(clock.clone()), 1);
         off.set_record_effects(false);
         let (a, b) = (on.connect(), off.connect());
-        let script = [
-            "SET k 1 PX 100",
-            "INCR n",
-            "MULTI",
-            "LPUSH l a b",
-            "SADD s x",
-            "EXEC",
-            "EVAL \"redis.call('set','e','1'); return redis.call('incr','e')\" 0",
-            "GET k",
+        let script: [&[&str]; 8] = [
+            &["SET", "k", "1", "PX", "100"],
+            &["INCR", "n"],
+            &["MULTI"],
+            &["LPUSH", "l", "a", "b"],
+            &["SADD", "s", "x"],
+            &["EXEC"],
+            &[
+                "EVAL",
+                "redis.call('set','e','1'); return redis.call('incr','e')",
+                "0",
+            ],
+            &["GET", "k"],
         ];
-        for line in script {
-            assert_eq!(run(&mut on, a, line), run(&mut off, b, line), "{line}");
+        for argv in script {
+            assert_eq!(run(&mut on, a, argv), run(&mut off, b, argv), "{argv:?}");
         }
         clock.advance_ms(200);
-        assert_eq!(run(&mut on, a, "GET k"), run(&mut off, b, "GET k"));
+        assert_eq!(
+            run(&mut on, a, &["GET", "k"]),
+            run(&mut off, b, &["GET", "k"])
+        );
         assert_eq!(on.take_dropped().len(), 1);
         assert!(off.take_dropped().is_empty());
         assert!(on.take_effects().len() >= 8);
         assert!(off.take_effects().is_empty());
         off.set_record_effects(true);
-        run(&mut off, b, "SET again 1");
+        run(&mut off, b, &["SET", "again", "1"]);
         let fx = off.take_effects();
         assert_eq!(fx.len(), 1);
         assert_eq!(fx[0].argv[0], b"SET".to_vec());
