@@ -37,7 +37,7 @@ fn help_texts() -> std::collections::BTreeMap<String, String> {
             let lines: Vec<String> = items
                 .iter()
                 .filter_map(|r| match r {
-                    Reply::Status(s) => Some(s.clone()),
+                    Reply::Status(s) => Some(s.to_string()),
                     _ => None,
                 })
                 .collect();

@@ -115,7 +115,7 @@ fn restore_and_use(payload: &[u8]) {
     let Reply::Status(ty) = e.execute(c, argv(&[b"TYPE", b"k"])) else {
         panic!("TYPE replies a status");
     };
-    let uses: &[&[&[u8]]] = match ty.as_str() {
+    let uses: &[&[&[u8]]] = match &*ty {
         "string" => &[&[b"GET", b"k"], &[b"APPEND", b"k", b"x"]],
         "list" => &[
             &[b"LRANGE", b"k", b"0", b"-1"],

@@ -292,7 +292,8 @@ pub fn resp_len(reply: &Reply) -> u64 {
         line(len as i64) + len as u64 + 2
     }
     match reply {
-        Reply::Status(s) | Reply::Error(s) => 3 + s.len() as u64,
+        Reply::Status(s) => 3 + s.len() as u64,
+        Reply::Error(s) => 3 + s.len() as u64,
         Reply::Integer(n) => line(*n),
         Reply::Bulk(b) | Reply::Verbatim(_, b) => bulk(b.len()),
         Reply::Nil | Reply::NilArray => 5,

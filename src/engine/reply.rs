@@ -15,8 +15,9 @@
 /// A reply to one command.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
-    /// A status reply such as `OK` (`+OK`). Must not contain CR or LF.
-    Status(String),
+    /// A status reply such as `OK` (`+OK`). Must not contain CR or LF. Borrowed for the
+    /// fixed ones (`OK`, `QUEUED`, `PONG`), so that the most common reply allocates nothing.
+    Status(std::borrow::Cow<'static, str>),
     /// An error reply; the text includes its code, e.g. `ERR syntax error`.
     Error(String),
     /// A signed 64-bit integer (`:1`).
@@ -56,12 +57,12 @@ pub enum Reply {
 impl Reply {
     /// The `+OK` status reply.
     pub fn ok() -> Reply {
-        Reply::Status("OK".to_string())
+        Reply::Status("OK".into())
     }
 
-    /// A status reply with the given text.
-    pub fn status(s: &str) -> Reply {
-        Reply::Status(s.to_string())
+    /// A status reply with the given text: `&'static str` (borrowed) or `String`.
+    pub fn status(s: impl Into<std::borrow::Cow<'static, str>>) -> Reply {
+        Reply::Status(s.into())
     }
 
     /// A bulk string reply copied from `bytes`.

@@ -147,7 +147,7 @@ impl Pair {
             Reply::Status(s) => s,
             other => panic!("TYPE {key}: {other:?}"),
         };
-        let cmd = match ty.as_str() {
+        let cmd = match &*ty {
             "string" => "GET",
             "hash" => "HGETALL",
             "list" => "LRANGE",

@@ -216,7 +216,7 @@ fn restored_payloads_read_as_in_redis() {
             // configuration in force) and a stream node's deleted entries (kvlab keeps
             // their count only, and DUMP writes the live entries).
             let (dr, dk) = p.cmd(&[b"DUMP", b"k"]);
-            let repacked = matches!(ty.as_str(), "list" | "stream");
+            let repacked = matches!(&*ty, "list" | "stream");
             if dr != dk && !hashed && !repacked {
                 failures.push(format!("{}: DUMP after RESTORE differs", case.name));
             }

@@ -142,7 +142,7 @@ pub fn parse_reply<R: BufRead>(r: &mut R) -> io::Result<Reply> {
             (0..n).map(|_| parse_reply(r)).collect()
         };
         return Ok(match kind {
-            b'+' => Reply::Status(text(rest.to_vec())),
+            b'+' => Reply::Status(text(rest.to_vec()).into()),
             b'-' => Reply::Error(text(rest.to_vec())),
             b':' => Reply::Integer(parse_int(rest)?),
             b'$' => match parse_int(rest)? {

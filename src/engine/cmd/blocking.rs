@@ -619,7 +619,7 @@ mod tests {
         ];
         assert_eq!(
             lines,
-            want.iter().map(|l| Reply::status(l)).collect::<Vec<_>>()
+            want.iter().map(|l| Reply::status(*l)).collect::<Vec<_>>()
         );
         // A second MONITOR replies nothing at all; RESET ends the mode.
         submit(&mut e, m, "MONITOR");

@@ -66,6 +66,6 @@ pub fn feed_monitors(srv: &mut Server, c: &Client, argv: &[Vec<u8>]) {
     }
     let monitors: Vec<_> = srv.monitors.iter().copied().collect();
     for m in monitors {
-        srv.send(m, Reply::Status(line.clone()));
+        srv.send(m, Reply::status(line.clone()));
     }
 }

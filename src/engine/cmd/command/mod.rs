@@ -221,7 +221,7 @@ fn info_reply(fullname: &str, cmd: &Command) -> Reply {
         Reply::Integer(i64::from(k.first)),
         Reply::Integer(i64::from(k.last)),
         Reply::Integer(i64::from(k.step)),
-        status_set(categories.iter().map(String::as_str)),
+        status_set(categories),
         Reply::Set(cmd.tips.iter().map(|t| Reply::bulk(t.as_bytes())).collect()),
         Reply::Set(specs),
         subcommands,

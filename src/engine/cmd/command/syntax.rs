@@ -354,7 +354,9 @@ fn single(mut args: Vec<DocArg>) -> DocArg {
 }
 
 /// A RESP3 set of status strings (flags, ACL categories, key-spec flags).
-pub(super) fn status_set<'a>(items: impl IntoIterator<Item = &'a str>) -> Reply {
+pub(super) fn status_set<S: Into<std::borrow::Cow<'static, str>>>(
+    items: impl IntoIterator<Item = S>,
+) -> Reply {
     Reply::Set(items.into_iter().map(Reply::status).collect())
 }
 

@@ -10,21 +10,21 @@ use crate::engine::Reply;
 /// (`engine::table::docs::help`, browser build only), and until it is in the reply says so.
 pub fn help_reply(command: &str, lines: &[&str]) -> Reply {
     let mut out = Vec::with_capacity(lines.len() + 3);
-    out.push(Reply::Status(format!(
+    out.push(Reply::status(format!(
         "{command} <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"
     )));
     #[cfg(target_arch = "wasm32")]
     {
         let _ = lines;
         match crate::engine::table::docs::help(command) {
-            Some(fetched) => out.extend(fetched.into_iter().map(Reply::Status)),
+            Some(fetched) => out.extend(fetched.into_iter().map(Reply::status)),
             None => out.push(Reply::status(
                 "    (the subcommands' descriptions are still loading: ask again in a moment)",
             )),
         }
     }
     #[cfg(not(target_arch = "wasm32"))]
-    out.extend(lines.iter().map(|l| Reply::status(l)));
+    out.extend(lines.iter().map(|l| Reply::status(l.to_string())));
     out.push(Reply::status("HELP"));
     out.push(Reply::status("    Prints this help."));
     Reply::Array(out)

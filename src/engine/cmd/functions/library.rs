@@ -86,7 +86,7 @@ pub(super) fn function_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                     let flags = FLAG_NAMES
                         .iter()
                         .filter(|(flag, _)| f.flags.contains(*flag))
-                        .map(|(_, name)| Reply::status(name))
+                        .map(|(_, name)| Reply::status(*name))
                         .collect();
                     Reply::Map(vec![
                         (bulk("name"), bulk(&f.name)),

@@ -214,7 +214,7 @@ pub(super) fn to_value(reply: Reply, resp: u8) -> Value {
     match reply {
         // Scripts see the reply, not its attributes (Redis's Lua parser skips them).
         Reply::Attributed(_, inner) => to_value(*inner, resp),
-        Reply::Status(s) => Value::Status(s.into_bytes()),
+        Reply::Status(s) => Value::Status(s.into_owned().into_bytes()),
         Reply::Error(e) => Value::Error(e.into_bytes()),
         Reply::Integer(n) => Value::Int(n),
         Reply::Bulk(b) => Value::Bulk(b),
@@ -257,7 +257,7 @@ pub(super) fn to_value(reply: Reply, resp: u8) -> Value {
 /// A script's result as the engine's reply (the caller's protocol encodes it).
 pub(crate) fn to_reply(v: Value) -> Reply {
     match v {
-        Value::Status(s) => Reply::Status(String::from_utf8_lossy(&s).into_owned()),
+        Value::Status(s) => Reply::Status(String::from_utf8_lossy(&s).into_owned().into()),
         Value::Error(e) => Reply::Error(String::from_utf8_lossy(&e).into_owned()),
         Value::Int(n) => Reply::Integer(n),
         Value::Bulk(b) => Reply::Bulk(b),

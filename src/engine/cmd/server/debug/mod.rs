@@ -145,7 +145,7 @@ pub(in crate::engine::cmd::server) fn debug(ctx: &mut Ctx<'_>, args: &mut Args) 
         (b"reload", _) => reload(ctx, &argv[2..]),
         (b"object", 3) => object(ctx, arg(2)),
         (b"populate", 3..=5) => populate(ctx, &argv),
-        (b"digest", 2) => Ok(Reply::Status(digest::hex(&digest::dataset_digest(
+        (b"digest", 2) => Ok(Reply::status(digest::hex(&digest::dataset_digest(
             &ctx.srv.dbs,
         )))),
         (b"digest-value", _) => {
@@ -158,7 +158,7 @@ pub(in crate::engine::cmd::server) fn debug(ctx: &mut Ctx<'_>, args: &mut Args) 
                         if let Some(e) = ctx.srv.dbs[db].get_raw(key) {
                             digest::object_digest(&mut d, e);
                         }
-                        Reply::Status(digest::hex(&d))
+                        Reply::status(digest::hex(&d))
                     })
                     .collect(),
             ))
@@ -281,7 +281,7 @@ fn object(ctx: &mut Ctx<'_>, key: &[u8]) -> CmdResult {
             " ql_nodes:{nodes} ql_avg_node:{avg:.2} ql_listpack_max:{fill} ql_compressed:{compressed} ql_uncompressed_size:{bytes}"
         ));
     }
-    Ok(Reply::Status(line))
+    Ok(Reply::status(line))
 }
 
 /// The object's `lru` field as Redis keeps it: the 24-bit LRU clock (seconds) of the last
