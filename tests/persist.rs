@@ -11,12 +11,13 @@
 #[allow(dead_code)]
 mod gen;
 
+use kvlab::engine::cli::split_args;
 use kvlab::engine::keyspace::Db;
 use kvlab::engine::snapshot::{
     canonical_dump, crc32, data_dump, decode_log_record, decode_snapshot, encode_log_record,
     encode_snapshot, install, FormatError, LogRecord, Replayer, TimedEffect, VERSION,
 };
-use kvlab::engine::{Engine, ManualClock};
+use kvlab::engine::{ClientId, Engine, ManualClock, Reply};
 
 use gen::{Row, G, ROWS};
 
@@ -540,4 +541,45 @@ fn recover_replays_up_to_the_first_damaged_record_and_reports_it() {
         kvlab::engine::snapshot::recover(None, &log, T0),
         Err(FormatError::Newer { found: 200, .. })
     ));
+}
+
+/// Runs one command line (split as redis-cli splits it) as client `c`.
+fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
+    e.execute(c, split_args(line).expect("a valid command line"))
+}
+
+/// With effects off (the native server, which persists by snapshots), writes,
+/// transactions, scripts and expiry reply as with them on and leave nothing recorded;
+/// turned on again, effects are recorded from there.
+#[test]
+fn effects_can_be_turned_off() {
+    let clock = ManualClock::at_ms(T0);
+    let mut on = Engine::new(Box::new(clock.clone()), 1);
+    let mut off = Engine::new(Box::new(clock.clone()), 1);
+    off.set_record_effects(false);
+    let (a, b) = (on.connect(), off.connect());
+    let script = [
+        "SET k 1 PX 100",
+        "INCR n",
+        "MULTI",
+        "LPUSH l a b",
+        "SADD s x",
+        "EXEC",
+        "EVAL \"redis.call('set','e','1'); return redis.call('incr','e')\" 0",
+        "GET k",
+    ];
+    for line in script {
+        assert_eq!(run(&mut on, a, line), run(&mut off, b, line), "{line}");
+    }
+    clock.advance_ms(200);
+    assert_eq!(run(&mut on, a, "GET k"), run(&mut off, b, "GET k"));
+    assert_eq!(on.take_dropped().len(), 1);
+    assert!(off.take_dropped().is_empty());
+    assert!(on.take_effects().len() >= 8);
+    assert!(off.take_effects().is_empty());
+    off.set_record_effects(true);
+    run(&mut off, b, "SET again 1");
+    let fx = off.take_effects();
+    assert_eq!(fx.len(), 1);
+    assert_eq!(fx[0].argv[0], b"SET".to_vec());
 }
