@@ -8,7 +8,7 @@ use crate::engine::Reply;
 /// The lines are written with [`help_lines!`](crate::help_lines), which leaves them out of
 /// the browser build: there they come from the fetched `help.en.json`
 /// (`engine::table::docs::help`, browser build only), and until it is in the reply says so.
-pub fn help_reply(command: &str, lines: &[&str]) -> Reply {
+pub fn help_reply(command: &str, lines: &[&'static str]) -> Reply {
     let mut out = Vec::with_capacity(lines.len() + 3);
     out.push(Reply::status(format!(
         "{command} <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"
@@ -24,7 +24,7 @@ pub fn help_reply(command: &str, lines: &[&str]) -> Reply {
         }
     }
     #[cfg(not(target_arch = "wasm32"))]
-    out.extend(lines.iter().map(|l| Reply::status(l.to_string())));
+    out.extend(lines.iter().map(|l| Reply::status(*l)));
     out.push(Reply::status("HELP"));
     out.push(Reply::status("    Prints this help."));
     Reply::Array(out)
