@@ -38,14 +38,20 @@
 //! once it is unblocked, and their replies follow its late reply. In a command, `{B}`
 //! stands for client B's id (for `CLIENT UNBLOCK {B}`), since ids differ between the engine
 //! and a real server.
+//!
+//! # The native server's path
+//! Every transcript also runs, in step, on a second engine that takes its commands through
+//! [`Engine::submit_into`], which kvlab-server uses: it writes replies straight into the
+//! connection's buffer when nothing else waits for the client. After every command and
+//! `@pushes`, the RESP bytes each engine has for the client must be identical.
 
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use kvlab::engine::cli::{render_sent, split_args};
-use kvlab::engine::{Engine, ManualClock};
+use kvlab::engine::cli::{format_replies, split_args};
+use kvlab::engine::{ClientId, Engine, ManualClock};
 
 /// The clock's starting point: 2024-01-01T00:00:00Z.
 const START_MS: i64 = 1_704_067_200_000;
@@ -54,9 +60,10 @@ fn run_file(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).expect("read transcript");
     let clock = ManualClock::at_ms(START_MS);
     let mut engine = Engine::new(Box::new(clock.clone()), 1);
+    let mut twin = Engine::new(Box::new(clock.clone()), 1);
     let mut clients = HashMap::new();
     let mut current = "A".to_string();
-    clients.insert(current.clone(), engine.connect());
+    clients.insert(current.clone(), connect(&mut engine, &mut twin));
     let mut failures = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
     let mut i = 0;
@@ -73,33 +80,38 @@ fn run_file(path: &Path) -> Vec<String> {
                 (Some("sleep"), Some(ms)) => {
                     clock.advance_ms(ms.parse().expect("sleep ms"));
                     engine.expire_blocked();
+                    twin.expire_blocked();
                 }
                 (Some("config"), Some(name)) => {
                     let value = parts.next().expect("@config name value");
-                    engine
-                        .configure(name, value)
-                        .unwrap_or_else(|e| panic!("{}:{i}: {e}", path.display()));
+                    for e in [&mut engine, &mut twin] {
+                        e.configure(name, value)
+                            .unwrap_or_else(|e| panic!("{}:{i}: {e}", path.display()));
+                    }
                 }
                 (Some("tick"), None) => {
                     engine.tick();
+                    twin.tick();
                 }
                 (Some("client"), Some(name)) => {
                     current = name.to_string();
                     if !clients.contains_key(&current) {
-                        let id = engine.connect();
+                        let id = connect(&mut engine, &mut twin);
                         clients.insert(current.clone(), id);
                     }
                 }
                 (Some("close"), None) => {
                     if let Some(id) = clients.remove(&current) {
                         engine.disconnect(id);
+                        twin.disconnect(id);
                     }
                 }
                 (Some("pushes"), None) => {
                     let directive_line = i;
                     let expected = expected_lines(&lines, &mut i);
                     let id = clients[&current];
-                    let got = render_sent(&mut engine, id);
+                    let got = sent(&mut engine, &mut twin, id, None)
+                        .unwrap_or_else(|e| format!("{e} at {}:{directive_line}", path.display()));
                     if got != expected {
                         failures.push(format!(
                             "{}:{directive_line}: @pushes (client {current})\n--- expected\n{expected}\n--- got\n{got}\n",
@@ -127,8 +139,9 @@ fn run_file(path: &Path) -> Vec<String> {
             Some(argv) if argv.is_empty() => continue,
             Some(argv) => {
                 let id = clients[&current];
-                engine.submit(id, argv);
-                render_sent(&mut engine, id)
+                engine.submit(id, argv.clone());
+                sent(&mut engine, &mut twin, id, Some(argv))
+                    .unwrap_or_else(|e| format!("{e} at {}:{cmd_line}", path.display()))
             }
             None => "Invalid argument(s)".to_string(),
         };
@@ -140,6 +153,44 @@ fn run_file(path: &Path) -> Vec<String> {
         }
     }
     failures
+}
+
+/// Connects a client to both engines, which give it the same id.
+fn connect(engine: &mut Engine, twin: &mut Engine) -> ClientId {
+    let id = engine.connect();
+    assert_eq!(twin.connect(), id, "the twin engines number clients alike");
+    id
+}
+
+/// What `engine` sent client `id` since the last look, rendered as redis-cli renders it,
+/// once `twin` has run `argv` (if any) through [`Engine::submit_into`] and drained its
+/// queue as kvlab-server does; an error if the two byte streams differ.
+fn sent(
+    engine: &mut Engine,
+    twin: &mut Engine,
+    id: ClientId,
+    argv: Option<Vec<Vec<u8>>>,
+) -> Result<String, String> {
+    let replies = engine.take_pushes(id);
+    let proto = engine.client(id).map_or(2, |c| c.proto);
+    let mut queued = Vec::new();
+    for r in &replies {
+        r.write_resp(proto, &mut queued);
+    }
+    let mut direct = Vec::new();
+    if let Some(argv) = argv {
+        twin.submit_into(id, argv, &mut direct);
+    }
+    let twin_proto = twin.client(id).map_or(2, |c| c.proto);
+    twin.drain_pushes(id, |r| r.write_resp(twin_proto, &mut direct));
+    if queued != direct {
+        return Err(format!(
+            "submit_into wrote {:?}, submit queued {:?}",
+            String::from_utf8_lossy(&direct),
+            String::from_utf8_lossy(&queued)
+        ));
+    }
+    Ok(format_replies(&replies, proto))
 }
 
 /// The expected lines from `lines[*i]` up to the next command, directive, comment or blank

@@ -62,7 +62,7 @@ impl Clock for SystemClock {
 
     /// One monotonic reading, and the wall time derived from it with the offset between
     /// the two clocks, which is read again from the system clock every
-    /// [`system::RESYNC_US`]. Both clocks run at the same (NTP-slewed) rate, so the
+    /// 100 ms. Both clocks run at the same (NTP-slewed) rate, so the
     /// derived time equals the wall time to the microsecond; only a step of the system
     /// clock (`date -s`) reaches the engine up to 100 ms late. This saves one of the
     /// three clock readings every command took (a tenth of a microsecond on a VM).

@@ -110,6 +110,13 @@ pub struct Outboxes {
     newly_killed: Vec<ClientId>,
 }
 
+impl Limit {
+    /// True when neither limit is set: nothing to enforce (the `normal` class's default).
+    pub fn is_none(&self) -> bool {
+        self.hard == 0 && self.soft == 0
+    }
+}
+
 impl Outboxes {
     /// Appends `reply` to the queue of `id` and enforces `limit` at `now_ms`. Returns false
     /// if the client is (now) killed and the reply was dropped. **O(1)**, plus the size of
@@ -155,7 +162,10 @@ impl Outboxes {
     /// away, so a host draining after every command would allocate one each time). **O(n)**
     /// in what is handed over.
     pub fn drain_each(&mut self, id: ClientId, mut each: impl FnMut(Reply)) {
-        self.ready.shift_remove(&id);
+        // Not ready: nothing queued (every push marks it ready), nothing to reset.
+        if !self.ready.shift_remove(&id) {
+            return;
+        }
         if let Some(b) = self.boxes.get_mut(&id) {
             b.bytes = 0;
             b.soft_since_ms = None;
@@ -163,6 +173,22 @@ impl Outboxes {
                 each(reply);
             }
         }
+    }
+
+    /// True when nothing is queued for `id` and it was not killed: what it is sent next
+    /// may bypass the queue ([`Outboxes::note_written`]). **O(1).**
+    pub fn is_idle(&self, id: ClientId) -> bool {
+        // Every client with a non-empty queue, and every killed one not yet drained, is
+        // in `ready`; a drained killed client accepts nothing, so its box is checked too.
+        !self.ready.contains(&id) && !self.is_killed(id)
+    }
+
+    /// Counts `bytes` written to idle client `id` without passing through its queue (the
+    /// host drains after every command, so they are all it has pending) in its reply
+    /// buffer's peak, as [`Outboxes::push`] counts queued ones. **O(1).**
+    pub fn note_written(&mut self, id: ClientId, bytes: usize) {
+        let b = self.boxes.entry(id).or_default();
+        b.rbuf.peak = b.rbuf.peak.max(bytes.min(b.rbuf.size));
     }
 
     /// Number of replies queued for `id`.
@@ -371,6 +397,32 @@ mod tests {
         o.resize_reply_buffers([1], 20_000, 0, false);
         assert_eq!(o.resize_reply_buffers([1], 20_001, 0, false), (0, 0));
         assert_eq!(rb(&o), (1536, 0));
+    }
+
+    /// What may bypass the queue: a client with nothing queued that was not killed; bytes
+    /// written that way count in the reply buffer's peak as queued ones do.
+    #[test]
+    fn idle_clients_may_be_written_directly() {
+        let mut o = Outboxes::default();
+        assert!(o.is_idle(1), "a new client");
+        o.resize_reply_buffers([1], 0, 0, false);
+        o.note_written(1, 700);
+        assert_eq!(o.reply_buffer(1).peak, 700);
+        o.note_written(1, 100_000);
+        assert_eq!(o.reply_buffer(1).peak, 16384, "capped at the buffer's size");
+        o.push(1, Reply::ok(), Limit::default(), 0);
+        assert!(!o.is_idle(1), "a reply is queued: the next goes behind it");
+        assert!(o.is_idle(2), "others are not affected");
+        let mut n = 0;
+        o.drain_each(1, |_| n += 1);
+        assert_eq!(n, 1);
+        assert!(o.is_idle(1));
+        o.drain_each(1, |_| n += 1);
+        assert_eq!(n, 1, "nothing more");
+        o.kill(1);
+        assert!(!o.is_idle(1));
+        o.drain_each(1, |_| {});
+        assert!(!o.is_idle(1), "a killed client stays closed once drained");
     }
 
     #[test]

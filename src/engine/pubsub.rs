@@ -234,7 +234,9 @@ impl PubSub {
     /// mode (`CLIENT_PUBSUB`), with the RESP2 command restrictions and the `pubsub` output
     /// limits. **O(1).**
     pub fn total(&self, id: ClientId) -> usize {
-        self.count(id) + self.shard_count(id)
+        self.clients
+            .get(&id)
+            .map_or(0, |s| s.channels.len() + s.patterns.len() + s.shard.len())
     }
 
     /// Drops every subscription of `id` (on `RESET` and disconnect).

@@ -155,9 +155,11 @@ pub async fn serve_connection(
     }
 }
 
-/// Runs every complete request in `query` for client `id` through [`Engine::submit`],
-/// appending everything the engine queued for the client — replies, pushed messages, the
-/// late reply of a command that blocked — to `out`, in the engine's order. Each reply is
+/// Runs every complete request in `query` for client `id` through
+/// [`Engine::submit_into`], which writes a command's replies straight into `out` when
+/// nothing else waits for the client, then appends everything the engine queued for the
+/// client — replies, pushed messages, the late reply of a command that blocked — to `out`,
+/// in the engine's order. Each reply is
 /// encoded in the protocol the client speaks after its command (`HELLO 3` answers in
 /// RESP3). Then wakes the other connections that were sent something meanwhile (a
 /// `PUBLISH`, a push that served a blocked client, a `CLIENT KILL`).
@@ -165,7 +167,7 @@ pub async fn serve_connection(
 /// A blocked client's further requests are still handed to the engine, which keeps them
 /// until the client is unblocked, as Redis leaves them in its query buffer.
 ///
-/// [`Engine::submit`]: crate::engine::Engine::submit
+/// [`Engine::submit_into`]: crate::engine::Engine::submit_into
 fn run_batch(
     shared: &Shared,
     id: ClientId,
@@ -191,7 +193,11 @@ fn run_batch(
                 }
                 let (len, free) = query.usage();
                 engine.note_query_buffer(id, len, free);
-                engine.submit(id, argv);
+                if out.len() < DRAIN_LIMIT {
+                    engine.submit_into(id, argv, out);
+                } else {
+                    engine.submit(id, argv);
+                }
                 if engine.shutdown_requested() {
                     // Redis exits inside SHUTDOWN: nothing after it runs or is answered.
                     out.clear();

@@ -386,12 +386,58 @@ impl Engine {
         None
     }
 
+    /// [`Engine::submit`] for a host that encodes replies itself: when nothing else waits in
+    /// `client`'s queue once the command has run, and its output class has no
+    /// `client-output-buffer-limit` to enforce, the command's replies are encoded straight
+    /// into `out` in the client's protocol instead of being queued and drained one by one.
+    /// Otherwise they are queued exactly as by [`Engine::submit`]. Either way the host then
+    /// drains the queue into `out` ([`Engine::drain_pushes`]): the bytes and their order
+    /// are those of `submit` followed by a drain. `CLIENT LIST`'s reply buffer peak counts
+    /// the bytes written here (as encoded; queued replies count their RESP2 length).
+    pub fn submit_into(&mut self, client: ClientId, argv: Vec<Vec<u8>>, out: &mut Vec<u8>) {
+        if argv.is_empty() || !self.clients.contains_key(&client) {
+            return;
+        }
+        if self.srv.blocking.is_blocked(client) {
+            self.srv.blocking.defer(client, argv);
+            return;
+        }
+        let Some(argv) = self.hold_for_script(client, argv) else {
+            return;
+        };
+        self.submit_now_into(client, argv, Some(out));
+        self.after_command();
+    }
+
     /// [`Engine::submit`] for a client that is not blocked, without the work that follows
     /// every command ([`Engine::after_command`]).
     pub(super) fn submit_now(&mut self, client: ClientId, argv: Vec<Vec<u8>>) {
+        self.submit_now_into(client, argv, None);
+    }
+
+    /// [`Engine::submit_now`], writing the replies into `out` where
+    /// [`Engine::submit_into`] may.
+    fn submit_now_into(&mut self, client: ClientId, argv: Vec<Vec<u8>>, out: Option<&mut Vec<u8>>) {
         let outside = self.begin_tracked_command(client, &argv);
         let replies = self.run(client, argv);
         let wanted = self.reply_wanted(client);
+        // Checked after the command: a message it delivered to its own client is queued
+        // and goes first, so then the replies queue behind it.
+        let direct = out.filter(|_| {
+            self.srv.outboxes.is_idle(client) && self.srv.output_limit(client).is_none()
+        });
+        if let Some((out, c)) = direct.zip(self.clients.get(&client)) {
+            let start = out.len();
+            for r in replies
+                .iter()
+                .filter(|r| wanted || matches!(r, Reply::Push(_)))
+            {
+                r.write_resp(c.proto, out);
+            }
+            self.srv.outboxes.note_written(client, out.len() - start);
+            self.end_tracked_command(client, outside);
+            return;
+        }
         for r in replies {
             // Like Redis's CLIENT_PUSHING, pushes (subscription notices) are sent even when
             // CLIENT REPLY silences the replies.
