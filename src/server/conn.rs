@@ -7,7 +7,7 @@
 //! output without limit too — instead of both sides blocking on full socket buffers.
 //!
 //! A batch's replies are written after the other connections that had input ready have
-//! run theirs ([`RunOthersFirst`]), as Redis writes all replies in `beforeSleep`: back to
+//! run theirs (`RunOthersFirst`), as Redis writes all replies in `beforeSleep`: back to
 //! back, the writes mostly find their clients still awake, and waking a sleeping client
 //! is a large part of a write's cost (under `redis-benchmark -P 16 -c 50`, the server's
 //! kernel time per request fell by a third).
