@@ -36,7 +36,7 @@ pub struct Site<'a> {
     /// The calling client.
     pub client: &'a mut Client,
     /// Every other connected client.
-    pub others: &'a mut HashMap<ClientId, Client>,
+    pub others: &'a mut HashMap<ClientId, Box<Client>>,
     /// The command table.
     pub table: &'static Table,
     /// Time of the command, Unix milliseconds.
@@ -55,7 +55,7 @@ pub struct Ctx<'a> {
     /// The calling client.
     pub client: &'a mut Client,
     /// Every other connected client (the caller is in [`Ctx::client`] only).
-    pub others: &'a mut HashMap<ClientId, Client>,
+    pub others: &'a mut HashMap<ClientId, Box<Client>>,
     /// The command table the engine was built with (`EXEC` finds queued commands in it).
     pub table: &'static Table,
     /// Time of this command, Unix milliseconds: one command sees one instant, as in Redis.

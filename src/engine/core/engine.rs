@@ -26,7 +26,7 @@ use super::waiters::Waiters;
 /// The engine: server state plus connected clients.
 pub struct Engine {
     pub(crate) srv: Server,
-    pub(crate) clients: HashMap<ClientId, Client>,
+    pub(crate) clients: HashMap<ClientId, Box<Client>>,
     pub(super) next_client_id: ClientId,
     /// The command table dispatch reads (injected by [`Engine::new`]).
     pub(super) table: &'static Table,
@@ -162,8 +162,10 @@ impl Engine {
         let now = self.srv.clock.now_ms();
         self.srv.stats.connections += 1;
         let authenticated = !self.srv.acl.auth_required();
-        self.clients
-            .insert(id, Client::new(id, addr, laddr, now, authenticated));
+        self.clients.insert(
+            id,
+            Box::new(Client::new(id, addr, laddr, now, authenticated)),
+        );
         self.srv.tracking.set_proto(id, 2);
         id
     }
@@ -217,7 +219,7 @@ impl Engine {
 
     /// The state of a connected client.
     pub fn client(&self, id: ClientId) -> Option<&Client> {
-        self.clients.get(&id)
+        self.clients.get(&id).map(|c| &**c)
     }
 
     /// Whether the host should send the reply of the command it just ran for `id`, as

@@ -72,7 +72,9 @@ pub(super) fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             let found = if id == ctx.client.id as i64 {
                 Some(&*ctx.client)
             } else {
-                u64::try_from(id).ok().and_then(|id| ctx.others.get(&id))
+                u64::try_from(id)
+                    .ok()
+                    .and_then(|id| ctx.others.get(&id).map(|c| &**c))
             };
             if let Some(c) = found {
                 out.push_str(&client_line(c, ctx.srv, now, argv_mem(c)));
@@ -92,7 +94,7 @@ pub(super) fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 
 /// Every client, the caller included, in connection (id) order.
 fn all_clients<'c>(ctx: &'c Ctx<'_>) -> Vec<&'c Client> {
-    let mut all: Vec<&Client> = ctx.others.values().collect();
+    let mut all: Vec<&Client> = ctx.others.values().map(|c| &**c).collect();
     all.push(&*ctx.client);
     crate::sorting::sort_by_key(&mut all, |c| c.id);
     all

@@ -50,7 +50,7 @@ impl Engine {
         let mut caller = self
             .clients
             .remove(&caller_id)
-            .unwrap_or_else(|| Client::new(caller_id, "", "", r.now_ms, true));
+            .unwrap_or_else(|| Box::new(Client::new(caller_id, "", "", r.now_ms, true)));
         let table = self.table();
         // Still the caller's command: what it invalidates of its own cache waits for its
         // reply, as in one piece.
