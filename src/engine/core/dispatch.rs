@@ -627,7 +627,10 @@ pub fn call(
     if !no_reply {
         out.push(reply);
     }
-    out.extend(replies);
+    if !replies.is_empty() {
+        // Most commands reply once: no empty iterator to drive and drop.
+        out.extend(replies);
+    }
     out
 }
 

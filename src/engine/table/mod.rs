@@ -321,4 +321,30 @@ mod tests {
         assert_eq!(counted.find_in(&argv(huge), -4), Err(()));
         assert_eq!(KeySpec::unknown("RO").find_in(&argv("sort k"), -2), Err(()));
     }
+
+    /// The statistics keys' cheap hash (see [`StatKey`]) keeps the table's commands and
+    /// subcommands apart: hardly any two share a hash.
+    #[test]
+    fn stat_keys_of_the_table_rarely_share_a_hash() {
+        use crate::engine::latency::StatKey;
+        use std::hash::BuildHasher;
+        let state = foldhash::fast::FixedState::with_seed(1);
+        let mut keys = Vec::new();
+        for top in all() {
+            keys.push(StatKey(top.name, ""));
+            for sub in top.subcommands {
+                keys.push(StatKey(top.name, sub.name));
+            }
+        }
+        let mut hashes: Vec<u64> = keys.iter().map(|k| state.hash_one(k)).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        let shared = keys.len() - hashes.len();
+        assert!(keys.len() > 300, "{} keys", keys.len());
+        assert!(
+            shared * 100 <= keys.len(),
+            "{shared} of {} keys share a hash",
+            keys.len()
+        );
+    }
 }

@@ -694,7 +694,7 @@ impl<H: Copy + 'static> CommandRow<H> {
 /// its table as a `&'static` reference ([`crate::engine::table::TABLE`]).
 pub struct Table<H: 'static> {
     groups: &'static [&'static [CommandRow<H>]],
-    index: OnceLock<HashMap<&'static str, &'static CommandRow<H>>>,
+    index: OnceLock<HashMap<&'static [u8], &'static CommandRow<H>>>,
 }
 
 impl<H: Copy + Sync + Send + 'static> Table<H> {
@@ -715,7 +715,7 @@ impl<H: Copy + Sync + Send + 'static> Table<H> {
     pub fn lookup(&'static self, name: &[u8]) -> Option<&'static CommandRow<H>> {
         let index = self
             .index
-            .get_or_init(|| self.all().map(|c| (c.name, c)).collect());
+            .get_or_init(|| self.all().map(|c| (c.name.as_bytes(), c)).collect());
         if name.len() > 32 {
             return None;
         }
@@ -723,8 +723,8 @@ impl<H: Copy + Sync + Send + 'static> Table<H> {
         let lower = &mut buf[..name.len()];
         lower.copy_from_slice(name);
         lower.make_ascii_lowercase();
-        let lower = std::str::from_utf8(lower).ok()?;
-        index.get(lower).copied()
+        // Names are ASCII: bytes that are not match nothing, no UTF-8 check needed.
+        index.get(&*lower).copied()
     }
 
     /// The row that runs for `argv` given where its arguments start (`pos` 2 after a
