@@ -269,7 +269,7 @@ fn run_batch(
 /// sent a good `AUTH` (a client connected before the password was set stays authenticated,
 /// as in Redis).
 fn must_authenticate(engine: &Engine, id: ClientId) -> bool {
-    engine.client(id).is_some_and(|c| !c.authenticated) && engine.server().acl.auth_required()
+    engine.server().acl.auth_required() && engine.client(id).is_some_and(|c| !c.authenticated)
 }
 
 /// What a connection does when it only has output to look at (it is closing): takes what
