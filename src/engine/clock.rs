@@ -83,22 +83,33 @@ impl Clock for SystemClock {
 #[cfg(not(target_arch = "wasm32"))]
 mod system {
     use std::sync::atomic::{AtomicI64, Ordering};
-    use std::sync::OnceLock;
-    use std::time::{Instant, SystemTime, UNIX_EPOCH};
+    use std::time::{SystemTime, UNIX_EPOCH};
 
     /// How often the wall clock's offset from the monotonic one is read again (µs).
     pub const RESYNC_US: i64 = 100_000;
 
     /// The monotonic readings' origin.
-    static START: OnceLock<Instant> = OnceLock::new();
+    #[cfg(not(unix))]
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     /// Wall time minus monotonic time, in µs, as last read.
     static OFFSET_US: AtomicI64 = AtomicI64::new(0);
     /// The monotonic reading at which [`OFFSET_US`] was read (`i64::MIN`: never).
     static SYNCED_AT_US: AtomicI64 = AtomicI64::new(i64::MIN);
 
-    /// Microseconds since the first reading in the process.
+    /// Microseconds on the system's monotonic clock (from an arbitrary origin).
+    #[cfg(unix)]
     pub fn monotonic_us() -> i64 {
-        START.get_or_init(Instant::now).elapsed().as_micros() as i64
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+        t.tv_sec.saturating_mul(1_000_000) + t.tv_nsec as i64 / 1000
+    }
+
+    /// Microseconds since the first reading in the process.
+    #[cfg(not(unix))]
+    pub fn monotonic_us() -> i64 {
+        START
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_micros() as i64
     }
 
     /// The system's wall time in microseconds since the Unix epoch.
