@@ -108,13 +108,9 @@ impl PartialEq for StatKey {
 /// The latency monitor and the command histograms, in the server state.
 #[derive(Debug, Default)]
 pub struct Latency {
-    /// Events by name.
+    /// Events by name. (The command histograms are kept with the command counts, in
+    /// [`crate::engine::core::state::CommandStats`].)
     pub events: BTreeMap<String, Series>,
-    /// Histograms by (command, subcommand) name, the subcommand `""` for a plain command;
-    /// a command has one once it was called with `latency-tracking` on. A hash map, as
-    /// [`crate::engine::core::state::Stats::per_command`]; readers sort it
-    /// ([`Latency::histograms_sorted`]).
-    pub histograms: foldhash::HashMap<StatKey, Histogram>,
 }
 
 impl Latency {
@@ -182,21 +178,6 @@ impl Latency {
             let now_s = clock.now_ms().div_euclid(1000);
             self.sample_if_needed(event, ms as u64, threshold_ms, now_s);
         }
-    }
-
-    /// The histograms in command-name order.
-    pub fn histograms_sorted(&self) -> Vec<(&StatKey, &Histogram)> {
-        let mut v: Vec<_> = self.histograms.iter().collect();
-        v.sort_unstable_by_key(|(k, _)| **k);
-        v
-    }
-
-    /// Records one call of a command that ran `duration_us` microseconds.
-    pub fn record_call(&mut self, key: StatKey, duration_us: i64) {
-        self.histograms
-            .entry(key)
-            .or_default()
-            .record(duration_us.saturating_mul(1000));
     }
 }
 

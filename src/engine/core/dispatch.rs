@@ -551,21 +551,26 @@ pub fn call(
             (None, _) => {}
         }
         failed += u64::from(ctx.srv.stats.settle_errors());
+        let blocked = ctx.srv.blocking.is_blocked(ctx.client.id);
+        // A script that paused is timed when it ends (see late_call_latency).
+        let timed = !(blocked
+            && ctx
+                .srv
+                .running
+                .as_ref()
+                .is_some_and(|r| r.caller == ctx.client.id));
+        // A blocked command is not timed as a call (its histogram takes the wait's end).
+        let tracked = timed && !blocked && ctx.srv.config.latency().1;
         let key = stat_key(table, cmd, args.argv(), pos);
         let stat = ctx.srv.stats.per_command.entry(key).or_default();
         stat.calls += 1;
         stat.failed += failed;
         stat.usec = stat.usec.saturating_add(duration as u64);
-        let blocked = ctx.srv.blocking.is_blocked(ctx.client.id);
-        // A script that paused is timed when it ends (see late_call_latency).
-        if !(blocked
-            && ctx
-                .srv
-                .running
-                .as_ref()
-                .is_some_and(|r| r.caller == ctx.client.id))
-        {
-            after_call_latency(ctx.srv, cmd, key, duration, blocked);
+        if tracked {
+            stat.record_latency(duration);
+        }
+        if timed {
+            sample_call_latency(ctx.srv, cmd, duration);
         }
         let (slower_than, _) = ctx.srv.config.slowlog();
         if blocked {
@@ -634,17 +639,11 @@ pub fn call(
     out
 }
 
-/// The latency monitor's share of a call (Redis's `call`): a `command` or `fast-command`
-/// event when it reached `latency-monitor-threshold`, and, with `latency-tracking`, the
-/// command's histogram, unless it blocked (a blocked command is not timed as a call).
-fn after_call_latency(
-    srv: &mut Server,
-    cmd: &'static Command,
-    key: StatKey,
-    duration_us: i64,
-    blocked: bool,
-) {
-    let (threshold_ms, tracking) = srv.config.latency();
+/// The latency monitor's event for a call (Redis's `call`): `command` or `fast-command`
+/// when it reached `latency-monitor-threshold`. (With `latency-tracking`, the command's
+/// histogram takes the call too: see [`CommandStats::record_latency`].)
+fn sample_call_latency(srv: &mut Server, cmd: &'static Command, duration_us: i64) {
+    let threshold_ms = srv.config.latency().0;
     if threshold_ms > 0 && duration_us / 1000 >= threshold_ms {
         let event = if cmd.flags.contains(Flags::FAST) {
             "fast-command"
@@ -654,9 +653,6 @@ fn after_call_latency(
         let now_s = srv.clock.now_ms().div_euclid(1000);
         srv.latency
             .add_sample(event, (duration_us / 1000) as u64, now_s);
-    }
-    if tracking && !blocked {
-        srv.latency.record_call(key, duration_us);
     }
 }
 
@@ -675,9 +671,14 @@ pub(crate) fn late_call_latency(
         return;
     };
     if event {
-        after_call_latency(srv, cmd, key, duration_us, false);
-    } else if srv.config.latency().1 {
-        srv.latency.record_call(key, duration_us);
+        sample_call_latency(srv, cmd, duration_us);
+    }
+    if srv.config.latency().1 {
+        srv.stats
+            .per_command
+            .entry(key)
+            .or_default()
+            .record_latency(duration_us);
     }
 }
 

@@ -67,11 +67,12 @@ pub struct Stats {
     pub keyspace_misses: u64,
     /// Unix milliseconds when the engine started.
     pub start_ms: i64,
-    /// Per-command counts for `INFO commandstats`, keyed by (command, subcommand) names,
-    /// the subcommand `""` for a plain command.
-    /// A hash map: one lookup per command, where a B-tree's string comparisons were a
-    /// tenth of kvlab-server's CPU under `redis-benchmark -P 16`; readers sort it
-    /// ([`Stats::per_command_sorted`]).
+    /// Per-command counts for `INFO commandstats` and latency histograms, keyed by
+    /// (command, subcommand) names, the subcommand `""` for a plain command.
+    /// A hash map: one lookup per command (the counts and the histogram share it, as they
+    /// share Redis's command struct), where a B-tree's string comparisons were a tenth of
+    /// kvlab-server's CPU under `redis-benchmark -P 16`; readers sort it
+    /// ([`Stats::per_command_sorted`], [`Stats::histograms_sorted`]).
     pub per_command: foldhash::HashMap<crate::engine::latency::StatKey, CommandStats>,
     /// Error replies sent, to clients and to scripts (`total_error_replies`).
     pub error_replies: u64,
@@ -86,9 +87,31 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// The per-command counts in name order (`INFO commandstats`).
+    /// The per-command counts in name order (`INFO commandstats`): the commands called,
+    /// failed or rejected since the last reset (Redis skips the others too).
     pub fn per_command_sorted(&self) -> Vec<(&crate::engine::latency::StatKey, &CommandStats)> {
-        let mut v: Vec<_> = self.per_command.iter().collect();
+        let mut v: Vec<_> = self
+            .per_command
+            .iter()
+            .filter(|(_, s)| s.calls > 0 || s.failed > 0 || s.rejected > 0)
+            .collect();
+        v.sort_unstable_by_key(|(k, _)| **k);
+        v
+    }
+
+    /// The latency histograms in command-name order: the commands timed with
+    /// `latency-tracking` on since the last reset.
+    pub fn histograms_sorted(
+        &self,
+    ) -> Vec<(
+        &crate::engine::latency::StatKey,
+        &crate::engine::latency::Histogram,
+    )> {
+        let mut v: Vec<_> = self
+            .per_command
+            .iter()
+            .filter_map(|(k, s)| Some((k, s.histogram.as_ref()?)))
+            .collect();
         v.sort_unstable_by_key(|(k, _)| **k);
         v
     }
@@ -170,8 +193,8 @@ impl Stats {
     }
 }
 
-/// One command's line in `INFO commandstats`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// One command's line in `INFO commandstats`, and its latency histogram.
+#[derive(Debug, Clone, Default)]
 pub struct CommandStats {
     /// Times it ran (each command of an EXEC counts).
     pub calls: u64,
@@ -181,4 +204,16 @@ pub struct CommandStats {
     pub usec: u64,
     /// Times it was refused before running (arity, inside MULTI, in subscriber context).
     pub rejected: u64,
+    /// Its latency distribution, once it was timed with `latency-tracking` on
+    /// (`LATENCY HISTOGRAM`, `INFO latencystats`).
+    pub histogram: Option<crate::engine::latency::Histogram>,
+}
+
+impl CommandStats {
+    /// Puts one call that ran `duration_us` microseconds in the histogram.
+    pub fn record_latency(&mut self, duration_us: i64) {
+        self.histogram
+            .get_or_insert_with(crate::engine::latency::Histogram::new)
+            .record(duration_us.saturating_mul(1000));
+    }
 }

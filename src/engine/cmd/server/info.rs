@@ -470,7 +470,7 @@ fn latency_lines(srv: &crate::engine::core::server::Server) -> Vec<(String, Stri
         return Vec::new();
     }
     let percentiles = srv.config.latency_percentiles();
-    srv.latency
+    srv.stats
         .histograms_sorted()
         .into_iter()
         .map(|(&key, h)| {

@@ -309,14 +309,13 @@ pub(crate) fn full_name(key: StatKey) -> String {
 /// CONFIG RESETSTAT, or of those named (`name` or `name|sub`; a container brings its
 /// subcommands'); unknown names are skipped.
 pub(super) fn latency_histogram(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    let hists = &ctx.srv.latency.histograms;
+    let stats = &ctx.srv.stats.per_command;
     let entry = |key: StatKey| {
-        hists
-            .get(&key)
-            .map(|h| (Reply::bulk(full_name(key).as_bytes()), histogram_reply(h)))
+        let h = stats.get(&key)?.histogram.as_ref()?;
+        Some((Reply::bulk(full_name(key).as_bytes()), histogram_reply(h)))
     };
     if args.is_empty() {
-        let sorted = ctx.srv.latency.histograms_sorted();
+        let sorted = ctx.srv.stats.histograms_sorted();
         return Ok(Reply::Map(
             sorted.into_iter().filter_map(|(&k, _)| entry(k)).collect(),
         ));
@@ -472,6 +471,28 @@ mod tests {
             text(run(&mut e, c, "INFO latencystats")),
             "# Latencystats\r\n"
         );
+    }
+
+    /// A blocked command served after CONFIG RESETSTAT: its histogram takes the wait (as
+    /// Redis's updateStatsOnUnblock), but it was not called since, so INFO commandstats
+    /// has no line for it.
+    #[test]
+    fn a_command_served_after_a_reset_is_timed_but_not_counted() {
+        let (mut e, c, _) = engine(3);
+        let b = e.connect();
+        e.submit(
+            b,
+            crate::engine::splitargs::split_args("BLPOP q 0").unwrap(),
+        );
+        run(&mut e, c, "CONFIG RESETSTAT");
+        assert_eq!(run(&mut e, c, "RPUSH q x"), int(1));
+        let Reply::Map(all) = run(&mut e, c, "LATENCY HISTOGRAM blpop") else {
+            panic!()
+        };
+        assert_eq!(all.len(), 1, "{all:?}");
+        let stats = text(run(&mut e, c, "INFO commandstats"));
+        assert!(stats.contains("cmdstat_rpush:calls=1,"), "{stats}");
+        assert!(!stats.contains("blpop"), "{stats}");
     }
 
     #[test]

@@ -154,8 +154,8 @@ fn set_failed(name: &str, why: &str) -> Error {
 /// CONFIG RESETSTAT: zeroes the counters INFO reports (commands, connections, expired
 /// keys, hits and misses, the per-command counts, the error replies and their codes).
 pub(super) fn config_resetstat(ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
+    // The histograms go with the counts (they share an entry).
     ctx.srv.stats.reset();
-    ctx.srv.latency.histograms.clear();
     Ok(Reply::ok())
 }
 
