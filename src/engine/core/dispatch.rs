@@ -16,7 +16,7 @@ use crate::engine::reply::Reply;
 use crate::engine::slowlog;
 use crate::engine::table::{DispatchFlags, Flags};
 
-use super::client::{Client, ClientId, Queued};
+use super::client::{Client, ClientId, Queued, ReplyMode};
 use super::ctx::{Command, Ctx, Site, Table};
 use super::engine::Engine;
 use super::monitor;
@@ -129,7 +129,18 @@ impl Engine {
     /// transaction, `NO_MULTI` commands; then, for a RESP2 client with subscriptions, the
     /// pub/sub context. A refused command inside MULTI marks the transaction
     /// ([`MultiState::dirty_exec`]); a refused `EXEC` aborts it at once.
-    pub(super) fn run(&mut self, id: ClientId, argv: Vec<Vec<u8>>) -> Replies {
+    ///
+    /// `direct`: where [`Engine::submit_into`] would have the replies encoded. When the
+    /// command ran, its client replies as usual (`CLIENT REPLY ON`) and may bypass its
+    /// queue (see [`Engine::submit_into`]), they are written there while the client is
+    /// still at hand, `direct` is taken (left `None`) and no replies are returned; else the
+    /// caller handles the replies.
+    pub(super) fn run(
+        &mut self,
+        id: ClientId,
+        argv: Vec<Vec<u8>>,
+        direct: &mut Option<&mut Vec<u8>>,
+    ) -> Replies {
         // Errors sent since the last command (blocked clients' late replies) are no
         // command's failure.
         self.srv.stats.settle_errors();
@@ -173,13 +184,16 @@ impl Engine {
                 return smallvec![self.reject(id, e, is_exec)];
             }
         }
-        if self.srv.config.cluster_enabled() {
+        let c = if self.srv.config.cluster_enabled() {
             if let Err(e) = self.check_slots(id, top, cmd, &argv) {
                 return smallvec![e];
             }
-        }
-        let Some(c) = self.clients.get(&id) else {
-            return Replies::new();
+            let Some(c) = self.clients.get(&id) else {
+                return Replies::new();
+            };
+            c
+        } else {
+            c
         };
         let in_multi = c.multi.is_some();
         if in_multi && cmd.flags.contains(Flags::NO_MULTI) {
@@ -300,6 +314,21 @@ impl Engine {
         };
         let out = call(site, cmd, pos, argv, Mode::DIRECT);
         self.srv.tracking.leave(outside);
+        if direct.is_some()
+            && caller.reply_mode == ReplyMode::On
+            && self.srv.outboxes.is_idle(id)
+            && self.srv.output_limit(id).is_none()
+        {
+            if let Some(buf) = direct.take() {
+                let start = buf.len();
+                for r in &out {
+                    r.write_resp(caller.proto, buf);
+                }
+                self.srv.outboxes.note_written(id, buf.len() - start);
+                self.clients.insert(id, caller);
+                return Replies::new();
+            }
+        }
         self.clients.insert(id, caller);
         out
     }

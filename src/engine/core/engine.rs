@@ -338,7 +338,7 @@ impl Engine {
             return Reply::NilArray;
         };
         let outside = self.begin_tracked_command(client, &argv);
-        let mut replies = self.run(client, argv).into_iter();
+        let mut replies = self.run(client, argv, &mut None).into_iter();
         let first = replies.next().unwrap_or(Reply::NilArray);
         for r in replies {
             self.srv.send(client, r);
@@ -373,7 +373,21 @@ impl Engine {
     /// While a script that paused has not reached `busy-reply-threshold`, another client's
     /// command waits, as Redis leaves it unread ([`crate::engine::busy`]): the client is
     /// blocked with it deferred, and `None` returned. Otherwise the command is handed back.
+    #[inline]
     fn hold_for_script(&mut self, client: ClientId, argv: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
+        if self.srv.running.is_none() {
+            // No script: every command's path, kept inline.
+            return Some(argv);
+        }
+        self.hold_for_running_script(client, argv)
+    }
+
+    /// [`Engine::hold_for_script`] while a script runs.
+    fn hold_for_running_script(
+        &mut self,
+        client: ClientId,
+        argv: Vec<Vec<u8>>,
+    ) -> Option<Vec<Vec<u8>>> {
         let Some(r) = self.srv.running.as_mut() else {
             return Some(argv);
         };
@@ -421,7 +435,14 @@ impl Engine {
     /// [`Engine::submit_into`] may.
     fn submit_now_into(&mut self, client: ClientId, argv: Vec<Vec<u8>>, out: Option<&mut Vec<u8>>) {
         let outside = self.begin_tracked_command(client, &argv);
-        let replies = self.run(client, argv);
+        let mut out = out;
+        let asked = out.is_some();
+        let replies = self.run(client, argv, &mut out);
+        if asked && out.is_none() {
+            // Written already (see Engine::run).
+            self.end_tracked_command(client, outside);
+            return;
+        }
         let wanted = self.reply_wanted(client);
         // Checked after the command: a message it delivered to its own client is queued
         // and goes first, so then the replies queue behind it.
