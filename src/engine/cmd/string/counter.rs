@@ -9,21 +9,19 @@ use crate::engine::{Ctx, Reply};
 
 /// `INCR key`: adds 1 (see [`incr_by`]).
 pub(super) fn incr(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    let key = args.next_bytes()?.to_vec();
-    incr_by(ctx, key, 1)
+    incr_by(ctx, args.next_bytes()?, 1)
 }
 
 /// `DECR key`: subtracts 1 (see [`incr_by`]).
 pub(super) fn decr(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    let key = args.next_bytes()?.to_vec();
-    incr_by(ctx, key, -1)
+    incr_by(ctx, args.next_bytes()?, -1)
 }
 
 /// `INCRBY key increment` (see [`incr_by`]).
 pub(super) fn incrby(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_bytes()?.to_vec();
     let by = args.next_i64()?;
-    incr_by(ctx, key, by)
+    incr_by(ctx, &key, by)
 }
 
 /// `DECRBY key decrement`: `ERR decrement would overflow` for the one decrement whose
@@ -34,21 +32,33 @@ pub(super) fn decrby(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let neg = by
         .checked_neg()
         .ok_or_else(|| Error::Err("decrement would overflow".into()))?;
-    incr_by(ctx, key, neg)
+    incr_by(ctx, &key, neg)
 }
 
 /// Redis's `incrDecrCommand`: the key must hold a canonical decimal `i64` (a missing key
 /// counts as 0; otherwise `ERR value is not an integer or out of range`), the sum must
 /// fit (`ERR increment or decrement would overflow`). The result is stored in the `int`
 /// encoding and the key keeps its expiry.
-fn incr_by(ctx: &mut Ctx<'_>, key: Vec<u8>, by: i64) -> CmdResult {
-    let current = match ctx.lookup_write(&key) {
-        Some(e) => e.value.as_str()?.as_i64().ok_or(Error::NotInteger)?,
-        None => 0,
+///
+/// An existing key's value is replaced in place, as Redis does (`dbOverwrite`, or the
+/// object itself): no copy of the key, one lookup.
+fn incr_by(ctx: &mut Ctx<'_>, key: &[u8], by: i64) -> CmdResult {
+    let new = match ctx.lookup_write(key) {
+        Some(e) => {
+            let current = e.value.as_str()?.as_i64().ok_or(Error::NotInteger)?;
+            let new = current.checked_add(by).ok_or(Error::Overflow)?;
+            e.value = Value::Str(StrValue::from_i64(new));
+            // A change: dispatch signals the key (WATCH, blocked clients, tracking).
+            ctx.dirty += 1;
+            new
+        }
+        None => {
+            let new = by;
+            ctx.set_value(key.to_vec(), Value::Str(StrValue::from_i64(new)), true);
+            new
+        }
     };
-    let new = current.checked_add(by).ok_or(Error::Overflow)?;
-    ctx.set_value(key.clone(), Value::Str(StrValue::from_i64(new)), true);
-    ctx.notify(class::STRING, "incrby", &key);
+    ctx.notify(class::STRING, "incrby", key);
     Ok(Reply::Integer(new))
 }
 

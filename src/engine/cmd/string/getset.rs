@@ -14,8 +14,9 @@ use crate::engine::{Ctx, Reply};
 
 /// `GET key`: the string at `key`, nil if missing, WRONGTYPE for other types.
 pub(super) fn get(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    let key = args.next_bytes()?.to_vec();
-    Ok(Reply::bulk_or_nil(read_string(ctx, &key)?.as_deref()))
+    let key = args.next_bytes()?;
+    // read_string copied the value: it becomes the reply as it is.
+    Ok(read_string(ctx, key)?.map_or(Reply::Nil, Reply::Bulk))
 }
 
 /// `SET key value [NX | XX] [GET] [EX s | PX ms | EXAT unix-s | PXAT unix-ms | KEEPTTL]`.
