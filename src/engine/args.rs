@@ -66,6 +66,18 @@ impl Args {
         }
     }
 
+    /// Consumes the next argument and every one after it: the next (a key, say) and the rest,
+    /// both borrowed. For a handler that reads its key and then its other arguments without
+    /// copying the key; a syntax error past the end, as [`Args::next_bytes`].
+    pub fn split_next(&mut self) -> CmdResult<(&[u8], &[Vec<u8>])> {
+        let pos = self.pos;
+        self.pos = self.pos.max(self.argv.len());
+        match self.argv.get(pos..).and_then(<[Vec<u8>]>::split_first) {
+            Some((next, rest)) => Ok((next.as_slice(), rest)),
+            None => Err(Error::Syntax),
+        }
+    }
+
     /// Consumes the next argument as an owned copy. The argument vector itself stays intact:
     /// it is the command's replayable effect unless the handler propagates something else.
     pub fn next_owned(&mut self) -> CmdResult<Vec<u8>> {
@@ -120,4 +132,25 @@ impl Args {
 /// Parses a glob-free, case-insensitive keyword.
 pub fn eq_kw(arg: &[u8], word: &str) -> bool {
     arg.eq_ignore_ascii_case(word.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str], pos: usize) -> Args {
+        Args::new(words.iter().map(|w| w.as_bytes().to_vec()).collect(), pos)
+    }
+
+    #[test]
+    fn split_next_borrows_the_next_argument_and_the_rest() {
+        let mut a = args(&["lpush", "k", "x", "y"], 1);
+        let (key, rest) = a.split_next().unwrap();
+        assert_eq!(key, b"k");
+        assert_eq!(rest, [b"x".to_vec(), b"y".to_vec()]);
+        assert!(a.is_empty(), "everything was handed out");
+        assert!(matches!(a.split_next(), Err(Error::Syntax)));
+        let mut last = args(&["lpop", "k"], 1);
+        assert_eq!(last.split_next().unwrap(), (&b"k"[..], &[][..]));
+    }
 }

@@ -272,10 +272,9 @@ fn int_arg(arg: &[u8]) -> CmdResult<i64> {
 /// Shared body of the four push commands: `key element [element ...]`, replying with the
 /// length after the push (0 when an `…X` variant finds no list).
 fn push_command(ctx: &mut Ctx<'_>, args: &mut Args, end: End, create: bool) -> CmdResult {
-    let key = args.next_bytes()?.to_vec();
+    let (key, rest) = args.split_next()?;
     // Copied, not taken: the command's own argv is its effect.
-    let values = args.argv()[args.pos()..].to_vec();
-    let len = push_values(ctx, &key, end, values, create)?;
+    let len = push_values(ctx, key, end, rest.to_vec(), create)?;
     Ok(Reply::Integer(len.unwrap_or(0) as i64))
 }
 
@@ -318,29 +317,31 @@ fn pop_command(ctx: &mut Ctx<'_>, args: &mut Args, end: End) -> CmdResult {
     if args.remaining() > 2 {
         return Err(Error::WrongArity(args.name()));
     }
-    let key = args.next_bytes()?.to_vec();
-    let count = if args.is_empty() {
-        None
-    } else {
-        let n = parse_i64(args.next_bytes()?)
-            .filter(|n| *n >= 0)
-            .ok_or(Error::MustBePositive)?;
-        Some(n as u64)
+    let (key, rest) = args.split_next()?;
+    let count = match rest.first() {
+        None => None,
+        Some(n) => {
+            let n = parse_i64(n)
+                .filter(|n| *n >= 0)
+                .ok_or(Error::MustBePositive)?;
+            Some(n as u64)
+        }
     };
-    let Some(list) = write_list(ctx, &key)? else {
+    let Some(list) = write_list(ctx, key)? else {
         return Ok(match count {
             Some(_) => Reply::NilArray,
             None => Reply::Nil,
         });
     };
     let reply = match count {
-        None => Reply::bulk_or_nil(list.pop(end).as_deref()),
+        // The popped elements are the reply's own strings: no copies.
+        None => list.pop(end).map_or(Reply::Nil, Reply::Bulk),
         Some(0) => return Ok(Reply::Array(Vec::new())),
-        Some(n) => Reply::bulk_array(list.pop_many(end, n)),
+        Some(n) => Reply::Array(list.pop_many(end, n).into_iter().map(Reply::Bulk).collect()),
     };
     ctx.dirty += 1;
-    ctx.notify(class::LIST, pop_event(end), &key);
-    ctx.delete_if_emptied(&key);
+    ctx.notify(class::LIST, pop_event(end), key);
+    ctx.delete_if_emptied(key);
     Ok(reply)
 }
 

@@ -27,10 +27,11 @@ fn hset_generic(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult<i64> {
     if args.remaining() % 2 == 0 {
         return Err(Error::WrongArity(args.name()));
     }
-    let key = args.next_bytes()?.to_vec();
-    let pairs = args.rest();
+    let (key, rest) = args.split_next()?;
+    // Copied, not taken: the command's own argv is its effect.
+    let pairs = rest.to_vec();
     let limits = limits(ctx);
-    let h = hash_or_create(ctx, &key)?;
+    let h = hash_or_create(ctx, key)?;
     h.convert_for_args(pairs.iter().map(Vec::len), limits);
     let mut created = 0;
     let mut it = pairs.into_iter();
@@ -39,8 +40,8 @@ fn hset_generic(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult<i64> {
             created += 1;
         }
     }
-    ctx.dirty += (args.argv().len() as u64 - 2) / 2;
-    ctx.notify(class::HASH, "hset", &key);
+    ctx.dirty += rest.len() as u64 / 2;
+    ctx.notify(class::HASH, "hset", key);
     Ok(created)
 }
 

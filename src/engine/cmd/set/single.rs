@@ -22,23 +22,23 @@ const SPOP_MOVE_STRATEGY_MUL: u64 = 5;
 /// `SADD key member [member ...]`: adds the members, creating the set if needed; replies
 /// with how many were not there before. WRONGTYPE for another type. O(1) per member.
 pub(super) fn sadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
-    let key = args.next_bytes()?.to_vec();
-    let members = args.argv()[args.pos()..].to_vec();
+    // The members are read where they are: a set copies those it adds.
+    let (key, members) = args.split_next()?;
     let max = ctx.srv.config.set_max_intset_entries();
-    let added = match write_set(ctx, &key)? {
+    let added = match write_set(ctx, key)? {
         Some(set) => members.iter().filter(|m| set.insert_within(m, max)).count(),
         None => {
             let set = SetValue::collect_within(members, max);
             let added = set.len();
             let now = ctx.now_ms;
-            ctx.db().set(key.clone(), Value::Set(set), false, now);
-            ctx.notify(class::NEW, "new", &key);
+            ctx.db().set(key.to_vec(), Value::Set(set), false, now);
+            ctx.notify(class::NEW, "new", key);
             added
         }
     };
     ctx.dirty += added as u64;
     if added > 0 {
-        ctx.notify(class::SET, "sadd", &key);
+        ctx.notify(class::SET, "sadd", key);
     }
     Ok(Reply::Integer(added as i64))
 }

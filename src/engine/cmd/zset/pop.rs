@@ -29,8 +29,8 @@ fn zpop_command(ctx: &mut Ctx<'_>, args: &mut Args, max: bool) -> CmdResult {
     if args.remaining() > 2 {
         return Err(Error::Syntax);
     }
-    let key = args.next_owned()?;
-    let count = match args.peek() {
+    let (key, rest) = args.split_next()?;
+    let count = match rest.first() {
         Some(c) => match parse_i64(c) {
             Some(n) if n >= 0 => Some(n as u64),
             _ => return Err(Error::MustBePositive),
@@ -38,7 +38,7 @@ fn zpop_command(ctx: &mut Ctx<'_>, args: &mut Args, max: bool) -> CmdResult {
         None => None,
     };
     let proto = ctx.client.proto;
-    let Some(popped) = pop(ctx, &key, max, count.unwrap_or(1))? else {
+    let Some(popped) = pop(ctx, key, max, count.unwrap_or(1))? else {
         return Ok(Reply::Array(Vec::new()));
     };
     let nested = proto >= 3 && count.is_some();
