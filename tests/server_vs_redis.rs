@@ -242,6 +242,49 @@ fn client_list_shows_the_query_buffer() {
     assert_eq!(seen[1], seen[0]);
 }
 
+/// The `qbuf=` and `qbuf-free=` fields of client `id`'s line in `CLIENT LIST`'s raw reply.
+fn qbuf_fields_of(list: &[u8], id: &str) -> (String, String) {
+    let text = String::from_utf8_lossy(list);
+    let line = text
+        .lines()
+        .find(|l| l.contains(&format!("id={id} ")))
+        .unwrap_or_else(|| panic!("no client {id} in {text}"));
+    let field = |name: &str| {
+        line.split(' ')
+            .find_map(|f| f.strip_prefix(name))
+            .unwrap_or("?")
+            .to_string()
+    };
+    (field("qbuf="), field("qbuf-free="))
+}
+
+/// An idle client's query buffer is given back by the clients' cron (Redis's
+/// `clientsCronResizeQueryBuffer`, at `hz 10`): once it sent nothing for more than 2 s it
+/// holds nothing and keeps no spare room.
+#[test]
+fn an_idle_clients_query_buffer_is_given_back() {
+    let mut seen = Vec::new();
+    for srv in servers() {
+        let mut idle = connect(srv.port);
+        let id = String::from_utf8_lossy(&call(&mut idle, &[b"CLIENT", b"ID"]))
+            .trim()
+            .trim_start_matches(':')
+            .to_string();
+        call(&mut idle, &[b"PING"]);
+        let mut c = connect(srv.port);
+        let (_, free_before) = qbuf_fields_of(&call(&mut c, &[b"CLIENT", b"LIST"]), &id);
+        std::thread::sleep(Duration::from_millis(3500));
+        let after = qbuf_fields_of(&call(&mut c, &[b"CLIENT", b"LIST"]), &id);
+        seen.push((free_before != "0", after));
+    }
+    assert_eq!(
+        seen[0],
+        (true, ("0".to_string(), "0".to_string())),
+        "redis-server"
+    );
+    assert_eq!(seen[1], seen[0]);
+}
+
 /// What a MONITOR client sees of scripts: the EVAL/EVALSHA/FCALL call first, then each
 /// command the script runs (`[0 lua]`); lines compared without their time stamps and
 /// client addresses.

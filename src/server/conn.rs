@@ -31,10 +31,6 @@ const OUT_KEEP: usize = 1024 * 1024;
 /// without end.
 const DRAIN_LIMIT: usize = 256 * 1024;
 
-/// How often a connection looks at its query buffer's spare room (Redis's `clientsCron`
-/// at `hz 10`).
-const TRIM_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
-
 /// What to do after a batch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Next {
@@ -106,12 +102,11 @@ pub async fn serve_connection(
     let mut closing = false;
     // One registration with the Notify that lives across reads; renewed once it fires.
     let mut woken = std::pin::pin!(handle.wake.notified());
-    // Query-buffer housekeeping, ten times a second while it has room to give back.
-    let mut cron = tokio::time::interval(TRIM_EVERY);
-    cron.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_read = tokio::time::Instant::now();
     loop {
-        let mut trim = false;
+        // Query-buffer housekeeping: the server's tick asks for it while there is room to
+        // give back (Shared::request_trims).
+        handle.wasting.set(!closing && query.wasting());
         tokio::select! {
             biased;
             ready = writer.writable(), if out.pending() => {
@@ -124,15 +119,13 @@ pub async fn serve_connection(
                 Ok(_) => last_read = tokio::time::Instant::now(),
             },
             () = woken.as_mut() => woken.set(handle.wake.notified()),
-            _ = cron.tick(), if !closing && query.wasting() => trim = true,
         }
-        if trim {
+        if handle.trim.replace(false) && !closing {
             // Redis's idle test: more than 2 whole seconds since the client last sent.
             if query.trim(last_read.elapsed().as_secs() > 2) {
                 let (len, free) = query.usage();
                 shared.engine.borrow_mut().note_query_buffer(id, len, free);
             }
-            continue;
         }
         if handle.kill.get() {
             return;

@@ -70,6 +70,18 @@ impl Shared {
         }
     }
 
+    /// Redis's `clientsCron` share of the query buffers, at the server's tick (`hz 10`): wakes
+    /// each connection whose buffer has room to give back, to trim it. A timer per
+    /// connection did this before, at a cost on every one of its waits for input.
+    pub fn request_trims(&self) {
+        for handle in self.conns.borrow().values() {
+            if handle.wasting.get() {
+                handle.trim.set(true);
+                handle.wake.notify_one();
+            }
+        }
+    }
+
     /// Prints what the engine logged (a script's `redis.log`) to stderr, marked by level
     /// as Redis's log marks it (`.` debug, `-` verbose, `*` notice, `#` warning).
     pub fn print_log(&self, engine: &mut Engine) {
@@ -124,4 +136,9 @@ pub struct ConnHandle {
     pub outbox: RefCell<Vec<u8>>,
     /// Set to close the connection (see [`Shared::kill`]).
     pub kill: Cell<bool>,
+    /// Set by the connection after each batch: its query buffer has room to give back.
+    pub wasting: Cell<bool>,
+    /// Set by the server's tick (see [`Shared::request_trims`]): look at the query buffer's
+    /// spare room now.
+    pub trim: Cell<bool>,
 }

@@ -612,6 +612,10 @@ impl Engine {
     /// warnings), oldest first: `(level, line)` with levels 0 debug to 3 warning. The host
     /// prints it (kvlab-server to stderr) or shows it.
     pub fn take_log(&mut self) -> Vec<(i32, Vec<u8>)> {
+        if self.srv.log.is_empty() {
+            // The host asks after every batch: mostly nothing to hand over.
+            return Vec::new();
+        }
         self.srv.log.drain(..).collect()
     }
 
