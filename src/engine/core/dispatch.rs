@@ -314,23 +314,17 @@ impl Engine {
         };
         let out = call(site, cmd, pos, argv, Mode::DIRECT);
         self.srv.tracking.leave(outside);
-        if direct.is_some()
-            && caller.reply_mode == ReplyMode::On
-            && self.srv.outboxes.is_idle(id)
-            && self.srv.output_limit(id).is_none()
-        {
-            if let Some(buf) = direct.take() {
-                let start = buf.len();
-                for r in &out {
-                    r.write_resp(caller.proto, buf);
-                }
-                self.srv.outboxes.note_written(id, buf.len() - start);
-                self.clients.insert(id, caller);
-                return Replies::new();
-            }
+        let written =
+            caller.reply_mode == ReplyMode::On && direct.is_some() && self.srv.may_write_direct(id);
+        if let Some(buf) = direct.take_if(|_| written) {
+            self.srv.write_direct(id, caller.proto, &out, buf);
         }
         self.clients.insert(id, caller);
-        out
+        if written {
+            Replies::new()
+        } else {
+            out
+        }
     }
 
     /// Cluster mode's check before a command runs (Redis's `getNodeByQuery`): the keys of

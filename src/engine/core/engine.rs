@@ -446,18 +446,12 @@ impl Engine {
         let wanted = self.reply_wanted(client);
         // Checked after the command: a message it delivered to its own client is queued
         // and goes first, so then the replies queue behind it.
-        let direct = out.filter(|_| {
-            self.srv.outboxes.is_idle(client) && self.srv.output_limit(client).is_none()
-        });
-        if let Some((out, c)) = direct.zip(self.clients.get(&client)) {
-            let start = out.len();
-            for r in replies
+        let direct = out.filter(|_| self.srv.may_write_direct(client));
+        if let Some((out, proto)) = direct.zip(self.clients.get(&client).map(|c| c.proto)) {
+            let sent = replies
                 .iter()
-                .filter(|r| wanted || matches!(r, Reply::Push(_)))
-            {
-                r.write_resp(c.proto, out);
-            }
-            self.srv.outboxes.note_written(client, out.len() - start);
+                .filter(|r| wanted || matches!(r, Reply::Push(_)));
+            self.srv.write_direct(client, proto, sent, out);
             self.end_tracked_command(client, outside);
             return;
         }

@@ -28,6 +28,28 @@ impl Server {
         }
     }
 
+    /// True when `id`'s replies may bypass its queue ([`crate::engine::Engine::submit_into`]):
+    /// nothing waits in it, it was not killed, and no output limit is there to enforce.
+    pub(crate) fn may_write_direct(&self, id: ClientId) -> bool {
+        self.outboxes.is_idle(id) && self.output_limit(id).is_none()
+    }
+
+    /// Encodes `replies` for client `id` in protocol `proto` into the host's `buf`, counted
+    /// as written (`CLIENT LIST`'s reply buffer peak).
+    pub(crate) fn write_direct<'r>(
+        &mut self,
+        id: ClientId,
+        proto: u8,
+        replies: impl IntoIterator<Item = &'r Reply>,
+        buf: &mut Vec<u8>,
+    ) {
+        let start = buf.len();
+        for r in replies {
+            r.write_resp(proto, buf);
+        }
+        self.outboxes.note_written(id, buf.len() - start);
+    }
+
     /// Queues `reply` for client `id`, enforcing its output limit. Returns false if the
     /// client is (now) closed for exceeding it.
     pub fn send(&mut self, id: ClientId, reply: Reply) -> bool {
