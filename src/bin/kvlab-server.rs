@@ -61,16 +61,23 @@ const MI_MAX_ALIGN_SIZE: usize = 16;
 #[cfg(not(target_arch = "wasm32"))]
 struct Mimalloc;
 
+/// True when a block of `size` bytes from the plain entry points (`mi_malloc`, `mi_zalloc`,
+/// `mi_realloc`) is aligned enough for `align`.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline]
+fn naturally_aligned(size: usize, align: usize) -> bool {
+    align <= MI_MAX_ALIGN_SIZE && align <= size
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 #[allow(unsafe_code)]
 // SAFETY: every block comes from libmimalloc and goes back to it (`mi_free` through
 // `MiMalloc::dealloc` frees blocks of either entry point); a plain `mi_malloc` block is
-// only used where `layout.align() <= MI_MAX_ALIGN_SIZE` and `align <= size`, where
-// mimalloc guarantees that alignment.
+// only used where `naturally_aligned` holds, where mimalloc guarantees that alignment.
 unsafe impl std::alloc::GlobalAlloc for Mimalloc {
     #[inline]
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        if layout.align() <= MI_MAX_ALIGN_SIZE && layout.align() <= layout.size() {
+        if naturally_aligned(layout.size(), layout.align()) {
             // SAFETY: size is non-zero (at least the alignment).
             unsafe { mi_malloc(layout.size()).cast() }
         } else {
@@ -81,7 +88,7 @@ unsafe impl std::alloc::GlobalAlloc for Mimalloc {
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
-        if layout.align() <= MI_MAX_ALIGN_SIZE && layout.align() <= layout.size() {
+        if naturally_aligned(layout.size(), layout.align()) {
             // SAFETY: as in `alloc`.
             unsafe { mi_zalloc(layout.size()).cast() }
         } else {
@@ -98,7 +105,7 @@ unsafe impl std::alloc::GlobalAlloc for Mimalloc {
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
-        if layout.align() <= MI_MAX_ALIGN_SIZE && layout.align() <= new_size {
+        if naturally_aligned(new_size, layout.align()) {
             // SAFETY: `ptr` is a live libmimalloc block; the new block is naturally
             // aligned to `layout.align()` as in `alloc`.
             unsafe { mi_realloc(ptr.cast(), new_size).cast() }
