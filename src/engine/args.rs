@@ -71,7 +71,7 @@ impl Args {
     /// copying the key; a syntax error past the end, as [`Args::next_bytes`].
     pub fn split_next(&mut self) -> CmdResult<(&[u8], &[Vec<u8>])> {
         let pos = self.pos;
-        self.pos = self.pos.max(self.argv.len());
+        self.pos = self.argv.len();
         match self.argv.get(pos..).and_then(<[Vec<u8>]>::split_first) {
             Some((next, rest)) => Ok((next.as_slice(), rest)),
             None => Err(Error::Syntax),

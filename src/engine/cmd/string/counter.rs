@@ -53,9 +53,9 @@ fn incr_by(ctx: &mut Ctx<'_>, key: &[u8], by: i64) -> CmdResult {
             new
         }
         None => {
-            let new = by;
-            ctx.set_value(key.to_vec(), Value::Str(StrValue::from_i64(new)), true);
-            new
+            // A missing counter counts as 0.
+            ctx.set_value(key.to_vec(), Value::Str(StrValue::from_i64(by)), true);
+            by
         }
     };
     ctx.notify(class::STRING, "incrby", key);
