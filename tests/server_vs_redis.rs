@@ -190,16 +190,31 @@ fn config_set_port_moves_the_listener_or_fails_like_redis() {
     assert_eq!(seen[1], seen[0]);
 }
 
-/// The `qbuf=` field of the line of client `id` in `CLIENT LIST`'s raw reply.
-fn qbuf_of(list: &[u8], id: &str) -> String {
+/// The `name=` field (`qbuf`, `qbuf-free`, …) of client `id`'s line in `CLIENT LIST`'s raw
+/// reply.
+fn client_field(list: &[u8], id: &str, name: &str) -> String {
     let text = String::from_utf8_lossy(list);
     let line = text
         .lines()
         .find(|l| l.contains(&format!("id={id} ")))
         .unwrap_or_else(|| panic!("no client {id} in {text}"));
+    let prefix = format!("{name}=");
     line.split(' ')
-        .find_map(|f| f.strip_prefix("qbuf="))
+        .find_map(|f| f.strip_prefix(prefix.as_str()))
         .unwrap_or("?")
+        .to_string()
+}
+
+/// The `qbuf=` field of client `id`'s line in `CLIENT LIST`'s raw reply.
+fn qbuf_of(list: &[u8], id: &str) -> String {
+    client_field(list, id, "qbuf")
+}
+
+/// The connection's client id (`CLIENT ID`), as text.
+fn client_id(c: &mut TcpStream) -> String {
+    String::from_utf8_lossy(&call(c, &[b"CLIENT", b"ID"]))
+        .trim()
+        .trim_start_matches(':')
         .to_string()
 }
 
@@ -210,10 +225,7 @@ fn client_list_shows_the_query_buffer() {
     let mut seen = Vec::new();
     for srv in servers() {
         let mut c = connect(srv.port);
-        let id = String::from_utf8_lossy(&call(&mut c, &[b"CLIENT", b"ID"]))
-            .trim()
-            .trim_start_matches(':')
-            .to_string();
+        let id = client_id(&mut c);
         let alone = call(&mut c, &[b"CLIENT", b"INFO"]);
         let mut pipelined = encode_command::<&[u8]>(&[b"CLIENT", b"INFO"]);
         pipelined.extend_from_slice(&encode_command::<&[u8]>(&[b"PING"]));
@@ -221,10 +233,7 @@ fn client_list_shows_the_query_buffer() {
         let inline = exchange(&mut c, b"CLIENT INFO\r\n", 200).0;
         // Another client with half a command in its buffer.
         let mut other = connect(srv.port);
-        let other_id = String::from_utf8_lossy(&call(&mut other, &[b"CLIENT", b"ID"]))
-            .trim()
-            .trim_start_matches(':')
-            .to_string();
+        let other_id = client_id(&mut other);
         let mut waits = Vec::new();
         for part in [&b"*3\r\n$3\r\nSET\r\n"[..], b"$1\r\nk", b"\r\n$5\r\nab"] {
             other.write_all(part).unwrap();
@@ -242,22 +251,6 @@ fn client_list_shows_the_query_buffer() {
     assert_eq!(seen[1], seen[0]);
 }
 
-/// The `qbuf=` and `qbuf-free=` fields of client `id`'s line in `CLIENT LIST`'s raw reply.
-fn qbuf_fields_of(list: &[u8], id: &str) -> (String, String) {
-    let text = String::from_utf8_lossy(list);
-    let line = text
-        .lines()
-        .find(|l| l.contains(&format!("id={id} ")))
-        .unwrap_or_else(|| panic!("no client {id} in {text}"));
-    let field = |name: &str| {
-        line.split(' ')
-            .find_map(|f| f.strip_prefix(name))
-            .unwrap_or("?")
-            .to_string()
-    };
-    (field("qbuf="), field("qbuf-free="))
-}
-
 /// An idle client's query buffer is given back by the clients' cron (Redis's
 /// `clientsCronResizeQueryBuffer`, at `hz 10`): once it sent nothing for more than 2 s it
 /// holds nothing and keeps no spare room.
@@ -266,15 +259,16 @@ fn an_idle_clients_query_buffer_is_given_back() {
     let mut seen = Vec::new();
     for srv in servers() {
         let mut idle = connect(srv.port);
-        let id = String::from_utf8_lossy(&call(&mut idle, &[b"CLIENT", b"ID"]))
-            .trim()
-            .trim_start_matches(':')
-            .to_string();
+        let id = client_id(&mut idle);
         call(&mut idle, &[b"PING"]);
         let mut c = connect(srv.port);
-        let (_, free_before) = qbuf_fields_of(&call(&mut c, &[b"CLIENT", b"LIST"]), &id);
+        let free_before = client_field(&call(&mut c, &[b"CLIENT", b"LIST"]), &id, "qbuf-free");
         std::thread::sleep(Duration::from_millis(3500));
-        let after = qbuf_fields_of(&call(&mut c, &[b"CLIENT", b"LIST"]), &id);
+        let list = call(&mut c, &[b"CLIENT", b"LIST"]);
+        let after = (
+            client_field(&list, &id, "qbuf"),
+            client_field(&list, &id, "qbuf-free"),
+        );
         seen.push((free_before != "0", after));
     }
     assert_eq!(
