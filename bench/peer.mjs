@@ -9,7 +9,8 @@
 // 2. Serves both and a page from target/bench-peer on 127.0.0.1 and opens it in headless
 //    Chromium (Debian's, with playwright-core from tests/e2e, as the browser tests do).
 // 3. In the page, for each command in turn, runs it --n times on kvlab (a synchronous
-//    call into wasm) and on ioredis-mock (awaited, as its API is), best of --runs, and
+//    call into wasm through bench/peer/kvlab.mjs) and on ioredis-mock (awaited, as its
+//    API is), best of --runs, and
 //    prints ops/s and the ratio. Both start from the same data: a sorted set of --zset
 //    members, two sets of 100 members, hashes and lists filled by the steps before.
 //
@@ -45,6 +46,7 @@ if (!(await stat(join(peerDir, 'node_modules', 'ioredis-mock')).catch(() => null
 execFileSync(join(peerDir, 'node_modules', '.bin', 'esbuild'), ['--bundle', '--format=esm',
   '--platform=browser', '--log-level=warning', `--outfile=${join(site, 'mock.js')}`],
 { cwd: peerDir, input: "import Redis from 'ioredis-mock';\nwindow.RedisMock = Redis;\n", stdio: ['pipe', 'inherit', 'inherit'] });
+await cp(join(peerDir, 'kvlab.mjs'), join(site, 'kvlab.mjs'));
 await writeFile(join(site, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>kvlab vs ioredis-mock</title>\n');
 
 process.env.KVLAB_DIST = site;
@@ -56,12 +58,13 @@ await page.goto(server.url);
 
 const results = await page.evaluate(async ({ N, ZSET, RUNS }) => {
   const kv = await import('./pkg/kvlab-bench-peer.js');
-  await kv.default();
+  const wasm = await kv.default();
+  const { Kvlab } = await import('./kvlab.mjs');
   // ioredis-mock's browser build asks a CommonJS `require` for Node's fs and path when
   // it loads (ioredis's TLS profiles), and uses neither in memory: empty stand-ins.
   globalThis.require = () => ({});
   await import('./mock.js');
-  const engine = new kv.BenchEngine();
+  const engine = new Kvlab(wasm, kv.BenchEngine);
   const mock = new window.RedisMock();
   const k = (argv) => engine.call(argv);
   const m = ([cmd, ...args]) => mock[cmd.toLowerCase()](...args);

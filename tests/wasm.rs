@@ -9,9 +9,10 @@
 use std::rc::Rc;
 
 use kvlab::engine::cli::{format_reply, split_args};
-use kvlab::engine::{Engine, FnClock, Reply};
+use kvlab::engine::{Clock, Engine, Reply};
 use kvlab::ui::console::HelpZh;
 use kvlab::ui::i18n::Lang;
+use kvlab::ui::services::engine::browser_clock;
 use kvlab::ui::state::{Action, Entry, LineAction, State};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -20,8 +21,9 @@ use yew::Reducible;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// An engine on the app's clock.
 fn browser_engine() -> Engine {
-    Engine::new(Box::new(FnClock::wall(js_sys::Date::now)), 7)
+    Engine::new(Box::new(browser_clock()), 7)
 }
 
 fn run(engine: &mut Engine, client: u64, line: &str) -> String {
@@ -46,6 +48,28 @@ fn engine_runs_commands_on_the_browser_clock() {
     assert!((now - created).abs() < 60_000, "{now} vs {created}");
     // Ticking with nothing volatile removes nothing and does not panic.
     assert_eq!(engine.tick(), 0);
+}
+
+/// The app's clock starts a command on `performance.now()` alone and derives the wall
+/// time from it: never ahead of `Date.now()`, at most a millisecond behind, and its
+/// monotonic reading is the page's.
+#[wasm_bindgen_test]
+fn the_browser_clock_derives_the_wall_time_within_a_millisecond() {
+    let clock = browser_clock();
+    let performance = web_sys::window()
+        .and_then(|w| w.performance())
+        .expect("performance");
+    for _ in 0..1_000 {
+        let before = (js_sys::Date::now() * 1000.0) as i64;
+        let mono_before = (performance.now() * 1000.0) as i64;
+        let (now, mono) = clock.now_and_monotonic_us();
+        let after = (js_sys::Date::now() * 1000.0) as i64;
+        assert!(
+            before - 1_000 <= now && now <= after + 999,
+            "{before} <= {now} <= {after}"
+        );
+        assert!(mono_before <= mono && mono <= (performance.now() * 1000.0) as i64);
+    }
 }
 
 #[wasm_bindgen_test]

@@ -1,48 +1,27 @@
 //! kvlab's engine alone, exported to JavaScript for `bench/peer.mjs`: the browser
 //! benchmark against ioredis-mock, the in-browser peer. It runs in the page as the app's
-//! engine does (the browser's clock), with none of the app around it, so the benchmark
-//! measures the engine and the call from JavaScript, as ioredis-mock's figures measure
-//! its own.
+//! engine does (the browser's clock, effects recorded as for persistence), with none of
+//! the app around it, so the benchmark measures the engine and the call from JavaScript,
+//! as ioredis-mock's figures measure its own. `bench/peer/kvlab.mjs` is the JavaScript
+//! side of the call: words in, a client library's reply out.
 //!
 //! Built by `bench/peer.mjs` (`cargo build --release --target wasm32-unknown-unknown
 //! --bin kvlab-bench-peer`, then `wasm-bindgen --target web`); natively it does nothing.
 
 #[cfg(target_arch = "wasm32")]
 mod peer {
-    use kvlab::engine::{ClientId, Engine, FnClock, Reply};
+    use kvlab::engine::{ClientId, Engine};
+    use kvlab::ui::services::engine::browser_clock;
     use wasm_bindgen::prelude::*;
 
-    /// One engine and one client on it.
+    /// One engine and one client on it, and the two buffers of its packed calls
+    /// ([`BenchEngine::run`]).
     #[wasm_bindgen]
     pub struct BenchEngine {
         engine: Engine,
         client: ClientId,
-    }
-
-    /// A reply as JavaScript sees one from a client library: strings, numbers, null,
-    /// arrays; an error as an `Error` object.
-    fn to_js(r: Reply) -> JsValue {
-        match r {
-            Reply::Status(s) => JsValue::from_str(&s),
-            Reply::Error(e) => js_sys::Error::new(&e).into(),
-            Reply::Integer(n) => JsValue::from_f64(n as f64),
-            Reply::Bulk(b) | Reply::Verbatim(_, b) => {
-                JsValue::from_str(&String::from_utf8_lossy(&b))
-            }
-            Reply::Nil | Reply::NilArray => JsValue::NULL,
-            Reply::Array(items) | Reply::Set(items) => items
-                .into_iter()
-                .map(to_js)
-                .collect::<js_sys::Array>()
-                .into(),
-            Reply::Map(pairs) => pairs
-                .into_iter()
-                .flat_map(|(k, v)| [to_js(k), to_js(v)])
-                .collect::<js_sys::Array>()
-                .into(),
-            Reply::Double(d) => JsValue::from_f64(d),
-            other => JsValue::from_str(&format!("{other:?}")),
-        }
+        input: Vec<u8>,
+        output: Vec<u8>,
     }
 
     #[wasm_bindgen]
@@ -51,21 +30,64 @@ mod peer {
         #[wasm_bindgen(constructor)]
         #[allow(clippy::new_without_default)]
         pub fn new() -> BenchEngine {
-            let clock = FnClock(js_sys::Date::now, None::<fn() -> f64>);
-            let mut engine = Engine::new(Box::new(clock), 1);
+            let mut engine = Engine::new(Box::new(browser_clock()), 1);
             let client = engine.connect();
-            BenchEngine { engine, client }
+            BenchEngine {
+                engine,
+                client,
+                input: Vec::new(),
+                output: Vec::new(),
+            }
         }
 
-        /// Runs one command, its words as strings; returns the reply. The effects the
-        /// command recorded (what the app hands its persistence) are taken and dropped, as
-        /// the app takes them after each command: left in the engine they would pile up,
-        /// a copy of every write's arguments.
-        pub fn call(&mut self, argv: Vec<String>) -> JsValue {
-            let argv = argv.into_iter().map(String::into_bytes).collect();
-            let reply = self.engine.execute(self.client, argv);
+        /// The address of the input buffer, grown to hold at least `bytes` bytes, where
+        /// JavaScript packs a command for [`BenchEngine::run`]. It stays where it is until
+        /// the next call of `input` (wasm memory may still grow and detach a view of it).
+        pub fn input(&mut self, bytes: usize) -> *mut u8 {
+            if self.input.len() < bytes {
+                self.input.resize(bytes.next_power_of_two(), 0);
+            }
+            self.input.as_mut_ptr()
+        }
+
+        /// Runs the command packed in the input buffer — `argc` words, each a 4-byte
+        /// little-endian length and its bytes — and encodes its reply, and anything queued
+        /// for the client after it, in RESP2 into the output buffer; returns the length
+        /// (at [`BenchEngine::output`]). A packing that runs past the buffer is refused
+        /// with an error reply, never read beyond it. The effects the command recorded
+        /// are taken and dropped, as the app hands them to its persistence after each
+        /// command: left in the engine they would pile up, a copy of every write.
+        pub fn run(&mut self, argc: usize) -> usize {
+            self.output.clear();
+            let mut argv = Vec::with_capacity(argc);
+            let mut rest = &self.input[..];
+            for _ in 0..argc {
+                let Some((len, tail)) = rest.split_first_chunk::<4>() else {
+                    break;
+                };
+                let len = u32::from_le_bytes(*len) as usize;
+                let Some((word, tail)) = tail.split_at_checked(len) else {
+                    break;
+                };
+                argv.push(word.to_vec());
+                rest = tail;
+            }
+            if argv.len() < argc {
+                self.output
+                    .extend_from_slice(b"-ERR packed command runs past its buffer\r\n");
+                return self.output.len();
+            }
+            self.engine.submit_into(self.client, argv, &mut self.output);
+            let out = &mut self.output;
+            self.engine
+                .drain_pushes(self.client, |r| r.write_resp(2, out));
             drop(self.engine.take_effects());
-            to_js(reply)
+            self.output.len()
+        }
+
+        /// The address of the output buffer that [`BenchEngine::run`] filled.
+        pub fn output(&self) -> *const u8 {
+            self.output.as_ptr()
         }
     }
 }

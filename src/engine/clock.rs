@@ -191,6 +191,68 @@ impl<F: Fn() -> f64, G: Fn() -> f64> Clock for FnClock<F, G> {
             None => self.now_us(),
         }
     }
+
+    fn now_and_monotonic_us(&self) -> (i64, i64) {
+        let now = self.now_us();
+        match &self.1 {
+            Some(g) => (now, (g() * 1000.0) as i64),
+            // One reading serves as both (a call into JavaScript saved per command).
+            None => (now, now),
+        }
+    }
+}
+
+/// A clock on two closures returning milliseconds — the wall time (`Date.now`) and a finer
+/// monotonic reading (`performance.now`) — that starts each command with the monotonic
+/// reading alone and derives the wall time from it, by the offset between the two read
+/// again every 100 ms, as [`SystemClock`] does natively. In a page each reading is a call
+/// from wasm into JavaScript, the dearest part of a short command's clock work.
+///
+/// The offset is taken from a whole-millisecond wall reading, so the derived time is never
+/// ahead of the wall clock and at most 1 ms behind it; a step of the wall clock reaches
+/// the engine at the next resynchronisation.
+pub struct OffsetClock<F: Fn() -> f64, G: Fn() -> f64> {
+    wall: F,
+    mono: G,
+    /// The monotonic reading at the last synchronisation and the wall time minus it (µs).
+    synced: Cell<Option<(i64, i64)>>,
+}
+
+impl<F: Fn() -> f64, G: Fn() -> f64> OffsetClock<F, G> {
+    /// How often the offset is read again, in monotonic µs.
+    pub const RESYNC_US: i64 = 100_000;
+
+    /// A clock on `wall` and `mono`, both in milliseconds.
+    pub fn new(wall: F, mono: G) -> OffsetClock<F, G> {
+        OffsetClock {
+            wall,
+            mono,
+            synced: Cell::new(None),
+        }
+    }
+}
+
+impl<F: Fn() -> f64, G: Fn() -> f64> Clock for OffsetClock<F, G> {
+    fn now_us(&self) -> i64 {
+        ((self.wall)() * 1000.0) as i64
+    }
+
+    fn monotonic_us(&self) -> i64 {
+        ((self.mono)() * 1000.0) as i64
+    }
+
+    fn now_and_monotonic_us(&self) -> (i64, i64) {
+        let mono = self.monotonic_us();
+        let offset = match self.synced.get() {
+            Some((at, offset)) if (0..Self::RESYNC_US).contains(&(mono - at)) => offset,
+            _ => {
+                let offset = self.now_us() - mono;
+                self.synced.set(Some((mono, offset)));
+                offset
+            }
+        };
+        (mono + offset, mono)
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -215,5 +277,74 @@ mod tests {
                 system::RESYNC_US as u64 / 2 + 1,
             ));
         }
+    }
+
+    /// A clock on two counters in milliseconds that count their readings.
+    fn counted(wall: &Rc<Cell<(f64, u32)>>, mono: &Rc<Cell<(f64, u32)>>) -> impl Clock {
+        let read = |c: &Rc<Cell<(f64, u32)>>| {
+            let c = Rc::clone(c);
+            move || {
+                let (ms, n) = c.get();
+                c.set((ms, n + 1));
+                ms
+            }
+        };
+        OffsetClock::new(read(wall), read(mono))
+    }
+
+    /// The offset clock reads the wall clock once per 100 ms of monotonic time; between,
+    /// the wall time moves with the monotonic clock, and a step of the wall clock is seen at
+    /// the next resynchronisation — or at once if the monotonic clock went back.
+    #[test]
+    fn the_offset_clock_reads_the_wall_clock_once_per_resync() {
+        let wall = Rc::new(Cell::new((1_700_000_000_000.0, 0)));
+        let mono = Rc::new(Cell::new((5_000.25, 0)));
+        let clock = counted(&wall, &mono);
+        let at = |w: f64, m: f64| {
+            wall.set((w, wall.get().1));
+            mono.set((m, mono.get().1));
+        };
+        assert_eq!(
+            clock.now_and_monotonic_us(),
+            (1_700_000_000_000_000, 5_000_250)
+        );
+        assert_eq!((wall.get().1, mono.get().1), (1, 1));
+        // 40 ms later, the wall clock stepped by an hour: not yet seen.
+        at(1_700_003_600_040.0, 5_040.25);
+        assert_eq!(
+            clock.now_and_monotonic_us(),
+            (1_700_000_000_040_000, 5_040_250)
+        );
+        assert_eq!((wall.get().1, mono.get().1), (1, 2));
+        // The plain readings still read each clock.
+        assert_eq!(clock.now_us(), 1_700_003_600_040_000);
+        assert_eq!(clock.monotonic_us(), 5_040_250);
+        // 100 ms after the synchronisation, the step is seen.
+        at(1_700_003_600_100.0, 5_100.25);
+        assert_eq!(
+            clock.now_and_monotonic_us(),
+            (1_700_003_600_100_000, 5_100_250)
+        );
+        // A monotonic reading before the synchronisation's reads the wall clock again.
+        let reads = wall.get().1;
+        at(1_700_003_600_101.0, 5_000.0);
+        assert_eq!(
+            clock.now_and_monotonic_us(),
+            (1_700_003_600_101_000, 5_000_000)
+        );
+        assert_eq!(wall.get().1, reads + 1);
+    }
+
+    /// A clock on the wall time alone takes one reading for both at a command's start.
+    #[test]
+    fn a_wall_only_clock_reads_once_per_command_start() {
+        let reads = Rc::new(Cell::new(0));
+        let r = Rc::clone(&reads);
+        let clock = FnClock::wall(move || {
+            r.set(r.get() + 1);
+            1_000.5
+        });
+        assert_eq!(clock.now_and_monotonic_us(), (1_000_500, 1_000_500));
+        assert_eq!(reads.get(), 1);
     }
 }

@@ -4,21 +4,25 @@
 //! `Math.random()`, whose log (a script's `redis.log`) goes to the browser's console.
 
 pub use crate::app::engine::{EngineService, Observer, ObserverId, Outcome};
-use crate::engine::{Engine, FnClock};
+use crate::engine::{Clock, Engine, OffsetClock};
+
+/// The browser's clock: `Date.now()` for the wall time and `performance.now()` to time
+/// commands, each command starting with the second alone ([`OffsetClock`]). `bench/peer`
+/// runs its engine on it too.
+pub fn browser_clock() -> impl Clock {
+    let performance = web_sys::window().and_then(|w| w.performance());
+    OffsetClock::new(js_sys::Date::now, move || {
+        performance
+            .as_ref()
+            .map_or_else(js_sys::Date::now, |p| p.now())
+    })
+}
 
 impl EngineService {
-    /// A fresh engine on the browser's clock (`Date.now()`, and `performance.now()` to time
-    /// commands), seeded from `Math.random()`.
+    /// A fresh engine on the browser's clock ([`browser_clock`]), seeded from
+    /// `Math.random()`.
     pub fn boot() -> EngineService {
-        let performance = web_sys::window().and_then(|w| w.performance());
-        let clock = FnClock(
-            js_sys::Date::now,
-            Some(move || {
-                performance
-                    .as_ref()
-                    .map_or_else(js_sys::Date::now, |p| p.now())
-            }),
-        );
+        let clock = browser_clock();
         let seed = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
         let mut engine = Engine::new(Box::new(clock), seed);
         // Every pane is a local connection (127.0.0.1): DEBUG works in the console, as on
