@@ -13,6 +13,10 @@ Workloads (the issue's three; --scale multiplies the element counts):
   hashes   100,000 hashes of 10 small fields, per field         (HSET h:N f0 v0 ... f9 v9)
   zset     one sorted set of 500,000 members                    (ZADD z score member)
 
+and two more for lists (beyond the issue's three; --only lists,smalllists):
+  lists       one list of 1,000,000 elements item:N             (RPUSH l item:N)
+  smalllists  100,000 lists of 10 elements, per element         (RPUSH l:N e0 ... e9)
+
 The browser side of the same loads is bench/memory.mjs. Needs redis-server.
 """
 
@@ -144,10 +148,23 @@ def workloads(scale):
         for i in range(n_z):
             yield resp("ZADD", "z", (i * 7919) % 1_000_003, f"member:{i}")
 
+    n_list = int(1_000_000 * scale)
+    n_small = int(100_000 * scale)
+
+    def lists():
+        for i in range(n_list):
+            yield resp("RPUSH", "l", f"item:{i}")
+
+    def smalllists():
+        for i in range(n_small):
+            yield resp("RPUSH", f"l:{i}", *[f"e{e}" for e in range(10)])
+
     return {
         "strings": ("1M strings key:N -> 10 bytes", n_str, strings),
         "hashes": ("100k hashes x 10 fields (per field)", n_hash * 10, hashes),
         "zset": ("one zset, 500k members", n_z, zset),
+        "lists": ("one list, 1M elements", n_list, lists),
+        "smalllists": ("100k lists x 10 (per element)", n_small * 10, smalllists),
     }
 
 

@@ -129,7 +129,7 @@ fn compare_with_redis(dbs: &[Db], redis: &mut RespClient) {
                 }
                 Value::List(l) => {
                     let got = items(redis.call(&[&b"LRANGE"[..], k, b"0", b"-1"]).unwrap());
-                    let want: Vec<Reply> = l.items.iter().map(|x| bulk(x)).collect();
+                    let want: Vec<Reply> = l.iter().map(bulk).collect();
                     assert_eq!(got, want, "{ctx}");
                 }
                 Value::Set(s) => {

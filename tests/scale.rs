@@ -922,12 +922,15 @@ fn list_against_a_model() {
                     start
                 };
                 let e = (if end < 0 { len + end } else { end }).min(len - 1);
-                let want: Vec<&Vec<u8>> = if s > e || s >= len {
+                let want: Vec<&[u8]> = if s > e || s >= len {
                     Vec::new()
                 } else {
-                    model.range(s as usize..=e as usize).collect()
+                    model
+                        .range(s as usize..=e as usize)
+                        .map(Vec::as_slice)
+                        .collect()
                 };
-                let got: Vec<&Vec<u8>> = list.range(start, end).collect();
+                let got: Vec<&[u8]> = list.range(start, end).collect();
                 assert_eq!(got, want, "LRANGE {start} {end}");
             }
             990..=995 => {
@@ -1000,7 +1003,7 @@ fn list_against_a_model() {
         assert_eq!(list.len(), model.len());
     }
     assert!(
-        list.items.iter().eq(model.iter()),
+        list.iter().eq(model.iter().map(Vec::as_slice)),
         "the list differs from the model"
     );
     report("list", ops, model.len(), t0);

@@ -86,11 +86,9 @@ pub fn to_commands(dbs: &[Db], now_ms: i64) -> Vec<Vec<Vec<u8>>> {
                     out.push(cmd);
                     continue;
                 }
-                Value::List(l) => push_batches(
-                    &mut out,
-                    &[b"RPUSH", k],
-                    l.items.iter().map(|x| vec![x.clone()]),
-                ),
+                Value::List(l) => {
+                    push_batches(&mut out, &[b"RPUSH", k], l.iter().map(|x| vec![x.to_vec()]))
+                }
                 Value::Set(s) => {
                     push_batches(&mut out, &[b"SADD", k], s.iter().map(|x| vec![x.to_vec()]))
                 }
@@ -190,7 +188,7 @@ pub fn to_json(dbs: &[Db], now_ms: i64) -> String {
                 out.push_str(&format!(",\"expire_at_ms\":{t}"));
             }
             out.push_str(",\"value\":");
-            let list = |out: &mut String, items: &mut dyn Iterator<Item = &Vec<u8>>| {
+            let list = |out: &mut String, items: &mut dyn Iterator<Item = &[u8]>| {
                 out.push('[');
                 for (j, x) in items.enumerate() {
                     if j > 0 {
@@ -202,11 +200,8 @@ pub fn to_json(dbs: &[Db], now_ms: i64) -> String {
             };
             match &e.value {
                 Value::Str(s) => json_bytes(&mut out, s.as_bytes()),
-                Value::List(l) => list(&mut out, &mut l.items.iter()),
-                Value::Set(s) => list(
-                    &mut out,
-                    &mut s.iter().map(<[u8]>::to_vec).collect::<Vec<_>>().iter(),
-                ),
+                Value::List(l) => list(&mut out, &mut l.iter()),
+                Value::Set(s) => list(&mut out, &mut s.iter()),
                 Value::ZSet(z) => {
                     out.push('[');
                     for (j, (m, s)) in z.iter().enumerate() {
@@ -228,7 +223,7 @@ pub fn to_json(dbs: &[Db], now_ms: i64) -> String {
                         if j > 0 {
                             out.push(',');
                         }
-                        list(&mut out, &mut argv.iter());
+                        list(&mut out, &mut argv.iter().map(Vec::as_slice));
                     }
                     out.push(']');
                 }
@@ -447,7 +442,7 @@ fn json_entry(
     now_ms: i64,
 ) -> Result<(usize, Vec<u8>, super::keyspace::Entry), JsonImportError> {
     use super::json::Kind;
-    use super::types::{HashValue, ListValue, SetValue, StrValue, ZSet};
+    use super::types::{HashValue, SetValue, StrValue, ZSet};
     let line = item.line;
     if !matches!(item.kind, Kind::Object(_)) {
         return Err(json_err(line, None, "each key must be an object"));
@@ -511,9 +506,7 @@ fn json_entry(
         |v| two(v).ok_or_else(|| err(v.line, format!("a {ty} element must be a pair [a, b]")));
     let value = match ty.as_str() {
         "string" => Value::Str(StrValue::new(bytes(value)?)),
-        "list" => Value::List(ListValue {
-            items: Box::new(items()?.iter().map(bytes).collect::<Result<_, _>>()?),
-        }),
+        "list" => Value::List(items()?.iter().map(bytes).collect::<Result<_, _>>()?),
         "set" => Value::Set(
             items()?
                 .iter()

@@ -491,7 +491,10 @@ pub fn snapshot(db: &Db, key: &[u8], limit: usize) -> Option<ValueView> {
             let shown = s.as_bytes().get(..cap).unwrap_or(s.as_bytes());
             ValueView::String(shown.to_vec(), s.len())
         }
-        Value::List(l) => ValueView::List(l.range(0, limit as i64 - 1).cloned().collect(), l.len()),
+        Value::List(l) => ValueView::List(
+            l.range(0, limit as i64 - 1).map(<[u8]>::to_vec).collect(),
+            l.len(),
+        ),
         Value::Set(s) => {
             ValueView::Set(s.iter().take(limit).map(<[u8]>::to_vec).collect(), s.len())
         }

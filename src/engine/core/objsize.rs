@@ -145,7 +145,7 @@ fn list_size(l: &ListValue, samples: usize, fill: i64, plain_from: usize) -> u64
     let mut cut = NodeCutter::new(fill, plain_from);
     let mut nodes: Vec<u64> = Vec::new();
     let mut seen = 0usize;
-    for e in l.items.iter() {
+    for e in l.iter() {
         let (place, closed) = cut.place(e);
         if let Some(bytes) = closed {
             nodes.push(jemalloc_size(bytes as u64));

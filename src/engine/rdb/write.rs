@@ -294,14 +294,14 @@ fn write_list(out: &mut Vec<u8>, l: &ListValue, opts: &SaveOptions) {
             });
         }
     };
-    for e in l.items.iter() {
+    for e in l.iter() {
         match (cut.place(e).0, &mut tail) {
             (Cut::Join, Some(lp)) => lp.push(e),
             (Cut::Plain, _) => {
                 close(&mut tail, &mut nodes);
                 nodes.push(QuickNode {
                     container: CONTAINER_PLAIN,
-                    bytes: e.clone(),
+                    bytes: e.to_vec(),
                 });
             }
             // A new node (Join finds one open: the cutter opens a node with `tail`).

@@ -42,7 +42,7 @@ fn dump(dbs: &[Db], with_encoding: bool) -> String {
             );
             let mut items: Vec<String> = match &e.value {
                 Value::Str(s) => vec![esc(s.as_bytes())],
-                Value::List(l) => l.items.iter().map(|x| esc(x)).collect(),
+                Value::List(l) => l.iter().map(esc).collect(),
                 Value::Set(s) => s.iter().map(&esc).collect(),
                 // A score of -0 is 0 once a listpack holds it (see `ZSet::add`), so
                 // without encodings the two compare equal.

@@ -3,6 +3,7 @@
 
 use super::super::clock::ManualClock;
 use super::super::keyspace::{Db, Entry, Key};
+use super::super::types::list::End;
 use super::super::types::{HashValue, ListValue, SetValue, StrValue, Value, ZSet};
 use super::super::{Engine, Reply, NUM_DBS};
 use super::format::{
@@ -161,7 +162,7 @@ fn encode_entry(out: &mut Vec<u8>, db: usize, key: &[u8], entry: &Entry) {
         Value::Str(s) => put_bytes(out, s.as_bytes()),
         Value::List(l) => {
             put_varint(out, l.len() as u64);
-            for item in l.items.iter() {
+            for item in l.iter() {
                 put_bytes(out, item);
             }
         }
@@ -358,13 +359,11 @@ fn decode_entry(
         .into_value(),
         TAG_LIST => {
             let n = r.count(1)?;
-            let mut items = std::collections::VecDeque::with_capacity(n);
+            let mut list = ListValue::new();
             for _ in 0..n {
-                items.push_back(r.bytes()?);
+                list.push(End::Right, r.bytes()?);
             }
-            Value::List(ListValue {
-                items: Box::new(items),
-            })
+            Value::List(list)
         }
         TAG_SET => {
             let n = r.count(1)?;

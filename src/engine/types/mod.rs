@@ -10,6 +10,7 @@ pub mod set;
 pub mod small;
 pub mod stream;
 pub mod string;
+pub mod varint;
 pub mod zdict;
 pub mod zset;
 

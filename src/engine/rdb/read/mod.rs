@@ -42,6 +42,7 @@ use super::prim::Reader;
 use super::unpack::{self, Elem};
 use crate::engine::num::{c_bytes, strtod};
 use crate::engine::types::hash::HashLimits;
+use crate::engine::types::list::End;
 use crate::engine::types::set::MAX_INTSET_ENTRIES;
 use crate::engine::types::zset::{AddOutcome, MAX_LISTPACK_ENTRIES, MAX_LISTPACK_VALUE};
 use crate::engine::types::{HashValue, ListValue, SetValue, StrValue, Value, ZSet};
@@ -355,7 +356,7 @@ fn read_quicklist(r: &mut Reader<'_>, tagged: bool) -> Result<Value, LoadError> 
             return Err(LoadError::Bad);
         }
         if container == CONTAINER_PLAIN {
-            list.items.push_back(blob);
+            list.push(End::Right, blob);
             continue;
         }
         let elems = if tagged {
@@ -363,8 +364,7 @@ fn read_quicklist(r: &mut Reader<'_>, tagged: bool) -> Result<Value, LoadError> 
         } else {
             unpack::ziplist(&blob)
         };
-        list.items
-            .extend(elems.ok_or(LoadError::Bad)?.into_iter().map(Elem::to_vec));
+        list.extend(elems.ok_or(LoadError::Bad)?.into_iter().map(Elem::to_vec));
     }
     Ok(Value::List(list))
 }

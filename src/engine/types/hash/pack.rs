@@ -1,10 +1,9 @@
 //! The listpack encoding of a small hash: one flat buffer.
 //!
 //! A [`Pack`] holds field, value, field, value… in insertion order in a single heap block,
-//! each string written as its length then its bytes. The length is a LEB128 varint: seven
-//! bits a byte, low bits first, the top bit set on every byte but the last, and always the
-//! shortest form (so equal contents are equal bytes). A string shorter than 128 bytes pays
-//! one byte of length, and any `usize` fits in at most ten, so a configuration that raises
+//! each string written as its length then its bytes. The length is a LEB128 varint
+//! ([`crate::engine::types::varint`]): a string shorter than 128 bytes pays one byte of
+//! length, and any `usize` fits in at most ten, so a configuration that raises
 //! `hash-max-listpack-value` to any size is still encoded; a length that does not decode
 //! (which our own writes never produce) reads as the end of the buffer, never as a panic.
 //!
@@ -26,8 +25,8 @@
 //! no field appears twice.
 //!
 //! # Changing it
-//! Another length code (a fixed-width header, say) changes only [`put_len`],
-//! [`len_size`] and [`read_len`]; whatever it is, it must stay canonical (the derived
+//! Another length code (a fixed-width header, say) changes only the varint module's
+//! `put_len`, `len_size` and `read_len` (which a list's nodes share); whatever it is, it must stay canonical (the derived
 //! equality compares bytes) and decode any length without panicking. Measure with
 //! `python3 bench/memory.py --only hashes`, and run the hash tests listed in the parent
 //! module's "# Changing it".
@@ -35,8 +34,7 @@
 use std::mem;
 use std::ops::Range;
 
-/// The most bytes a varint length takes (a 64-bit `usize`, seven bits a byte).
-const MAX_LEN_BYTES: usize = 10;
+use crate::engine::types::varint::{len_size, put_len, read_len};
 
 /// Bytes of the pair count at the end of a non-empty buffer.
 const COUNT: usize = 4;
@@ -45,42 +43,6 @@ const COUNT: usize = 4;
 #[derive(Clone, Default, PartialEq, Eq, Debug)]
 pub(super) struct Pack {
     buf: Box<[u8]>,
-}
-
-/// Bytes of the varint that encodes `n`.
-fn len_size(mut n: usize) -> usize {
-    let mut size = 1;
-    while n >= 0x80 {
-        n >>= 7;
-        size += 1;
-    }
-    size
-}
-
-/// The varint of `n`, in a fixed array, with its used length.
-fn put_len(mut n: usize) -> ([u8; MAX_LEN_BYTES], usize) {
-    let mut out = [0u8; MAX_LEN_BYTES];
-    let mut i = 0;
-    while n >= 0x80 && i + 1 < MAX_LEN_BYTES {
-        out[i] = (n as u8 & 0x7f) | 0x80;
-        n >>= 7;
-        i += 1;
-    }
-    out[i] = n as u8;
-    (out, i + 1)
-}
-
-/// The varint at the start of `b`: the length and the bytes it took, or `None` if `b`
-/// does not start with a complete one.
-fn read_len(b: &[u8]) -> Option<(usize, usize)> {
-    let mut n = 0usize;
-    for (i, &byte) in b.iter().take(MAX_LEN_BYTES).enumerate() {
-        n |= usize::from(byte & 0x7f).checked_shl(7 * i as u32)?;
-        if byte & 0x80 == 0 {
-            return Some((n, i + 1));
-        }
-    }
-    None
 }
 
 /// The string at the start of `b` and what follows it.
@@ -310,26 +272,6 @@ impl<'a> Iterator for Iter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn varints_round_trip_at_every_width() {
-        let mut n = 1usize;
-        let mut cases = vec![0, 1, 127, 128, 255, 16_383, 16_384, usize::MAX];
-        while let Some(m) = n.checked_mul(3) {
-            cases.push(m);
-            n = m;
-        }
-        for n in cases {
-            let (b, k) = put_len(n);
-            assert_eq!(k, len_size(n), "{n}");
-            assert_eq!(read_len(&b[..k]), Some((n, k)), "{n}");
-            assert_eq!(read_len(&b[..k - 1]), None, "{n} cut short");
-        }
-        assert_eq!(len_size(usize::MAX), MAX_LEN_BYTES);
-        // Eleven continuation bytes, a shift past 64 bits, an empty input: no panic.
-        assert_eq!(read_len(&[0xff; 11]), None);
-        assert_eq!(read_len(&[]), None);
-    }
 
     #[test]
     fn a_string_longer_than_the_buffer_ends_it() {

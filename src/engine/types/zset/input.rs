@@ -129,7 +129,7 @@ impl SortSource<'_> {
     pub fn all(&self) -> Vec<Vec<u8>> {
         match self {
             SortSource::ZSet(z) => z.iter().map(|(m, _)| m.to_vec()).collect(),
-            SortSource::List(l) => l.range(0, -1).cloned().collect(),
+            SortSource::List(l) => l.iter().map(<[u8]>::to_vec).collect(),
             SortSource::Set(s) => s.iter().map(<[u8]>::to_vec).collect(),
         }
     }

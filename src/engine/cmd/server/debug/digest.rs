@@ -82,7 +82,7 @@ pub fn object_digest(digest: &mut Digest, entry: &Entry) {
     match &entry.value {
         Value::Str(s) => mix_digest(digest, s.as_bytes()),
         Value::List(l) => {
-            for e in l.items.iter() {
+            for e in l.iter() {
                 mix_digest(digest, e);
             }
         }

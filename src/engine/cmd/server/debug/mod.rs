@@ -260,7 +260,7 @@ fn object(ctx: &mut Ctx<'_>, key: &[u8]) -> CmdResult {
         let fill = srv.config.list_max_listpack_size();
         let mut cut = NodeCutter::new(fill, srv.debug.packed_threshold);
         let (mut nodes, mut bytes) = (0usize, 0usize);
-        for item in l.items.iter() {
+        for item in l.iter() {
             let (place, closed) = cut.place(item);
             if let Some(b) = closed {
                 nodes += 1;
