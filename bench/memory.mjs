@@ -6,13 +6,14 @@
 // Builds the engine alone for the browser as bench/peer.mjs does (the kvlab-bench-peer
 // binary: the engine and one client, no app around it), then for each workload opens a
 // fresh page (a wasm memory never shrinks, so each load gets its own), records
-// `memory.buffer.byteLength`, runs the load through `BenchEngine.call`, and reports the
+// `memory.buffer.byteLength`, runs the load through bench/peer/kvlab.mjs (packed words in,
+// a RESP reply out, as bench/peer.mjs calls the engine), and reports the
 // growth per element, with the engine's own INFO used_memory per element beside it. The
 // memory grows in 64 KB pages and dlmalloc keeps what it frees, so the figure is what the
 // tab holds after the load, peaks included.
 
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,6 +31,7 @@ run('cargo', ['build', '--release', '--quiet', '--target', 'wasm32-unknown-unkno
 await mkdir(site, { recursive: true });
 run('wasm-bindgen', ['--target', 'web', '--out-dir', join(site, 'pkg'),
   join(root, 'target', 'wasm32-unknown-unknown', 'release', 'kvlab-bench-peer.wasm')]);
+await cp(join(root, 'bench', 'peer', 'kvlab.mjs'), join(site, 'kvlab.mjs'));
 await writeFile(join(site, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>kvlab memory</title>\n');
 
 process.env.KVLAB_DIST = site;
@@ -42,6 +44,8 @@ const workloads = [
   { name: 'strings', label: '1M strings key:N -> 10 bytes', n: Math.round(1_000_000 * SCALE), per: 1 },
   { name: 'hashes', label: '100k hashes x 10 fields (per field)', n: Math.round(100_000 * SCALE), per: 10 },
   { name: 'zset', label: 'one zset, 500k members', n: Math.round(500_000 * SCALE), per: 1 },
+  { name: 'lists', label: 'one list, 1M elements', n: Math.round(1_000_000 * SCALE), per: 1 },
+  { name: 'smalllists', label: '100k lists x 10 (per element)', n: Math.round(100_000 * SCALE), per: 10 },
 ];
 
 console.log(`\n${'workload'.padEnd(38)} ${'wasm B/el'.padStart(10)} ${'used_memory B/el'.padStart(17)}`);
@@ -51,7 +55,8 @@ for (const w of workloads) {
   const r = await page.evaluate(async ({ name, n }) => {
     const kv = await import('./pkg/kvlab-bench-peer.js');
     const wasm = await kv.default();
-    const engine = new kv.BenchEngine();
+    const { Kvlab } = await import('./kvlab.mjs');
+    const engine = new Kvlab(wasm, kv.BenchEngine);
     const used = () => Number(/used_memory:(\d+)/.exec(engine.call(['INFO', 'memory']))[1]);
     const before = wasm.memory.buffer.byteLength;
     const usedBefore = used();
@@ -62,7 +67,13 @@ for (const w of workloads) {
         const argv = ['HSET', `h:${i}`];
         for (let f = 0; f < 10; f++) argv.push(`f${f}`, `v${f}`);
         engine.call(argv);
-      } else engine.call(['ZADD', 'z', String((i * 7919) % 1_000_003), `member:${i}`]);
+      } else if (name === 'zset') engine.call(['ZADD', 'z', String((i * 7919) % 1_000_003), `member:${i}`]);
+      else if (name === 'lists') engine.call(['RPUSH', 'l', `item:${i}`]);
+      else {
+        const argv = ['RPUSH', `l:${i}`];
+        for (let e = 0; e < 10; e++) argv.push(`e${e}`);
+        engine.call(argv);
+      }
     }
     return { grown: wasm.memory.buffer.byteLength - before, used: used() - usedBefore };
   }, w);

@@ -1225,7 +1225,8 @@ fn keyspace_against_a_model() {
                     volatile.insert(k.clone());
                 } else {
                     let keep_ttl = rng.bool();
-                    db.set(k.clone(), string(&v), keep_ttl, 0);
+                    let created = db.set(&k, string(&v), keep_ttl, 0);
+                    assert_eq!(created, !model.contains_key(&k), "SET's new-key answer");
                     let e = model.entry(k.clone()).or_insert((Vec::new(), None));
                     e.0 = v;
                     if !keep_ttl && e.1.take().is_some() {
@@ -1239,7 +1240,7 @@ fn keyspace_against_a_model() {
                     continue;
                 };
                 let keep_ttl = rng.bool();
-                db.set(k.clone(), string(b"overwritten"), keep_ttl, 0);
+                assert!(!db.set(&k, string(b"overwritten"), keep_ttl, 0));
                 let e = model.get_mut(&k).unwrap();
                 e.0 = b"overwritten".to_vec();
                 if !keep_ttl && e.1.take().is_some() {
@@ -1413,7 +1414,9 @@ fn keyspace_save_under_writes_at_scale() {
                 }
                 let pick = keys.pick(&mut rng).cloned();
                 match (rng.u8(..10), pick) {
-                    (0..=1, Some(k)) => db.set(k, string(b"over"), rng.bool(), 1),
+                    (0..=1, Some(k)) => {
+                        db.set(&k, string(b"over"), rng.bool(), 1);
+                    }
                     (2..=3, Some(k)) => {
                         keys.remove(&k);
                         db.remove(&k);
@@ -1429,7 +1432,7 @@ fn keyspace_save_under_writes_at_scale() {
                     (6, Some(k)) => db.insert_entry(k, Entry::new(string(b"i"), Some(5), 1)),
                     _ => {
                         let k = format!("new:{}", rng.u64(..)).into_bytes();
-                        db.set(k.clone(), string(b"new"), false, 1);
+                        db.set(&k, string(b"new"), false, 1);
                         keys.insert(k);
                     }
                 }

@@ -569,7 +569,7 @@ mod tests {
         let mut db = Db::default();
         for k in keys {
             let v = Value::Str(StrValue::new(b"v".to_vec()));
-            db.set(k.as_bytes().to_vec(), v, false, 0);
+            db.set(k.as_bytes(), v, false, 0);
         }
         db
     }
@@ -595,7 +595,7 @@ mod tests {
         }
         st.groups.insert(b"g1".to_vec(), g);
         let mut d = Db::default();
-        d.set(b"s".to_vec(), Value::Stream(Box::new(st)), false, 0);
+        d.set(b"s", Value::Stream(Box::new(st)), false, 0);
         let Some(ValueView::Stream(v)) = snapshot(&d, b"s", 1000) else {
             panic!("not a stream view");
         };
@@ -685,12 +685,7 @@ mod tests {
         let mut ix = KeyIndex::default();
         ix.rebuild(&d);
         ix.set_filter(b"c*");
-        d.set(
-            b"c1".to_vec(),
-            Value::Str(StrValue::new(b"v".to_vec())),
-            false,
-            0,
-        );
+        d.set(b"c1", Value::Str(StrValue::new(b"v".to_vec())), false, 0);
         ix.update(&d, b"c1");
         d.remove(b"a");
         ix.update(&d, b"a");

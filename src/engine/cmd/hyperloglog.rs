@@ -121,7 +121,7 @@ fn hll_for_write<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<(&'c mut Vec
         let now = ctx.now_ms;
         ctx.notify(class::NEW, "new", key);
         ctx.db().set(
-            key.to_vec(),
+            key,
             Value::Str(StrValue::raw(hll::new_sparse())),
             false,
             now,

@@ -227,7 +227,7 @@ fn push_values(
             }
             let len = list.len();
             let now = ctx.now_ms;
-            ctx.db().set(key.to_vec(), Value::List(list), false, now);
+            ctx.db().set(key, Value::List(list), false, now);
             ctx.notify(class::NEW, "new", key);
             len
         }

@@ -311,7 +311,7 @@ fn sort_generic(ctx: &mut Ctx<'_>, args: &mut Args, readonly: bool) -> CmdResult
                 rpush.push(dst.clone());
                 rpush.extend(items.iter().cloned());
                 let list = make_list(items)?;
-                ctx.set_value(dst.clone(), list, false);
+                ctx.set_value(&dst, list, false);
                 ctx.notify(class::LIST, "sortstore", &dst);
                 ctx.dirty += n as u64 - 1;
                 ctx.propagate(vec![b"DEL".to_vec(), dst]);
@@ -403,7 +403,7 @@ mod tests {
                 Default::default(),
             );
         }
-        e.srv.dbs[0].set(key.as_bytes().to_vec(), Value::Hash(h), false, 0);
+        e.srv.dbs[0].set(key.as_bytes(), Value::Hash(h), false, 0);
     }
 
     /// Expected replies produced by redis-cli against Redis 7.0.15 with the same data

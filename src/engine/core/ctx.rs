@@ -129,12 +129,16 @@ impl Ctx<'_> {
         let expired = self.expired_for_read(key);
         let now = self.now_ms;
         let idx = self.client.db;
-        if expired || self.srv.dbs[idx].get_raw(key).is_none() {
+        // One lookup: the position found is used to reach the entry.
+        let Some(at) = (!expired)
+            .then(|| self.srv.dbs[idx].position(key))
+            .flatten()
+        else {
             self.miss(key);
             return None;
-        }
+        };
         let srv = &mut *self.srv;
-        let e = srv.dbs[idx].get_raw_mut(key)?;
+        let e = srv.dbs[idx].get_at_mut(at)?;
         srv.stats.keyspace_hits += 1;
         evict::touch(e, now, srv.config.eviction(), &mut srv.rng);
         Some(&e.value)
@@ -152,13 +156,16 @@ impl Ctx<'_> {
     pub fn lookup_read_notouch(&mut self, key: &[u8]) -> Option<&Entry> {
         let expired = self.expired_for_read(key);
         let idx = self.client.db;
-        if expired || self.srv.dbs[idx].get_raw(key).is_none() {
+        let Some(at) = (!expired)
+            .then(|| self.srv.dbs[idx].position(key))
+            .flatten()
+        else {
             self.miss(key);
             return None;
-        }
+        };
         let srv = &mut *self.srv;
         srv.stats.keyspace_hits += 1;
-        srv.dbs[idx].get_raw(key)
+        srv.dbs[idx].key_at(at).map(|(_, e)| e)
     }
 
     /// Removes `key` from database `db` (not necessarily the selected one) if it has
@@ -209,17 +216,16 @@ impl Ctx<'_> {
     /// Stores `value` at `key`, replacing what was there; the deadline is cleared unless
     /// `keep_ttl`. Counts one change, signals the key as modified (WATCH) and sends the
     /// `new` event if the key did not exist. The caller sends the command's own event.
-    pub fn set_value(&mut self, key: Key, value: Value, keep_ttl: bool) {
-        self.expire_if_needed(&key);
+    pub fn set_value(&mut self, key: &[u8], value: Value, keep_ttl: bool) {
+        self.expire_if_needed(key);
         let now = self.now_ms;
-        let created = self.db().get_raw(&key).is_none();
-        if created {
-            self.notify(class::NEW, "new", &key);
+        let db = self.client.db;
+        if self.srv.dbs[db].set(key, value, keep_ttl, now) {
+            // Redis sends it from dbAdd, once the key is in (and before the command's own).
+            self.notify(class::NEW, "new", key);
         }
         self.signalled = true;
-        let db = self.client.db;
-        self.srv.dbs[db].set(key.clone(), value, keep_ttl, now);
-        self.srv.signal_modified(db, &key);
+        self.srv.signal_modified(db, key);
         self.dirty += 1;
     }
 

@@ -85,7 +85,7 @@ pub(super) fn bitop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             ctx.notify(class::GENERIC, "del", &dest);
         }
     } else {
-        ctx.set_value(dest.clone(), Value::Str(StrValue::raw(acc)), false);
+        ctx.set_value(&dest, Value::Str(StrValue::raw(acc)), false);
         ctx.notify(class::STRING, "set", &dest);
     }
     Ok(Reply::Integer(len as i64))

@@ -50,7 +50,7 @@ pub(super) fn bits_for_write<'c>(
         let now = ctx.now_ms;
         ctx.notify(class::NEW, "new", key);
         ctx.db()
-            .set(key.to_vec(), Value::Str(StrValue::raw(bytes)), false, now);
+            .set(key, Value::Str(StrValue::raw(bytes)), false, now);
     }
     let s = ctx
         .db()

@@ -292,7 +292,7 @@ fn search(ctx: &mut Ctx<'_>, args: &mut Args, kind: Kind) -> CmdResult {
             (h.member, score)
         });
         let set = ZSet::collect_in(pairs, ctx.srv.config.zset_limits());
-        ctx.set_value(dst.clone(), Value::ZSet(set), false);
+        ctx.set_value(&dst, Value::ZSet(set), false);
         let event = if is_search {
             "geosearchstore"
         } else {

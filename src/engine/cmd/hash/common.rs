@@ -52,7 +52,7 @@ pub(super) fn hash_or_create<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> CmdResult<
     let now = ctx.now_ms;
     let db = ctx.db();
     if db.get_raw(key).is_none() {
-        db.set(key.to_vec(), Value::Hash(HashValue::default()), false, now);
+        db.set(key, Value::Hash(HashValue::default()), false, now);
         ctx.notify(class::NEW, "new", key);
     }
     let idx = ctx.client.db;

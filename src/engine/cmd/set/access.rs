@@ -79,7 +79,7 @@ pub(super) fn store(ctx: &mut Ctx<'_>, dst: Vec<u8>, result: SetValue, event: &s
             ctx.notify(class::GENERIC, "del", &dst);
         }
     } else {
-        ctx.set_value(dst.clone(), Value::Set(result), false);
+        ctx.set_value(&dst, Value::Set(result), false);
         ctx.notify(class::SET, event, &dst);
     }
     Ok(Reply::Integer(len as i64))

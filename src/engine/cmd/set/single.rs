@@ -31,7 +31,7 @@ pub(super) fn sadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             let set = SetValue::collect_within(members, max);
             let added = set.len();
             let now = ctx.now_ms;
-            ctx.db().set(key.to_vec(), Value::Set(set), false, now);
+            ctx.db().set(key, Value::Set(set), false, now);
             ctx.notify(class::NEW, "new", key);
             added
         }
@@ -132,7 +132,7 @@ pub(super) fn smove(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         None => {
             let set = SetValue::collect_within([member], max);
             let now = ctx.now_ms;
-            ctx.db().set(dst.clone(), Value::Set(set), false, now);
+            ctx.db().set(&dst, Value::Set(set), false, now);
             ctx.notify(class::NEW, "new", &dst);
             true
         }

@@ -84,12 +84,8 @@ pub(super) fn xgroup_create(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     if exists.is_none() {
         debug_assert!(a.mkstream);
         let now = ctx.now_ms;
-        ctx.db().set(
-            a.key.clone(),
-            Value::Stream(Box::new(Stream::new())),
-            false,
-            now,
-        );
+        ctx.db()
+            .set(&a.key, Value::Stream(Box::new(Stream::new())), false, now);
         ctx.notify(class::NEW, "new", &a.key);
         ctx.signal_modified(&a.key);
     }

@@ -194,12 +194,8 @@ pub(super) fn xadd(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             if parsed.no_mkstream {
                 return Ok(Reply::Nil);
             }
-            ctx.db().set(
-                key.clone(),
-                Value::Stream(Box::new(Stream::new())),
-                false,
-                now,
-            );
+            ctx.db()
+                .set(&key, Value::Stream(Box::new(Stream::new())), false, now);
             ctx.notify(class::NEW, "new", &key);
         }
     }

@@ -167,11 +167,7 @@ pub(super) fn set_generic(
     let keep_ttl = opts.has(opt::KEEPTTL);
     match deadline {
         Some(at) => {
-            ctx.set_value(
-                key.clone(),
-                Value::Str(StrValue::from_slice(&value)),
-                keep_ttl,
-            );
+            ctx.set_value(&key, Value::Str(StrValue::from_slice(&value)), keep_ttl);
             ctx.notify(class::STRING, "set", &key);
             ctx.set_expire(&key, Some(at));
             ctx.notify(class::GENERIC, "expire", &key);
@@ -184,7 +180,7 @@ pub(super) fn set_generic(
             ]);
         }
         None => {
-            ctx.set_value(key.clone(), Value::Str(StrValue::new(value)), keep_ttl);
+            ctx.set_value(&key, Value::Str(StrValue::new(value)), keep_ttl);
             ctx.notify(class::STRING, "set", &key);
             if opts.has(opt::GET) {
                 // Replayed without GET, which may appear several times among the options.

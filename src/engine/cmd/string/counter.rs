@@ -54,7 +54,7 @@ fn incr_by(ctx: &mut Ctx<'_>, key: &[u8], by: i64) -> CmdResult {
         }
         None => {
             // A missing counter counts as 0.
-            ctx.set_value(key.to_vec(), Value::Str(StrValue::from_i64(by)), true);
+            ctx.set_value(key, Value::Str(StrValue::from_i64(by)), true);
             by
         }
     };
@@ -82,7 +82,7 @@ pub(super) fn incrbyfloat(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
         return Err(Error::NanOrInfinity);
     }
     let text = sum.to_human().into_bytes();
-    ctx.set_value(key.clone(), Value::Str(StrValue::plain(text.clone())), true);
+    ctx.set_value(&key, Value::Str(StrValue::plain(text.clone())), true);
     ctx.notify(class::STRING, "incrbyfloat", &key);
     ctx.propagate(vec![
         b"SET".to_vec(),

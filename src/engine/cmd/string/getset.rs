@@ -78,7 +78,7 @@ pub(super) fn getset(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let key = args.next_owned()?;
     let value = args.next_owned()?;
     let old = read_string(ctx, &key)?;
-    ctx.set_value(key.clone(), Value::Str(StrValue::from_slice(&value)), false);
+    ctx.set_value(&key, Value::Str(StrValue::from_slice(&value)), false);
     ctx.notify(class::STRING, "set", &key);
     ctx.propagate(vec![b"SET".to_vec(), key, value]);
     Ok(Reply::bulk_or_nil(old.as_deref()))
@@ -187,7 +187,7 @@ fn mset_generic(ctx: &mut Ctx<'_>, args: &mut Args, nx: bool) -> CmdResult {
     }
     let mut it = pairs.into_iter();
     while let (Some(key), Some(value)) = (it.next(), it.next()) {
-        ctx.set_value(key.clone(), Value::Str(StrValue::new(value)), false);
+        ctx.set_value(&key, Value::Str(StrValue::new(value)), false);
         ctx.notify(class::STRING, "set", &key);
     }
     Ok(if nx { Reply::Integer(1) } else { Reply::ok() })

@@ -16,7 +16,7 @@ pub(super) fn append(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     let max = max_bulk_len(ctx);
     let Some(entry) = ctx.lookup_write(&key) else {
         let len = tail.len();
-        ctx.set_value(key.clone(), Value::Str(StrValue::new(tail)), false);
+        ctx.set_value(&key, Value::Str(StrValue::new(tail)), false);
         ctx.notify(class::STRING, "append", &key);
         return Ok(Reply::Integer(len as i64));
     };
@@ -100,7 +100,7 @@ pub(super) fn setrange(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             grow_zeroed(&mut bytes, end)?;
             bytes[start..end].copy_from_slice(&value);
             let len = bytes.len();
-            ctx.set_value(key.clone(), Value::Str(StrValue::raw(bytes)), false);
+            ctx.set_value(&key, Value::Str(StrValue::raw(bytes)), false);
             ctx.notify(class::STRING, "setrange", &key);
             Ok(Reply::Integer(len as i64))
         }

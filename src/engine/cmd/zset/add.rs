@@ -168,7 +168,7 @@ fn zadd_generic(ctx: &mut Ctx<'_>, args: &mut Args, incrby: bool) -> CmdResult {
         let now = ctx.now_ms;
         let first_len = pairs.first().map_or(0, |(_, m)| m.len());
         let z = ctx.srv.config.zset_limits().new_set(first_len);
-        ctx.db().set(key.clone(), Value::ZSet(z), false, now);
+        ctx.db().set(&key, Value::ZSet(z), false, now);
         ctx.notify(class::NEW, "new", &key);
     }
     let limits = ctx.srv.config.zset_limits();

@@ -55,7 +55,7 @@ pub(super) fn write_zset<'a>(ctx: &'a mut Ctx<'_>, key: &[u8]) -> CmdResult<Opti
 pub(super) fn store_result(ctx: &mut Ctx<'_>, dst: Vec<u8>, z: ZSet, event: &str) -> Reply {
     let n = z.len();
     if n > 0 {
-        ctx.set_value(dst.clone(), Value::ZSet(z), false);
+        ctx.set_value(&dst, Value::ZSet(z), false);
         ctx.notify(class::ZSET, event, &dst);
     } else if ctx.delete(&dst) {
         ctx.notify(class::GENERIC, "del", &dst);

@@ -334,7 +334,7 @@ fn populate(ctx: &mut Ctx<'_>, argv: &[Vec<u8>]) -> CmdResult {
             v
         };
         ctx.propagate(vec![b"SET".to_vec(), key.clone(), value.clone()]);
-        ctx.set_value(key, Value::Str(StrValue::new(value)), false);
+        ctx.set_value(&key, Value::Str(StrValue::new(value)), false);
     }
     ctx.propagate_none();
     Ok(Reply::ok())

@@ -1,8 +1,10 @@
 //! Databases, keys and expiry.
 //!
-//! Each of the 16 databases is an [`IndexMap`] from key to [`Entry`]. An index map gives the
-//! three things the key commands need at Redis's cost: O(1) lookup, O(1) uniform random
-//! choice (RANDOMKEY, the active expiry sampler) and a stable position for SCAN.
+//! Each of the 16 databases is a [`KeyTable`] from key to [`Entry`]: an insertion-ordered
+//! hash map like `IndexMap`, its entries in fixed-size segments so that growing never
+//! copies them (see `table.rs` for why). It gives the three things the key commands need
+//! at Redis's cost: O(1) lookup, O(1) uniform random choice (RANDOMKEY, the active expiry
+//! sampler) and a stable position for SCAN.
 //!
 //! **SCAN.** Deleting with `swap_remove` moves the *last* entry into the hole. SCAN therefore
 //! walks positions from the end towards the start: the cursor is the number of positions
@@ -18,12 +20,13 @@
 //! [`crate::engine::Ctx::expire_if_needed`] or the cycle in `mod.rs`, which record a `DEL`
 //! effect, as Redis propagates one.
 //!
-//! **Memory.** A key costs one slot of the map's entry array — the hash (8 bytes), the key
-//! ([`KeyBytes`]: 16, inline up to 14 bytes) and the [`Entry`] (40: a 24-byte value, short
-//! strings inline, and 16 of deadline, access time, save mark and LFU counter) — plus its
-//! index in the hash table (8 bytes and a control byte at up to 7/8 load). A million
-//! `key:N` → 10-byte strings take about 84 bytes each of resident memory against Redis's
-//! 99 (`python3 bench/memory.py`).
+//! **Memory.** A key costs one entry of the table's segments — the key ([`KeyBytes`]: 16,
+//! inline up to 14 bytes) and the [`Entry`] (40: a 24-byte value, short strings inline,
+//! and 16 of deadline, access time, save mark and LFU counter) — plus its position in the
+//! hash index (a `usize` and a control byte, at up to 7/8 load). A million `key:N` →
+//! 10-byte strings take about 75 bytes each of resident memory against Redis's 99
+//! (`python3 bench/memory.py`), and grow a browser tab's wasm memory by about 68
+//! (`node bench/memory.mjs`; 235 while the entries were one doubling array).
 //!
 //! **Hash slots.** In cluster mode a database also keeps its keys by hash slot
 //! (`SlotIndex`), as Redis keeps `slots_to_keys`, so that `CLUSTER COUNTKEYSINSLOT` is
@@ -56,9 +59,11 @@ use std::fmt;
 
 use foldhash::HashMap;
 
-use indexmap::{IndexMap, IndexSet};
-
 use super::cluster;
+
+mod table;
+
+pub use table::KeyTable;
 
 use super::types::small::KeyBytes;
 use super::types::Value;
@@ -68,8 +73,6 @@ pub type Key = Vec<u8>;
 
 /// The key slot of the map and the volatile index: short keys inline.
 type Stored = KeyBytes;
-
-type Hasher = foldhash::fast::RandomState;
 
 /// What a key maps to: 40 bytes beside its key (a test holds it there), since a
 /// database of small strings is mostly entries.
@@ -163,7 +166,7 @@ struct DbSave {
     flushed: bool,
     /// The map a flush detached while entries of it were pending, and where the walk over
     /// it is.
-    detached: Option<(IndexMap<Stored, Entry, Hasher>, usize)>,
+    detached: Option<(KeyTable<Entry>, usize)>,
     sink: Box<dyn EntrySink>,
     /// Entries handed to the sink.
     written: u64,
@@ -179,7 +182,7 @@ impl DbSave {
         }
     }
 
-    fn keep_at(&mut self, map: &mut IndexMap<Stored, Entry, Hasher>, i: usize) {
+    fn keep_at(&mut self, map: &mut KeyTable<Entry>, i: usize) {
         if let Some((k, e)) = map.get_index_mut(i) {
             self.keep(k, e);
         }
@@ -208,8 +211,8 @@ impl fmt::Debug for SaveSlot {
 /// One logical database.
 #[derive(Debug, Default, Clone)]
 pub struct Db {
-    map: IndexMap<Stored, Entry, Hasher>,
-    volatile: IndexSet<Stored, Hasher>,
+    map: KeyTable<Entry>,
+    volatile: KeyTable<()>,
     /// Where the active expiry cycle resumes its walk over `volatile` (Redis's
     /// `expires_cursor`).
     pub expire_cursor: usize,
@@ -290,7 +293,23 @@ impl Db {
 
     /// The entry for `key`, mutably, without any expiry check. **O(1).**
     pub fn get_raw_mut(&mut self, key: &[u8]) -> Option<&mut Entry> {
-        let (_, k, e) = self.map.get_full_mut(key)?;
+        let (k, e) = self.map.get_key_mut(key)?;
+        if let Some(s) = self.save.0.as_deref_mut() {
+            s.keep(k, e);
+        }
+        Some(e)
+    }
+
+    /// The position of `key` (see [`Db::key_at`]). **O(1).**
+    #[inline]
+    pub fn position(&self, key: &[u8]) -> Option<usize> {
+        self.map.get_index_of(key)
+    }
+
+    /// The entry at position `i`, mutably (as [`Db::get_raw_mut`], without a second
+    /// lookup after [`Db::position`]). **O(1).**
+    pub fn get_at_mut(&mut self, i: usize) -> Option<&mut Entry> {
+        let (k, e) = self.map.get_index_mut(i)?;
         if let Some(s) = self.save.0.as_deref_mut() {
             s.keep(k, e);
         }
@@ -298,15 +317,17 @@ impl Db {
     }
 
     /// True if `key` has an entry that is expired at `now_ms` (see [`Entry::is_expired_at`]).
+    /// **O(1)**, and no lookup at all while no key has a deadline (as Redis's `getExpire`
+    /// looks at the size of its `expires` dict first).
     pub fn is_expired(&self, key: &[u8], now_ms: i64) -> bool {
-        self.map.get(key).is_some_and(|e| e.is_expired_at(now_ms))
+        !self.volatile.is_empty() && self.map.get(key).is_some_and(|e| e.is_expired_at(now_ms))
     }
 
     /// Inserts or replaces the value of `key`. With `keep_ttl` an existing deadline stays;
-    /// otherwise the key becomes persistent. **O(1).**
-    pub fn set(&mut self, key: Key, value: Value, keep_ttl: bool, now_ms: i64) {
-        match self.map.get_full_mut(key.as_slice()) {
-            Some((_, k, e)) => {
+    /// otherwise the key becomes persistent. Returns true if the key is new. **O(1).**
+    pub fn set(&mut self, key: &[u8], value: Value, keep_ttl: bool, now_ms: i64) -> bool {
+        match self.map.get_key_mut(key) {
+            Some((k, e)) => {
                 if let Some(s) = self.save.0.as_deref_mut() {
                     s.keep(k, e);
                 }
@@ -314,16 +335,18 @@ impl Db {
                 e.set_accessed_ms(now_ms);
                 if !keep_ttl && e.expire_at().is_some() {
                     e.set_expire_at(None);
-                    self.volatile.swap_remove(key.as_slice());
+                    self.volatile.swap_remove(key);
                 }
+                false
             }
             None => {
                 if let Some(ix) = &mut self.slots {
-                    ix.add(&key);
+                    ix.add(key);
                 }
                 let mut e = Entry::new(value, None, now_ms);
                 e.save_epoch = self.stamp();
                 self.map.insert(Stored::from(key), e);
+                true
             }
         }
     }
@@ -337,13 +360,13 @@ impl Db {
     /// Inserts a whole entry (with its deadline), replacing any previous one. **O(1).**
     pub fn insert_entry(&mut self, key: Key, mut entry: Entry) {
         if let Some(s) = self.save.0.as_deref_mut() {
-            if let Some((_, k, e)) = self.map.get_full_mut(key.as_slice()) {
+            if let Some((k, e)) = self.map.get_key_mut(key.as_slice()) {
                 s.keep(k, e);
             }
         }
         entry.save_epoch = self.stamp();
         if entry.expire_at().is_some() {
-            self.volatile.insert(Stored::from(key.as_slice()));
+            self.volatile.insert(Stored::from(key.as_slice()), ());
         } else {
             self.volatile.swap_remove(key.as_slice());
         }
@@ -379,7 +402,7 @@ impl Db {
 
     /// Sets or clears the deadline of an existing key. Returns false if the key is absent.
     pub fn set_expire(&mut self, key: &[u8], at_ms: Option<i64>) -> bool {
-        let Some((_, k, e)) = self.map.get_full_mut(key) else {
+        let Some((k, e)) = self.map.get_key_mut(key) else {
             return false;
         };
         if let Some(s) = self.save.0.as_deref_mut() {
@@ -387,7 +410,7 @@ impl Db {
         }
         match (e.expire_at().is_some(), at_ms.is_some()) {
             (false, true) => {
-                self.volatile.insert(Stored::from(key));
+                self.volatile.insert(Stored::from(key), ());
             }
             (true, false) => {
                 self.volatile.swap_remove(key);
@@ -535,7 +558,7 @@ impl Db {
 
     /// The volatile key at position `i` (for the expiry sampler).
     pub fn volatile_key_at(&self, i: usize) -> Option<&[u8]> {
-        self.volatile.get_index(i).map(|k| k.as_bytes())
+        self.volatile.get_index(i).map(|(k, _)| k.as_bytes())
     }
 
     /// Iterates over all entries in storage order.
@@ -592,7 +615,7 @@ impl Db {
             }
             if e.expire_at().is_some() {
                 with_deadline += 1;
-                if !self.volatile.contains(k.as_bytes()) {
+                if !self.volatile.contains_key(k.as_bytes()) {
                     return Err(format!("key at {i} has a deadline but is not volatile"));
                 }
             }
@@ -603,11 +626,10 @@ impl Db {
                 self.volatile.len()
             ));
         }
-        for (i, k) in self.volatile.iter().enumerate() {
-            if self.volatile.get_index_of(k.as_bytes()) != Some(i) {
-                return Err(format!("volatile key at {i} is not found at its position"));
-            }
-        }
+        self.map.check()?;
+        self.volatile
+            .check()
+            .map_err(|e| format!("volatile: {e}"))?;
         let Some(ix) = &self.slots else {
             return Ok(());
         };
@@ -641,139 +663,4 @@ impl Db {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::cell::RefCell;
-    use std::rc::Rc;
-
-    use super::*;
-    use crate::engine::types::StrValue;
-
-    fn s(v: &str) -> Value {
-        Value::Str(StrValue::from_slice(v.as_bytes()))
-    }
-
-    #[test]
-    fn scan_returns_every_key_present_throughout_despite_deletes() {
-        let mut db = Db::default();
-        for i in 0..1000 {
-            db.set(format!("k{i}").into_bytes(), s("v"), false, 0);
-        }
-        let mut seen = std::collections::HashSet::new();
-        let mut cursor = 0;
-        let mut step = 0;
-        loop {
-            cursor = db.scan(cursor, 10, |k, _| {
-                seen.insert(k.to_vec());
-            });
-            // Delete and add keys while scanning: k{odd < 500} go away, new keys come in.
-            if step < 250 {
-                db.remove(format!("k{}", 2 * step + 1).as_bytes());
-                db.set(format!("new{step}").into_bytes(), s("v"), false, 0);
-            }
-            step += 1;
-            if cursor == 0 {
-                break;
-            }
-        }
-        for i in 0..1000 {
-            if i % 2 == 0 || i >= 500 {
-                assert!(seen.contains(format!("k{i}").as_bytes()), "missed k{i}");
-            }
-        }
-    }
-
-    type Saved = Rc<RefCell<Vec<(Key, String, Option<i64>)>>>;
-
-    struct Record(Saved);
-
-    impl EntrySink for Record {
-        fn put(&mut self, key: &[u8], entry: &Entry) {
-            let value = format!("{:?}", entry.value);
-            self.0
-                .borrow_mut()
-                .push((key.to_vec(), value, entry.expire_at()));
-        }
-    }
-
-    fn rows<'a>(
-        entries: impl Iterator<Item = (&'a [u8], &'a Entry)>,
-    ) -> Vec<(Key, String, Option<i64>)> {
-        let mut out: Vec<_> = entries
-            .map(|(k, e)| (k.to_vec(), format!("{:?}", e.value), e.expire_at()))
-            .collect();
-        out.sort();
-        out
-    }
-
-    /// A save started on a database gets exactly the entries it had then, whatever writes,
-    /// deadlines, removals, re-insertions and flushes run between its steps; an entry is
-    /// written once, and a second save gets the database as it is at its own start.
-    #[test]
-    fn a_save_gets_the_entries_of_its_start() {
-        let mut rng = fastrand::Rng::with_seed(7);
-        let mut db = Db::default();
-        // 40 saves whose numbers run out half way (see `next_save_epoch`).
-        let mut epoch = u16::MAX - 20;
-        for _ in 0..40 {
-            epoch = next_save_epoch(epoch, std::slice::from_mut(&mut db));
-            for _ in 0..rng.usize(0..300) {
-                let k = format!("k{}", rng.u32(..400)).into_bytes();
-                db.set(k, s("start"), false, 0);
-            }
-            let want = rows(db.iter());
-            let saved = Saved::default();
-            db.start_save(epoch, Box::new(Record(saved.clone())));
-            while db.save_pending() {
-                for _ in 0..rng.usize(0..6) {
-                    let k = format!("k{}", rng.u32(..500)).into_bytes();
-                    match rng.u32(..100) {
-                        0..=24 => db.set(k, s("w"), rng.bool(), 1),
-                        25..=44 => {
-                            db.remove(&k);
-                        }
-                        45..=59 => {
-                            db.set_expire(&k, rng.bool().then_some(99));
-                        }
-                        60..=74 => {
-                            if let Some(e) = db.get_raw_mut(&k) {
-                                e.value = s("changed");
-                            }
-                        }
-                        75..=89 => db.insert_entry(k, Entry::new(s("i"), Some(5), 1)),
-                        90..=91 => db.clear(),
-                        _ => {
-                            db.get_raw(&k);
-                        }
-                    }
-                }
-                db.save_step(rng.usize(1..9));
-            }
-            let (_, written) = db.end_save().expect("a save");
-            let mut got: Vec<_> = saved.borrow().clone();
-            got.sort();
-            assert_eq!(got.len() as u64, written);
-            assert_eq!(got, want, "save {epoch}");
-            db.check_invariants().unwrap();
-        }
-    }
-
-    #[test]
-    fn an_entry_is_40_bytes() {
-        // The value's 24, the deadline's 8, and the access time, save mark and LFU
-        // counter in the last 8 (see `Entry`).
-        assert_eq!(std::mem::size_of::<Entry>(), 40);
-    }
-
-    #[test]
-    fn set_without_keep_ttl_persists_the_key() {
-        let mut db = Db::default();
-        db.set(b"a".to_vec(), s("1"), false, 0);
-        db.set_expire(b"a", Some(100));
-        assert_eq!(db.volatile_len(), 1);
-        db.set(b"a".to_vec(), s("2"), true, 0);
-        assert_eq!(db.volatile_len(), 1);
-        db.set(b"a".to_vec(), s("3"), false, 0);
-        assert_eq!(db.volatile_len(), 0);
-        assert_eq!(db.get_raw(b"a").unwrap().expire_at(), None);
-    }
-}
+mod tests;
