@@ -119,7 +119,7 @@ pub mod watch;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use clock::SystemClock;
-pub use clock::{Clock, FnClock, ManualClock, OffsetClock};
+pub use clock::{Clock, FnClock, ManualClock, SteadyClock};
 pub use error::{CmdResult, Error};
 pub use reply::Reply;
 

@@ -189,6 +189,53 @@ mod tests {
         assert!(lookup(b"nosuchcommand").is_none());
     }
 
+    /// Every command is found by its name in any case, and nothing else is: the bytes
+    /// that the name's hash folds together with a letter (`@` with `` ` ``, `\r` with
+    /// `-`), a name one byte short or long, or with a byte changed, find nothing.
+    #[test]
+    fn lookup_finds_every_name_and_only_names() {
+        for c in TABLE.all() {
+            let name = c.name.as_bytes();
+            let found = |n: &[u8]| lookup(n).map(|r| r.name);
+            assert_eq!(found(name), Some(c.name));
+            assert_eq!(found(&name.to_ascii_uppercase()), Some(c.name));
+            let mixed: Vec<u8> = name
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    if i % 2 == 0 {
+                        b.to_ascii_uppercase()
+                    } else {
+                        *b
+                    }
+                })
+                .collect();
+            assert_eq!(found(&mixed), Some(c.name));
+            for i in 0..name.len() {
+                // Each byte swapped for one the hash folds with it: a different name.
+                let mut twin = name.to_vec();
+                twin[i] ^= 0x20;
+                if !twin[i].is_ascii_alphabetic() {
+                    assert_ne!(found(&twin), Some(c.name), "{twin:?}");
+                }
+                let mut other = name.to_vec();
+                other[i] = b'#';
+                assert_ne!(found(&other), Some(c.name));
+            }
+            assert_eq!(
+                found(&name[..name.len() - 1]).filter(|n| *n == c.name),
+                None
+            );
+            let mut longer = name.to_vec();
+            longer.push(b'x');
+            assert_ne!(found(&longer), Some(c.name));
+        }
+        assert!(lookup(b"").is_none());
+        assert!(lookup(&[b'g'; 100]).is_none());
+        assert!(lookup(b"get\0").is_none());
+        assert!(lookup("gét".as_bytes()).is_none());
+    }
+
     fn ok(_: &mut Ctx<'_>, _: &mut Args) -> CmdResult {
         Ok(crate::engine::Reply::ok())
     }

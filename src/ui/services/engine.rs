@@ -4,18 +4,13 @@
 //! `Math.random()`, whose log (a script's `redis.log`) goes to the browser's console.
 
 pub use crate::app::engine::{EngineService, Observer, ObserverId, Outcome};
-use crate::engine::{Clock, Engine, OffsetClock};
+use crate::engine::{Clock, Engine, SteadyClock};
 
-/// The browser's clock: `Date.now()` for the wall time and `performance.now()` to time
-/// commands, each command starting with the second alone ([`OffsetClock`]). `bench/peer`
-/// runs its engine on it too.
+/// The browser's clock: `Date.now()` for the wall time and, kept from going back, for
+/// timing commands ([`SteadyClock`]): one cheap reading at a command's start and one at its
+/// end. `bench/peer` runs its engine on it too.
 pub fn browser_clock() -> impl Clock {
-    let performance = web_sys::window().and_then(|w| w.performance());
-    OffsetClock::new(js_sys::Date::now, move || {
-        performance
-            .as_ref()
-            .map_or_else(js_sys::Date::now, |p| p.now())
-    })
+    SteadyClock::new(js_sys::Date::now)
 }
 
 impl EngineService {
