@@ -32,6 +32,7 @@
 
 pub mod docs;
 pub mod keyspec;
+mod name;
 pub mod row;
 
 pub use keyspec::{legacy_range, BeginSearch, FindKeys, GetKeys, KeyFlags, KeyRange, KeySpec};
@@ -189,9 +190,10 @@ mod tests {
         assert!(lookup(b"nosuchcommand").is_none());
     }
 
-    /// Every command is found by its name in any case, and nothing else is: the bytes
-    /// that the name's hash folds together with a letter (`@` with `` ` ``, `\r` with
-    /// `-`), a name one byte short or long, or with a byte changed, find nothing.
+    /// Every command is found by its name in any case, and nothing else is: a name with a
+    /// byte's 0x20 bit flipped where that does not change a letter's case (`-` and `\r`,
+    /// `|` and `\\`), a byte changed, a NUL added (the index pads names with zeros), one
+    /// byte short or long, find nothing.
     #[test]
     fn lookup_finds_every_name_and_only_names() {
         for c in TABLE.all() {
@@ -226,9 +228,11 @@ mod tests {
                 found(&name[..name.len() - 1]).filter(|n| *n == c.name),
                 None
             );
-            let mut longer = name.to_vec();
-            longer.push(b'x');
-            assert_ne!(found(&longer), Some(c.name));
+            for extra in [b'x', 0] {
+                let mut longer = name.to_vec();
+                longer.push(extra);
+                assert_ne!(found(&longer), Some(c.name));
+            }
         }
         assert!(lookup(b"").is_none());
         assert!(lookup(&[b'g'; 100]).is_none());

@@ -10,6 +10,8 @@ use std::sync::OnceLock;
 use bitflags::bitflags;
 use hashbrown::HashTable;
 
+use super::name::NameKey;
+
 use super::keyspec::{
     legacy_range, numkeys, word_is, BeginSearch, FindKeys, GetKeys, KeyFlags, KeyRange, KeySpec,
 };
@@ -694,22 +696,7 @@ impl<H: Copy + 'static> CommandRow<H> {
 /// its table as a `&'static` reference ([`crate::engine::table::TABLE`]).
 pub struct Table<H: 'static> {
     groups: &'static [&'static [CommandRow<H>]],
-    index: OnceLock<HashTable<&'static CommandRow<H>>>,
-}
-
-/// A hash of a command name that ignores ASCII case, made in one pass over the bytes as
-/// they come from the client (FNV-1a on each byte with its 0x20 bit set): no lowercased
-/// copy, and for a short name a few instructions per byte, where the general-purpose
-/// hasher over a lowercased copy was about 160 instructions a lookup. Setting the bit
-/// folds a few non-letters together too (`@` with `` ` ``); that only shares a bucket, and
-/// the lookup confirms the name by its bytes.
-fn name_hash(name: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in name {
-        h = (h ^ u64::from(b | 0x20)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    // hashbrown takes its control byte from the top 7 bits: fold the well-mixed low bits in.
-    h ^ h.rotate_left(32)
+    index: OnceLock<HashTable<(NameKey, &'static CommandRow<H>)>>,
 }
 
 impl<H: Copy + Sync + Send + 'static> Table<H> {
@@ -731,18 +718,14 @@ impl<H: Copy + Sync + Send + 'static> Table<H> {
         let index = self.index.get_or_init(|| {
             let mut index = HashTable::new();
             for c in self.all() {
-                index.insert_unique(name_hash(c.name.as_bytes()), c, |r| {
-                    name_hash(r.name.as_bytes())
-                });
+                let key = NameKey::of(c.name.as_bytes()).expect("command names are short");
+                index.insert_unique(key.hash(), (key, c), |(k, _)| k.hash());
             }
             index
         });
         // Names are ASCII: bytes that are not match nothing, no UTF-8 check needed.
-        index
-            .find(name_hash(name), |r| {
-                r.name.len() == name.len() && r.name.as_bytes().eq_ignore_ascii_case(name)
-            })
-            .copied()
+        let key = NameKey::of(name)?;
+        index.find(key.hash(), |(k, _)| *k == key).map(|&(_, c)| c)
     }
 
     /// The row that runs for `argv` given where its arguments start (`pos` 2 after a
