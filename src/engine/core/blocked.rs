@@ -16,6 +16,7 @@ use super::ctx::Site;
 use super::dispatch::offer_to_slowlog;
 use super::engine::Engine;
 use super::expire::expire_if_needed;
+use super::others::Others;
 use super::waiters::Readiness;
 
 impl Engine {
@@ -65,7 +66,7 @@ impl Engine {
         let Some(blocked) = self.srv.unblock(id) else {
             return;
         };
-        let Some(mut c) = self.clients.remove(&id) else {
+        let Some(mut c) = self.check_out(id) else {
             return;
         };
         let saved_db = std::mem::replace(&mut c.db, blocked.db);
@@ -74,7 +75,7 @@ impl Engine {
         let reply = serve(Site {
             srv: &mut self.srv,
             client: &mut c,
-            others: &mut self.clients,
+            others: Others::new(&mut self.clients, id),
             table: self.table,
             now_ms,
             started_us: Some(started),
@@ -87,7 +88,7 @@ impl Engine {
         let silent = c.reply_mode == ReplyMode::Off;
         super::dispatch::late_call_latency(&mut self.srv, self.table, &c.last_cmd, duration, false);
         self.srv.stats.late_reply(self.table, &c.last_cmd, &reply);
-        self.clients.insert(id, c);
+        self.check_in(c);
         if !silent {
             self.srv.send(id, reply);
         }

@@ -2,8 +2,6 @@
 //! lookups, writes and signals every command uses; and the handler type of the command
 //! table's rows, which names it.
 
-use foldhash::HashMap;
-
 use crate::engine::args::Args;
 use crate::engine::blocking;
 use crate::engine::error::CmdResult;
@@ -14,8 +12,9 @@ use crate::engine::reply::Reply;
 use crate::engine::table::row::{self, CommandRow};
 use crate::engine::types::Value;
 
-use super::client::{Client, ClientId};
+use super::client::Client;
 use super::expire::expire_if_needed;
+use super::others::Others;
 use super::server::{Effect, Server};
 
 /// A command handler: reads its arguments from the cursor (positioned after the name, or
@@ -36,7 +35,7 @@ pub struct Site<'a> {
     /// The calling client.
     pub client: &'a mut Client,
     /// Every other connected client.
-    pub others: &'a mut HashMap<ClientId, Box<Client>>,
+    pub others: Others<'a>,
     /// The command table.
     pub table: &'static Table,
     /// Time of the command, Unix milliseconds.
@@ -55,7 +54,7 @@ pub struct Ctx<'a> {
     /// The calling client.
     pub client: &'a mut Client,
     /// Every other connected client (the caller is in [`Ctx::client`] only).
-    pub others: &'a mut HashMap<ClientId, Box<Client>>,
+    pub others: Others<'a>,
     /// The command table the engine was built with (`EXEC` finds queued commands in it).
     pub table: &'static Table,
     /// Time of this command, Unix milliseconds: one command sees one instant, as in Redis.
@@ -92,7 +91,7 @@ impl Ctx<'_> {
         Site {
             srv: &mut *self.srv,
             client: &mut *self.client,
-            others: &mut *self.others,
+            others: self.others.reborrow(),
             table: self.table,
             now_ms: self.now_ms,
             started_us: None,

@@ -20,6 +20,7 @@ use super::client::{Client, ClientId, Queued, ReplyMode};
 use super::ctx::{Command, Ctx, Site, Table};
 use super::engine::Engine;
 use super::monitor;
+use super::others::Others;
 use super::server::{Effect, Server};
 use super::state::{CommandStats, Stats};
 use crate::engine::latency::StatKey;
@@ -296,9 +297,9 @@ impl Engine {
             }
             return smallvec![Reply::status("QUEUED")];
         }
-        // The caller is taken out of the map for the command, so that a handler can see it
-        // mutably and every other client too (`CLIENT LIST`).
-        let Some(mut caller) = self.clients.remove(&id) else {
+        // The caller is taken out for the command, so that a handler can see it mutably
+        // and every other client too (`CLIENT LIST`).
+        let Some(mut caller) = self.check_out(id) else {
             return Replies::new();
         };
         caller.last_cmd_ms = now_ms;
@@ -307,7 +308,7 @@ impl Engine {
         let site = Site {
             srv: &mut self.srv,
             client: &mut caller,
-            others: &mut self.clients,
+            others: Others::new(&mut self.clients, id),
             table: self.table,
             now_ms,
             started_us: Some(started_us),
@@ -319,7 +320,7 @@ impl Engine {
         if let Some(buf) = direct.take_if(|_| written) {
             self.srv.write_direct(id, caller.proto, &out, buf);
         }
-        self.clients.insert(id, caller);
+        self.check_in(caller);
         if written {
             Replies::new()
         } else {

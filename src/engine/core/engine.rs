@@ -27,6 +27,9 @@ use super::waiters::Waiters;
 pub struct Engine {
     pub(crate) srv: Server,
     pub(crate) clients: HashMap<ClientId, Box<Client>>,
+    /// The box a client's entry holds while its command runs (see [`super::others`]);
+    /// `None` while in use.
+    pub(super) spare: Option<Box<Client>>,
     pub(super) next_client_id: ClientId,
     /// The command table dispatch reads (injected by [`Engine::new`]).
     pub(super) table: &'static Table,
@@ -99,6 +102,7 @@ impl Engine {
                 debug: Default::default(),
             },
             clients: HashMap::new(),
+            spare: Some(Box::new(Client::new(0, "", "", start_ms, false))),
             next_client_id: 1,
             table,
             waiters,
@@ -707,5 +711,42 @@ impl Engine {
             .end(&*srv.clock, threshold_ms, "expire-cycle", started);
         self.expire_blocked();
         removed
+    }
+}
+
+impl Engine {
+    /// Takes client `id` out for its command (see [`super::others`]), leaving the spare box in its place (or,
+    /// with the spare in use, removing its entry). Give it back with
+    /// [`Engine::check_in`]. `None` if it is not connected.
+    #[inline]
+    pub(crate) fn check_out(&mut self, id: ClientId) -> Option<Box<Client>> {
+        let Some(spare) = self.spare.take() else {
+            return self.clients.remove(&id);
+        };
+        match self.clients.get_mut(&id) {
+            Some(slot) => Some(std::mem::replace(slot, spare)),
+            None => {
+                self.spare = Some(spare);
+                None
+            }
+        }
+    }
+
+    /// Puts back a client [`Engine::check_out`] took: into its entry, whose spare box is
+    /// kept for the next command, or as a new entry if it was removed.
+    #[inline]
+    pub(crate) fn check_in(&mut self, client: Box<Client>) {
+        let id = client.id;
+        match self.clients.get_mut(&id) {
+            Some(slot) => {
+                let spare = std::mem::replace(slot, client);
+                if self.spare.is_none() {
+                    self.spare = Some(spare);
+                }
+            }
+            None => {
+                self.clients.insert(id, client);
+            }
+        }
     }
 }

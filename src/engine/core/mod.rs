@@ -30,6 +30,7 @@ pub mod invalidate;
 pub mod memory;
 pub mod monitor;
 pub mod objsize;
+pub mod others;
 pub mod persist;
 pub mod publish;
 pub mod server;

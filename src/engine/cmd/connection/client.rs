@@ -72,9 +72,7 @@ pub(super) fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             let found = if id == ctx.client.id as i64 {
                 Some(&*ctx.client)
             } else {
-                u64::try_from(id)
-                    .ok()
-                    .and_then(|id| ctx.others.get(&id).map(|c| &**c))
+                u64::try_from(id).ok().and_then(|id| ctx.others.get(id))
             };
             if let Some(c) = found {
                 out.push_str(&client_line(c, ctx.srv, now, argv_mem(c)));
@@ -94,7 +92,7 @@ pub(super) fn client_list(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 
 /// Every client, the caller included, in connection (id) order.
 fn all_clients<'c>(ctx: &'c Ctx<'_>) -> Vec<&'c Client> {
-    let mut all: Vec<&Client> = ctx.others.values().map(|c| &**c).collect();
+    let mut all: Vec<&Client> = ctx.others.iter().collect();
     all.push(&*ctx.client);
     crate::sorting::sort_by_key(&mut all, |c| c.id);
     all
@@ -275,14 +273,14 @@ pub(super) fn client_kill(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     };
     let mut victims: Vec<ClientId> = ctx
         .others
-        .values()
+        .iter()
         .filter(|c| matches(c, ctx.srv))
         .map(|c| c.id)
         .collect();
     crate::sorting::sort(&mut victims);
     let mut killed = victims.len();
     for v in victims {
-        if let Some(c) = ctx.others.get_mut(&v) {
+        if let Some(c) = ctx.others.get_mut(v) {
             c.close_asap = true;
         }
         ctx.srv.unblock(v);
@@ -387,7 +385,7 @@ pub(super) fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     } else {
         blocked.op.timeout_reply()
     };
-    if let Some(c) = ctx.others.get(&target) {
+    if let Some(c) = ctx.others.get(target) {
         // Redis's CLIENT UNBLOCK fails the command that waited whichever reply it sends,
         // the timeout reply too (`updateStatsOnUnblock(target, 0, 0, 1)`).
         let table = ctx.table;
@@ -398,7 +396,7 @@ pub(super) fn client_unblock(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
     }
     if ctx
         .others
-        .get(&target)
+        .get(target)
         .is_some_and(|c| c.reply_mode != ReplyMode::Off)
     {
         ctx.srv.send(target, reply);

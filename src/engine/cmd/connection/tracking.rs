@@ -31,8 +31,8 @@ pub(super) fn client_tracking(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
                 ));
             }
             let id = parse_i64(args.next_bytes()?).ok_or(Error::NotInteger)?;
-            let exists = u64::try_from(id)
-                .is_ok_and(|id| id == ctx.client.id || ctx.others.contains_key(&id));
+            let exists =
+                u64::try_from(id).is_ok_and(|id| id == ctx.client.id || ctx.others.contains(id));
             if !exists {
                 return Err(Error::Err(
                     "The client ID you want redirect to does not exist".into(),

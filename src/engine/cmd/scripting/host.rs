@@ -137,7 +137,7 @@ impl Host for ScriptHost<'_, '_> {
         let site = Site {
             srv: &mut *self.ctx.srv,
             client: &mut self.client,
-            others: &mut *self.ctx.others,
+            others: self.ctx.others.reborrow(),
             table,
             now_ms: self.ctx.now_ms,
             started_us: None,

@@ -10,6 +10,7 @@ use crate::engine::cmd::multi::wrap_effects;
 use crate::engine::core::client::Client;
 use crate::engine::core::ctx::Ctx;
 use crate::engine::core::dispatch::{late_call_latency, offer_to_slowlog};
+use crate::engine::core::others::Others;
 use crate::engine::Engine;
 use kvlab_lua::redis::{ScriptError, Step, Value};
 
@@ -58,7 +59,7 @@ impl Engine {
         let mut ctx = Ctx {
             srv: &mut self.srv,
             client: &mut caller,
-            others: &mut self.clients,
+            others: Others::new(&mut self.clients, caller_id),
             table,
             now_ms: r.now_ms,
             dirty: 0,

@@ -145,7 +145,7 @@ fn acl_deluser(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
             continue;
         }
         deleted += 1;
-        for c in ctx.others.values_mut() {
+        for c in ctx.others.iter_mut() {
             if c.user == *name {
                 c.close_asap = true;
             }
