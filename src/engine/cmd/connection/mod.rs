@@ -257,8 +257,65 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::testing::run;
+    use crate::engine::testing::{engine, run};
     use crate::engine::{Engine, ManualClock, Reply};
+
+    /// The ids `CLIENT LIST` shows, in order.
+    fn listed(reply: &Reply) -> Vec<String> {
+        let Reply::Verbatim(_, text) = reply else {
+            panic!("{reply:?}")
+        };
+        String::from_utf8_lossy(text)
+            .lines()
+            .map(|l| l.split(' ').next().unwrap_or("").to_string())
+            .collect()
+    }
+
+    /// Whichever way a command runs — directly, served after blocking, queued in a
+    /// transaction, or from inside another's check-out — its handler sees every client
+    /// once: the caller as itself, the others through the view, never the spare box.
+    #[test]
+    fn every_client_is_seen_once_however_the_command_runs() {
+        let (mut e, _clock) = engine();
+        let [a, b, c] = [e.connect(), e.connect(), e.connect()];
+        let all = vec!["id=1", "id=2", "id=3"];
+        for id in [a, b, c] {
+            assert_eq!(listed(&run(&mut e, id, "CLIENT LIST")), all);
+        }
+        let Reply::Verbatim(_, info) = run(&mut e, b, "INFO clients") else {
+            panic!("INFO")
+        };
+        let info = String::from_utf8_lossy(&info).into_owned();
+        assert!(info.contains("connected_clients:3\r\n"), "{info}");
+        run(&mut e, b, "CLIENT SETNAME bee");
+        // By id, in the order asked, the caller among them.
+        let by_id = listed(&run(&mut e, a, "CLIENT LIST ID 2 1 9"));
+        assert_eq!(by_id, vec!["id=2", "id=1"]);
+        // In a transaction: EXEC runs CLIENT LIST from inside its own command.
+        run(&mut e, c, "MULTI");
+        run(&mut e, c, "CLIENT LIST");
+        let Reply::Array(items) = run(&mut e, c, "EXEC") else {
+            panic!("EXEC")
+        };
+        assert_eq!(listed(&items[0]), all);
+        // Served after blocking: the blocked client is checked out by the writer's command.
+        run(&mut e, a, "BLPOP q 0");
+        assert!(e.is_blocked(a));
+        run(&mut e, b, "RPUSH q x");
+        assert!(!e.is_blocked(a));
+        assert_eq!(listed(&run(&mut e, c, "CLIENT LIST")), all);
+        assert_eq!(run(&mut e, a, "CLIENT GETNAME"), Reply::Nil);
+        assert_eq!(run(&mut e, b, "CLIENT GETNAME"), Reply::bulk(b"bee"));
+        // Killing another client finds it through the view; the caller is found as itself.
+        assert_eq!(run(&mut e, b, "CLIENT KILL ID 3"), Reply::Integer(1));
+        assert_eq!(
+            run(&mut e, b, "CLIENT KILL ID 2 SKIPME no"),
+            Reply::Integer(1)
+        );
+        e.disconnect(c);
+        e.disconnect(b);
+        assert_eq!(listed(&run(&mut e, a, "CLIENT LIST")), vec!["id=1"]);
+    }
 
     #[test]
     fn client_list_shows_every_client_in_id_order() {
