@@ -622,22 +622,21 @@ impl Db {
                 }
             }
         }
-        if with_deadline != self.volatile.len() {
-            return Err(format!(
-                "{with_deadline} keys with a deadline, {} volatile",
-                self.volatile.len()
-            ));
-        }
+        same_count(
+            with_deadline,
+            "keys with a deadline",
+            self.volatile.len(),
+            "volatile",
+        )?;
         let Some(ix) = &self.slots else {
             return Ok(());
         };
-        if ix.seq.len() != self.map.len() {
-            return Err(format!(
-                "{} keys in the slot index, {} in the database",
-                ix.seq.len(),
-                self.map.len()
-            ));
-        }
+        same_count(
+            ix.seq.len(),
+            "keys in the slot index",
+            self.map.len(),
+            "in the database",
+        )?;
         let mut indexed = 0;
         for (slot, keys) in &ix.by_slot {
             for (n, k) in keys {
@@ -650,13 +649,17 @@ impl Db {
                 }
             }
         }
-        if indexed != ix.seq.len() {
-            return Err(format!(
-                "{indexed} keys by slot, {} by sequence",
-                ix.seq.len()
-            ));
-        }
+        same_count(indexed, "keys by slot", ix.seq.len(), "by sequence")
+    }
+}
+
+/// `Ok` if two counts that [`Db::check_invariants`] compares agree; otherwise an error
+/// that gives both, each with what it counts.
+fn same_count(a: usize, what_a: &str, b: usize, what_b: &str) -> Result<(), String> {
+    if a == b {
         Ok(())
+    } else {
+        Err(format!("{a} {what_a}, {b} {what_b}"))
     }
 }
 
