@@ -20,6 +20,7 @@ CLIENTS=50, TESTS=set,get,incr,lpush,lpop,sadd,hset,zadd,zpopmin,lrange_100.
 Needs redis-benchmark and redis-cli (Debian: redis-tools); Linux (/proc).
 """
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -83,16 +84,21 @@ def main():
         rps = {n: {t: [] for t in TESTS} for n, _, _ in servers}
         usr = {n: {t: [] for t in TESTS} for n, _, _ in servers}
         sys_ = {n: {t: [] for t in TESTS} for n, _, _ in servers}
+        client = {n: {t: [] for t in TESTS} for n, _, _ in servers}
         for r in range(ROUNDS):
             for t in TESTS:
                 for name, port, proc in (servers if r % 2 == 0 else servers[::-1]):
                     subprocess.run(["redis-cli", "-p", str(port), "FLUSHALL"],
                                    stdout=subprocess.DEVNULL, check=True)
                     c0, (u0, s0) = cpu_ns(proc.pid), user_sys_ticks(proc.pid)
+                    k0 = resource.getrusage(resource.RUSAGE_CHILDREN)
                     out = subprocess.run(["redis-benchmark", "-p", str(port), "-t", t, "-n", str(N),
                                           "-P", P, "-c", CLIENTS, "-q", "--csv"],
                                          capture_output=True, text=True, check=True).stdout
                     c1, (u1, s1) = cpu_ns(proc.pid), user_sys_ticks(proc.pid)
+                    k1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    client[name][t].append((k1.ru_utime + k1.ru_stime - k0.ru_utime - k0.ru_stime)
+                                           * 1e6 / N)
                     cpu[name][t].append((c1 - c0) / 1000 / N)
                     usr[name][t].append((u1 - u0) * TICK_US / N)
                     sys_[name][t].append((s1 - s0) * TICK_US / N)
@@ -114,6 +120,19 @@ def main():
             for t in TESTS:
                 b = statistics.median(cpu[base][t])
                 print(t.ljust(12) + "".join(f"{statistics.median(cpu[n][t]) / b:>10.2f}" for n, _, _ in servers[:-1]))
+            print(f"\nrequests/s ratio to {base}, median of the rounds [lowest, highest] "
+                  f"(above 1.0: more requests/s than {base})")
+            print("test".ljust(12) + "".join(f"{n:>22}" for n, _, _ in servers[:-1]))
+            for t in TESTS:
+                cells = []
+                for n, _, _ in servers[:-1]:
+                    ratios = [a / b for a, b in zip(rps[n][t], rps[base][t])]
+                    cells.append(f"{statistics.median(ratios):.2f} [{min(ratios):.2f}, {max(ratios):.2f}]")
+                print(t.ljust(12) + "".join(f"{c:>22}" for c in cells))
+        print("\nredis-benchmark's own CPU µs per request (median), against each server")
+        print("test".ljust(12) + "".join(f"{n:>10}" for n, _, _ in servers))
+        for t in TESTS:
+            print(t.ljust(12) + "".join(f"{statistics.median(client[n][t]):>10.3f}" for n, _, _ in servers))
     finally:
         for _, _, proc in servers:
             proc.kill()
