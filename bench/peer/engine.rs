@@ -5,8 +5,10 @@
 //! as ioredis-mock's figures measure its own. `bench/peer/kvlab.mjs` is the JavaScript
 //! side of the call: words in, a client library's reply out.
 //!
-//! Built by `bench/peer.mjs` (`cargo build --release --target wasm32-unknown-unknown
-//! --bin kvlab-bench-peer`, then `wasm-bindgen --target web`); natively it does nothing.
+//! Built by `bench/peer.mjs` twice (`cargo build --target wasm32-unknown-unknown --bin
+//! kvlab-bench-peer`, then `wasm-bindgen --target web`): at the `web` profile with
+//! `wasm-opt -Oz`, as the app ships its engine, and at the release profile for comparison;
+//! natively it does nothing.
 
 #[cfg(target_arch = "wasm32")]
 mod peer {
