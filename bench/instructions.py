@@ -20,6 +20,7 @@ redis-cli; runs at about 1/50 of native speed.
 """
 import os
 import re
+import shutil
 import shlex
 import socket
 import subprocess
@@ -91,6 +92,9 @@ def main():
         servers.append((name, command))
     if not servers:
         sys.exit(__doc__)
+    missing = [t for t in ("valgrind", "redis-benchmark", "redis-cli") if shutil.which(t) is None]
+    if missing:
+        sys.exit(f"{', '.join(missing)} not found on PATH (Debian: apt-get install valgrind redis-tools)")
     print(f"redis-benchmark -P {P} -c {CLIENTS}: user-space instructions per request, "
           f"(count at {N2} - count at {N1}) / {N2 - N1}")
     names = [n for n, _ in servers]
