@@ -13,7 +13,12 @@ after a FLUSHALL. For each run it reads the server's CPU time from
 and system ticks from /proc/PID/stat, and prints per test the median CPU microseconds per
 request over the rounds, the median requests per second, and the mean user / system
 microseconds per request. CPU per request hardly depends on what else runs on the
-machine; requests per second do.
+machine; requests per second do. Then come the ratios to the last server: CPU per
+request, and requests per second (the median of the rounds' ratios, with the lowest and
+highest). Last comes the CPU that redis-benchmark itself used per request. At -P 1 the
+client, not the server, is usually what runs out of CPU, so requests per second measure the
+client as much as the server: a server that sleeps more often between requests costs the
+client a wake-up on its next send.
 
 Environment (all optional): N=200000 requests per run, ROUNDS=5, P=16 (pipeline depth),
 CLIENTS=50, TESTS=set,get,incr,lpush,lpop,sadd,hset,zadd,zpopmin,lrange_100.
