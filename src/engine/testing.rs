@@ -37,6 +37,21 @@ pub fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
     e.execute(c, split_args(line).expect("a valid command line"))
 }
 
+/// The text of a verbatim reply (`INFO`, `CLIENT LIST`, `CLIENT INFO`); panics on any
+/// other reply.
+pub fn text(reply: Reply) -> String {
+    match reply {
+        Reply::Verbatim([b't', b'x', b't'], t) => String::from_utf8(t).expect("UTF-8 text"),
+        other => panic!("not verbatim text: {other:?}"),
+    }
+}
+
+/// Runs one command line as client `c` and returns the text of its verbatim reply
+/// ([`text`]).
+pub fn verbatim(e: &mut Engine, c: ClientId, line: &str) -> String {
+    text(run(e, c, line))
+}
+
 /// The effects recorded since they were last taken, each as a command line.
 pub fn effects(e: &mut Engine) -> Vec<String> {
     e.take_effects()

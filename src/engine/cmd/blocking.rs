@@ -400,7 +400,7 @@ fn bzmpop(ctx: &mut Ctx<'_>, args: &mut Args) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use crate::engine::cli::split_args;
-    use crate::engine::testing::{effects, engine, run, T0};
+    use crate::engine::testing::{effects, engine, run, verbatim, T0};
     use crate::engine::{ClientId, Engine, Interrupted, Reply};
 
     fn submit(e: &mut Engine, c: ClientId, line: &str) {
@@ -442,10 +442,7 @@ mod tests {
         let (a, b) = (e.connect(), e.connect());
         submit(&mut e, a, "BLPOP k1 k2 k1 5");
         assert!(e.is_blocked(a));
-        let Reply::Verbatim(_, list) = run(&mut e, b, "CLIENT LIST") else {
-            panic!("CLIENT LIST")
-        };
-        let list = String::from_utf8(list).unwrap();
+        let list = verbatim(&mut e, b, "CLIENT LIST");
         let line = list.lines().next().unwrap();
         assert!(line.contains(" flags=b "), "{line}");
         assert!(line.contains(" cmd=blpop "), "{line}");
@@ -624,10 +621,7 @@ mod tests {
         // A second MONITOR replies nothing at all; RESET ends the mode.
         submit(&mut e, m, "MONITOR");
         assert!(e.take_pushes(m).is_empty());
-        let Reply::Verbatim(_, info) = run(&mut e, m, "CLIENT INFO") else {
-            panic!("CLIENT INFO")
-        };
-        assert!(String::from_utf8_lossy(&info).contains(" flags=O "));
+        assert!(verbatim(&mut e, m, "CLIENT INFO").contains(" flags=O "));
         run(&mut e, m, "RESET");
         e.take_pushes(m);
         run(&mut e, c, "PING");

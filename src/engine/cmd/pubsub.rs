@@ -386,7 +386,7 @@ fn pubsub_help(_ctx: &mut Ctx<'_>, _args: &mut Args) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use crate::engine::cli::split_args;
-    use crate::engine::testing::{self, run};
+    use crate::engine::testing::{self, run, verbatim};
     use crate::engine::{ClientId, Engine, ManualClock, Reply};
 
     fn engine() -> (Engine, ManualClock, ClientId, ClientId) {
@@ -537,24 +537,25 @@ mod tests {
         run(&mut e, c, "SET k 1");
         run(&mut e, b, "MULTI");
         run(&mut e, b, "SET a 1");
-        let Reply::Verbatim(_, text) = run(&mut e, c, "CLIENT LIST") else {
-            panic!("not verbatim")
-        };
-        let text = String::from_utf8(text).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        let list = verbatim(&mut e, c, "CLIENT LIST");
+        let lines: Vec<&str> = list.lines().collect();
         assert!(lines[0].contains(" flags=P db=0 sub=2 psub=1 ssub=1 multi=-1 "));
         // A doomed transaction queues nothing, as Redis (multi=0).
         assert!(lines[1].contains(" flags=xd db=0 sub=0 psub=0 ssub=0 multi=0 "));
         assert!(lines[1].contains(" cmd=set "));
         assert!(lines[2].contains(" flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 "));
-        let Reply::Verbatim(_, text) = run(&mut e, c, "CLIENT LIST TYPE pubsub") else {
-            panic!("not verbatim")
-        };
-        assert_eq!(String::from_utf8(text).unwrap().lines().count(), 1);
-        let Reply::Verbatim(_, text) = run(&mut e, c, "CLIENT LIST TYPE normal") else {
-            panic!("not verbatim")
-        };
-        assert_eq!(String::from_utf8(text).unwrap().lines().count(), 2);
+        assert_eq!(
+            verbatim(&mut e, c, "CLIENT LIST TYPE pubsub")
+                .lines()
+                .count(),
+            1
+        );
+        assert_eq!(
+            verbatim(&mut e, c, "CLIENT LIST TYPE normal")
+                .lines()
+                .count(),
+            2
+        );
     }
 
     #[test]

@@ -257,15 +257,12 @@ const CLIENT_SUBCOMMANDS: &[Command] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::testing::{engine, run};
+    use crate::engine::testing::{engine, run, text, verbatim};
     use crate::engine::{Engine, ManualClock, Reply};
 
     /// The ids `CLIENT LIST` shows, in order.
-    fn listed(reply: &Reply) -> Vec<String> {
-        let Reply::Verbatim(_, text) = reply else {
-            panic!("{reply:?}")
-        };
-        String::from_utf8_lossy(text)
+    fn listed(reply: Reply) -> Vec<String> {
+        text(reply)
             .lines()
             .map(|l| l.split(' ').next().unwrap_or("").to_string())
             .collect()
@@ -280,30 +277,27 @@ mod tests {
         let [a, b, c] = [e.connect(), e.connect(), e.connect()];
         let all = vec!["id=1", "id=2", "id=3"];
         for id in [a, b, c] {
-            assert_eq!(listed(&run(&mut e, id, "CLIENT LIST")), all);
+            assert_eq!(listed(run(&mut e, id, "CLIENT LIST")), all);
         }
-        let Reply::Verbatim(_, info) = run(&mut e, b, "INFO clients") else {
-            panic!("INFO")
-        };
-        let info = String::from_utf8_lossy(&info).into_owned();
+        let info = verbatim(&mut e, b, "INFO clients");
         assert!(info.contains("connected_clients:3\r\n"), "{info}");
         run(&mut e, b, "CLIENT SETNAME bee");
         // By id, in the order asked, the caller among them.
-        let by_id = listed(&run(&mut e, a, "CLIENT LIST ID 2 1 9"));
+        let by_id = listed(run(&mut e, a, "CLIENT LIST ID 2 1 9"));
         assert_eq!(by_id, vec!["id=2", "id=1"]);
         // In a transaction: EXEC runs CLIENT LIST from inside its own command.
         run(&mut e, c, "MULTI");
         run(&mut e, c, "CLIENT LIST");
-        let Reply::Array(items) = run(&mut e, c, "EXEC") else {
+        let Reply::Array(mut items) = run(&mut e, c, "EXEC") else {
             panic!("EXEC")
         };
-        assert_eq!(listed(&items[0]), all);
+        assert_eq!(listed(items.swap_remove(0)), all);
         // Served after blocking: the blocked client is checked out by the writer's command.
         run(&mut e, a, "BLPOP q 0");
         assert!(e.is_blocked(a));
         run(&mut e, b, "RPUSH q x");
         assert!(!e.is_blocked(a));
-        assert_eq!(listed(&run(&mut e, c, "CLIENT LIST")), all);
+        assert_eq!(listed(run(&mut e, c, "CLIENT LIST")), all);
         assert_eq!(run(&mut e, a, "CLIENT GETNAME"), Reply::Nil);
         assert_eq!(run(&mut e, b, "CLIENT GETNAME"), Reply::bulk(b"bee"));
         // Killing another client finds it through the view; the caller is found as itself.
@@ -314,7 +308,7 @@ mod tests {
         );
         e.disconnect(c);
         e.disconnect(b);
-        assert_eq!(listed(&run(&mut e, a, "CLIENT LIST")), vec!["id=1"]);
+        assert_eq!(listed(run(&mut e, a, "CLIENT LIST")), vec!["id=1"]);
     }
 
     #[test]
@@ -324,11 +318,8 @@ mod tests {
         let b = e.connect_from("10.0.0.2:5000", "10.0.0.1:6379");
         run(&mut e, b, "CLIENT SETNAME bee");
         run(&mut e, b, "SELECT 3");
-        let Reply::Verbatim(_, text) = run(&mut e, a, "CLIENT LIST") else {
-            panic!("not verbatim")
-        };
-        let text = String::from_utf8(text).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        let list = verbatim(&mut e, a, "CLIENT LIST");
+        let lines: Vec<&str> = list.lines().collect();
         assert_eq!(lines.len(), 2);
         assert!(lines[0].starts_with("id=1 addr=127.0.0.1:0 laddr=127.0.0.1:6379 fd=8 name= age=0 idle=0 flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=10 "));
         assert!(lines[0].ends_with(" events=r cmd=client|list user=default redir=-1 resp=2"));
@@ -336,10 +327,10 @@ mod tests {
         assert!(lines[1].contains(" db=3 "));
         assert!(lines[1].contains(" cmd=select "));
         assert!(lines[1].starts_with("id=2 addr=10.0.0.2:5000 laddr=10.0.0.1:6379 "));
-        let Reply::Verbatim(_, text) = run(&mut e, a, "CLIENT LIST ID 2 99 2") else {
-            panic!("not verbatim")
-        };
-        assert_eq!(String::from_utf8(text).unwrap().lines().count(), 2);
+        assert_eq!(
+            verbatim(&mut e, a, "CLIENT LIST ID 2 99 2").lines().count(),
+            2
+        );
     }
 
     #[test]

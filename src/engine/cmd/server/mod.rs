@@ -373,15 +373,8 @@ const MEMORY_SUBCOMMANDS: &[Command] = &[
 #[cfg(test)]
 mod tests {
     use super::bytes_to_human;
-    use crate::engine::testing::run;
+    use crate::engine::testing::{run, verbatim as info_text};
     use crate::engine::{Engine, ManualClock, Reply};
-
-    fn info_text(e: &mut Engine, id: u64, line: &str) -> String {
-        match run(e, id, line) {
-            Reply::Verbatim([b't', b'x', b't'], t) => String::from_utf8(t).unwrap(),
-            other => panic!("not verbatim: {other:?}"),
-        }
-    }
 
     /// A clock standing still whose monotonic reading advances 5 µs at every read, so
     /// every command takes 5 µs.
