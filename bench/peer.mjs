@@ -17,6 +17,10 @@
 //    (awaited, as its API is), best of --runs, and prints ops/s and the ratios. All start
 //    from the same data: a sorted set of --zset members, two sets of 100 members, hashes
 //    and lists filled by the steps before.
+// 4. Then the floor, in GET's shape: the crossing alone on each build (the words packed
+//    and read in wasm, the last sent back as the reply and decoded, no engine:
+//    BenchEngine::echo), and a JavaScript Map behind an awaited call. The first's ratio to
+//    ioredis-mock's GET bounds what any engine in wasm, called this way, can show.
 //
 // Aims (issue 20): ≥ 10× on strings and hashes, ≥ 1,000× on sorted sets.
 
@@ -167,7 +171,34 @@ const results = await page.evaluate(async ({ N, ZSET, RUNS }) => {
     const same = !read || JSON.stringify(k(argv(1))) === JSON.stringify(await m(argv(1)));
     out.push({ name, kvlab: bestK, o3: bestO, mock: bestM, n, same });
   }
-  return out;
+
+  // The floor under those figures, in GET's shape: the crossing alone (the words packed,
+  // read in wasm, the last sent back and decoded; no engine), and a JavaScript Map behind
+  // an awaited call like ioredis-mock's.
+  const get = (i) => ['GET', `key:${i % 1000}`];
+  for (const e of [shipped, o3]) {
+    for (const w of [['GET', 'key:7'], ['GET', 'ü€😀 a\r\nb']]) {
+      if (e.echo(w) !== w[1]) throw new Error(`the crossing alone did not echo ${w[1]}`);
+    }
+  }
+  const map = new Map();
+  for (let i = 0; i < 1000; i++) map.set(`key:${i}`, `value:${i}`);
+  const store = async (argv) => map.get(argv[1]);
+  let echoK = 0, echoO = 0, bestMap = 0;
+  for (let r = 0; r < RUNS; r++) {
+    for (const e of r % 2 === 0 ? [shipped, o3] : [o3, shipped]) {
+      const t0 = performance.now();
+      for (let i = 0; i < N; i++) e.echo(get(i));
+      const ops = N / ((performance.now() - t0) / 1000);
+      if (e === shipped) echoK = Math.max(echoK, ops);
+      else echoO = Math.max(echoO, ops);
+    }
+    const t = performance.now();
+    for (let i = 0; i < N; i++) await store(get(i));
+    bestMap = Math.max(bestMap, N / ((performance.now() - t) / 1000));
+  }
+  const floor = { echoK, echoO, map: bestMap, mockGet: out.find((r) => r.name === 'GET').mock };
+  return { out, floor };
 }, { N, ZSET, RUNS });
 
 await browser.close();
@@ -177,9 +208,18 @@ const fmt = (x) => Math.round(x).toLocaleString('en-US');
 console.log(`\nheadless Chromium, one page; best of ${RUNS}; kvlab ${N.toLocaleString('en-US')} calls per command per build`);
 console.log('shipped: the engine as the app ships it (opt-level "z", wasm-opt -Oz); o3: the release profile\n');
 console.log(`${'command'.padEnd(28)} ${'shipped ops/s'.padStart(14)} ${'o3 ops/s'.padStart(12)} ${'ioredis-mock'.padStart(13)} ${'shipped/mock'.padStart(13)} ${'o3/mock'.padStart(9)}`);
-for (const r of results) {
+for (const r of results.out) {
   console.log(`${r.name.padEnd(28)} ${fmt(r.kvlab).padStart(14)} ${fmt(r.o3).padStart(12)} ${fmt(r.mock).padStart(13)} ` +
     `${(r.kvlab / r.mock).toFixed(1).padStart(12)}× ${(r.o3 / r.mock).toFixed(1).padStart(8)}×` +
     (r.same ? '' : '   (replies differ on a sample)'));
 }
+const f = results.floor;
+console.log(`\nThe floor, in GET's shape (['GET', 'key:<i>'] in, a short bulk reply out):`);
+console.log(`${'the crossing alone'.padEnd(28)} ${fmt(f.echoK).padStart(14)} ${fmt(f.echoO).padStart(12)} ${fmt(f.mockGet).padStart(13)} ` +
+  `${(f.echoK / f.mockGet).toFixed(1).padStart(12)}× ${(f.echoO / f.mockGet).toFixed(1).padStart(8)}×`);
+console.log(`${'a JavaScript Map, awaited'.padEnd(28)} ${fmt(f.map).padStart(14)}`);
+console.log('the crossing alone: the words packed, read in wasm, the last one sent back and decoded, with no');
+console.log("engine behind it; its ratio to ioredis-mock's GET is the most any store in wasm, called once per");
+console.log('command this way, could show on GET. A JavaScript Map behind an awaited call is what a store in');
+console.log("JavaScript with ioredis-mock's API costs at the least.");
 if (errors.length) console.log('\npage errors:', errors.join('\n'));

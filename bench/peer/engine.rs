@@ -62,21 +62,8 @@ mod peer {
         pub fn run(&mut self, argc: usize) -> usize {
             self.output.clear();
             let mut argv = Vec::with_capacity(argc);
-            let mut rest = &self.input[..];
-            for _ in 0..argc {
-                let Some((len, tail)) = rest.split_first_chunk::<4>() else {
-                    break;
-                };
-                let len = u32::from_le_bytes(*len) as usize;
-                let Some((word, tail)) = tail.split_at_checked(len) else {
-                    break;
-                };
-                argv.push(word.to_vec());
-                rest = tail;
-            }
-            if argv.len() < argc {
-                self.output
-                    .extend_from_slice(b"-ERR packed command runs past its buffer\r\n");
+            if words(&self.input, argc, |w| argv.push(w.to_vec())).is_none() {
+                self.output.extend_from_slice(PAST_BUFFER);
                 return self.output.len();
             }
             self.engine.submit_into(self.client, argv, &mut self.output);
@@ -91,6 +78,43 @@ mod peer {
         pub fn output(&self) -> *const u8 {
             self.output.as_ptr()
         }
+
+        /// The crossing alone, for the benchmark's floor: reads the packing as
+        /// [`BenchEngine::run`] does (bounds-checked, without copying the words) and
+        /// replies with the last word as a RESP2 bulk string, without the engine. A call
+        /// through here costs what any store in wasm, called once per command from
+        /// JavaScript this way, pays before doing any work.
+        pub fn echo(&mut self, argc: usize) -> usize {
+            self.output.clear();
+            let mut last: &[u8] = &[];
+            if words(&self.input, argc, |w| last = w).is_none() {
+                self.output.extend_from_slice(PAST_BUFFER);
+                return self.output.len();
+            }
+            self.output.push(b'$');
+            self.output
+                .extend_from_slice(itoa::Buffer::new().format(last.len()).as_bytes());
+            self.output.extend_from_slice(b"\r\n");
+            self.output.extend_from_slice(last);
+            self.output.extend_from_slice(b"\r\n");
+            self.output.len()
+        }
+    }
+
+    /// The reply to a packing that runs past its buffer.
+    const PAST_BUFFER: &[u8] = b"-ERR packed command runs past its buffer\r\n";
+
+    /// Hands `each` the `argc` words packed in `input` (each a 4-byte little-endian length
+    /// and its bytes), in order; `None` if the packing runs past the buffer.
+    fn words<'a>(input: &'a [u8], argc: usize, mut each: impl FnMut(&'a [u8])) -> Option<()> {
+        let mut rest = input;
+        for _ in 0..argc {
+            let (len, tail) = rest.split_first_chunk::<4>()?;
+            let (word, tail) = tail.split_at_checked(u32::from_le_bytes(*len) as usize)?;
+            each(word);
+            rest = tail;
+        }
+        Some(())
     }
 }
 
