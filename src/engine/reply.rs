@@ -423,7 +423,7 @@ mod tests {
             1.1,
             2.5,
             1.5e-7,
-            3.141_592_653_589_793,
+            std::f64::consts::PI,
             f64::MAX,
             f64::MIN_POSITIVE,
             5e-324,
