@@ -41,6 +41,7 @@ import time
 sys.dont_write_bytecode = True  # no bench/__pycache__ from importing memory.py
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from memory import ROOT, Conn, free_port  # noqa: E402  (RESP client and port helper)
+from tools import require  # noqa: E402
 
 
 def server_argv(kind, kvlab, port, d):
@@ -197,6 +198,7 @@ def main():
                     help="also SET random existing keys during the save")
     ap.add_argument("--kvlab-bin", default=os.environ.get("KVLAB_BIN"))
     args = ap.parse_args()
+    require("redis-server")
     kvlab = args.kvlab_bin
     if not kvlab:
         target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))

@@ -32,6 +32,9 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no bench/__pycache__ from importing tools.py
+from tools import require  # noqa: E402  (bench/ is first on sys.path)
+
 N = int(os.environ.get("N", "200000"))
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 P = os.environ.get("P", "16")
@@ -74,6 +77,7 @@ def wait_for(port, deadline=10.0):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
+    require("redis-benchmark", "redis-cli")
     servers = []
     try:
         for spec in sys.argv[1:]:

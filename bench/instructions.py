@@ -20,13 +20,15 @@ redis-cli; runs at about 1/50 of native speed.
 """
 import os
 import re
-import shutil
 import shlex
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.dont_write_bytecode = True  # no bench/__pycache__ from importing tools.py
+from tools import require  # noqa: E402  (bench/ is first on sys.path)
 
 N1 = int(os.environ.get("N1", "30000"))
 N2 = int(os.environ.get("N2", "90000"))
@@ -92,9 +94,7 @@ def main():
         servers.append((name, command))
     if not servers:
         sys.exit(__doc__)
-    missing = [t for t in ("valgrind", "redis-benchmark", "redis-cli") if shutil.which(t) is None]
-    if missing:
-        sys.exit(f"{', '.join(missing)} not found on PATH (Debian: apt-get install valgrind redis-tools)")
+    require("valgrind", "redis-benchmark", "redis-cli")
     print(f"redis-benchmark -P {P} -c {CLIENTS}: user-space instructions per request, "
           f"(count at {N2} - count at {N1}) / {N2 - N1}")
     names = [n for n, _ in servers]

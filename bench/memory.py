@@ -28,6 +28,9 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no bench/__pycache__ from importing tools.py
+from tools import require  # noqa: E402  (bench/ is first on sys.path)
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 IN_FLIGHT = 1000
 
@@ -190,6 +193,7 @@ def main():
     ap.add_argument("--only", default="strings,hashes,zset")
     ap.add_argument("--kvlab-bin", default=os.environ.get("KVLAB_BIN"))
     args = ap.parse_args()
+    require("redis-server")
     kvlab = args.kvlab_bin
     if not kvlab:
         subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "kvlab-server"],
