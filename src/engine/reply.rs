@@ -382,9 +382,9 @@ mod tests {
         assert_eq!(format_g(0.00001, 6), "1e-05");
     }
 
-    /// C's `%.<prec>g` as the standard library's two forms give it: the exponent from
-    /// the scientific form, then the fixed form converted on its own. The model
-    /// [`format_g`] must equal, converting once.
+    /// C's `%.<prec>g` from two conversions of the standard library's: the exponent from
+    /// the scientific form, then the fixed form converted on its own. [`format_g`], which
+    /// converts once, must give the same text.
     fn format_g_model(d: f64, prec: usize) -> String {
         if d == 0.0 {
             return if d.is_sign_negative() { "-0" } else { "0" }.into();
@@ -437,9 +437,11 @@ mod tests {
             let d = f64::from_bits(x);
             if d.is_finite() {
                 values.push(d);
-                // Also near 1, where the fixed form is used.
-                values.push(f64::from_bits((x >> 12) | 0x3ff0_0000_0000_0000) * 1e3);
             }
+            // Random bits mostly make exponents far outside the fixed form's: also a
+            // random mantissa in [1, 2), scaled into the fixed form at both of its ends.
+            let m = f64::from_bits((x >> 12) | 0x3ff0_0000_0000_0000);
+            values.extend([m * 1e3, m * 1e-4, m * 1e15]);
         }
         for d in values {
             for d in [d, -d] {
