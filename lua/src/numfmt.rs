@@ -23,12 +23,11 @@ pub fn format_g(x: f64, precision: usize) -> String {
     if x.is_infinite() {
         return if x < 0.0 { "-inf".into() } else { "inf".into() };
     }
-    let body = format_double(x, b'g', precision as i32, false);
+    let mut body = format_double(x, b'g', precision as i32, false);
     if x.is_sign_negative() {
-        format!("-{body}")
-    } else {
-        body
+        body.insert(0, '-');
     }
+    body
 }
 
 /// `%.17g`.
@@ -55,32 +54,58 @@ pub(crate) fn format_double(x: f64, conv: u8, prec: i32, alt: bool) -> String {
     let mut s = match conv.to_ascii_lowercase() {
         b'f' => fixed(x, prec, alt),
         b'e' => exponential(x, prec, alt),
+        _ if !alt => general(x, prec.max(1)),
         _ => {
+            // `%#g`: trailing zeros kept.
             let p = prec.max(1);
-            let exp = if x == 0.0 {
-                0
-            } else {
-                split_exponential(&format!("{:.*e}", p - 1, x)).1
-            };
-            let mut s = if exp < p as i32 && exp >= -4 {
-                fixed(x, (p as i32 - 1 - exp) as usize, alt)
-            } else if alt && exp == p as i32 && split_exponential(&format!("{x:e}")).1 == exp - 1 {
+            let exp = split_exponential(&format!("{:.*e}", p - 1, x)).1;
+            if exp < p as i32 && exp >= -4 {
+                fixed(x, (p as i32 - 1 - exp) as usize, true)
+            } else if exp == p as i32 && split_exponential(&format!("{x:e}")).1 == exp - 1 {
                 // glibc's quirk: it picks the style by the unrounded exponent (P-1: fixed, no
                 // fraction digits), and when rounding carries to P it keeps those 0 digits
                 // in exponential style: "%#.2g" of 99.5 is "1.e+02", not "1.0e+02".
-                exponential(x, 0, alt)
+                exponential(x, 0, true)
             } else {
-                exponential(x, p - 1, alt)
-            };
-            if !alt {
-                strip_zeros(&mut s);
+                exponential(x, p - 1, true)
             }
-            s
         }
     };
     if upper {
         s.make_ascii_uppercase();
     }
+    s
+}
+
+/// `%.<p>g` without `#` for `x` >= 0, from one conversion: the scientific form's digits are
+/// those of either form (both round to `p` significant digits), and its exponent, taken
+/// after rounding, picks the form. The fixed form is laid out from those digits rather
+/// than converted again (Redis replies with every non-integral score this way).
+fn general(x: f64, p: usize) -> String {
+    let sci = format!("{x:.*e}", p - 1);
+    let (mantissa, exp) = split_exponential(&sci);
+    let mut s = if exp < -4 || exp >= p as i32 {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exp.unsigned_abs())
+    } else {
+        // `d.ddd…`: `p` digits with the point dropped; 0 <= exp < p, or -4 <= exp < 0.
+        let digits = mantissa.replace('.', "");
+        let mut s = String::with_capacity(p + 6);
+        match usize::try_from(exp) {
+            Ok(int) => {
+                s.push_str(&digits[..int + 1]);
+                s.push('.');
+                s.push_str(&digits[int + 1..]);
+            }
+            Err(_) => {
+                s.push_str("0.");
+                s.extend(std::iter::repeat_n('0', exp.unsigned_abs() as usize - 1));
+                s.push_str(&digits);
+            }
+        }
+        s
+    };
+    strip_zeros(&mut s);
     s
 }
 

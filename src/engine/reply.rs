@@ -287,67 +287,10 @@ pub fn format_double_resp3(d: f64) -> String {
     }
 }
 
-/// C's `printf("%.17g", d)` for a finite `d`.
+/// C's `printf("%.17g", d)` for a finite `d`: the Lua crate's `%g`, which its tests hold to
+/// glibc's.
 pub fn format_g17(d: f64) -> String {
-    format_g(d, 17)
-}
-
-/// C's `printf("%.<prec>g", d)` for a finite `d`.
-pub fn format_g(d: f64, prec: usize) -> String {
-    if d == 0.0 {
-        return if d.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
-    }
-    let prec = prec.max(1);
-    // The scientific form with prec significant digits: its digits are those of either
-    // form %g picks (both round to prec significant digits), and its exponent, taken
-    // after rounding, is the one %g chooses by. The fixed form is laid out from the same
-    // digits, so the value is converted once.
-    let sci = format!("{:.*e}", prec - 1, d);
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if exp < -4 || exp >= prec as i32 {
-        let mut out = trim_fraction_zeros(mantissa).to_owned();
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        if exp.abs() < 10 {
-            out.push('0');
-        }
-        out.push_str(itoa::Buffer::new().format(exp.abs()));
-        return out;
-    }
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    // `d.ddd…`: the prec digits, the point dropped; 0 <= exp + 1 <= prec or exp < 0.
-    let digits: String = mantissa.chars().filter(|&c| c != '.').collect();
-    let mut out = String::with_capacity(digits.len() + 8);
-    out.push_str(sign);
-    if exp >= 0 {
-        let (int, frac) = digits.split_at((exp as usize + 1).min(digits.len()));
-        out.push_str(int);
-        out.push('.');
-        out.push_str(frac);
-    } else {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', (-exp - 1) as usize));
-        out.push_str(&digits);
-    }
-    let kept = trim_fraction_zeros(&out).len();
-    out.truncate(kept);
-    out
-}
-
-fn trim_fraction_zeros(s: &str) -> &str {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        s
-    }
+    kvlab_lua::numfmt::g17(d)
 }
 
 #[cfg(test)]
@@ -376,84 +319,11 @@ mod tests {
         assert_eq!(format_double(1e20), "1e+20");
         assert_eq!(format_double(0.5), "0.5");
         assert_eq!(format_double(1.5e-7), "1.4999999999999999e-07");
+        let format_g = kvlab_lua::numfmt::format_g;
         assert_eq!(format_g(100000.0, 6), "100000");
         assert_eq!(format_g(1000000.0, 6), "1e+06");
         assert_eq!(format_g(0.0001, 6), "0.0001");
         assert_eq!(format_g(0.00001, 6), "1e-05");
-    }
-
-    /// C's `%.<prec>g` from two conversions of the standard library's: the exponent from
-    /// the scientific form, then the fixed form converted on its own. [`format_g`], which
-    /// converts once, must give the same text.
-    fn format_g_model(d: f64, prec: usize) -> String {
-        if d == 0.0 {
-            return if d.is_sign_negative() { "-0" } else { "0" }.into();
-        }
-        let sci = format!("{:.*e}", prec - 1, d);
-        let (mantissa, exp) = sci.split_once('e').expect("an exponent");
-        let exp: i32 = exp.parse().expect("a number");
-        if exp < -4 || exp >= prec as i32 {
-            let sign = if exp < 0 { '-' } else { '+' };
-            format!("{}e{sign}{:02}", trim_fraction_zeros(mantissa), exp.abs())
-        } else {
-            let fixed = format!("{:.*}", (prec as i32 - 1 - exp) as usize, d);
-            trim_fraction_zeros(&fixed).to_string()
-        }
-    }
-
-    /// `format_g` equals the model at every precision Redis uses, on values chosen to
-    /// round across a power of ten (9.9999…, 0.000099999…), at the edges of the fixed
-    /// form (1e-5, 1e16, 1e17), and on random bit patterns of every exponent.
-    #[test]
-    fn format_g_converts_once_as_two_conversions_would() {
-        let mut values = vec![
-            1.0,
-            9.5,
-            9.999_999_999_999_999,
-            99_999.95,
-            0.000_099_999_999_999_999_99,
-            1e-5,
-            1e-4,
-            0.000_123_456,
-            1e15,
-            1e16,
-            1e17,
-            123_456_789_012_345_680.0,
-            0.1,
-            1.1,
-            2.5,
-            1.5e-7,
-            std::f64::consts::PI,
-            f64::MAX,
-            f64::MIN_POSITIVE,
-            5e-324,
-            1e300,
-        ];
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let d = f64::from_bits(x);
-            if d.is_finite() {
-                values.push(d);
-            }
-            // Random bits mostly make exponents far outside the fixed form's: also a
-            // random mantissa in [1, 2), scaled into the fixed form at both of its ends.
-            let m = f64::from_bits((x >> 12) | 0x3ff0_0000_0000_0000);
-            values.extend([m * 1e3, m * 1e-4, m * 1e15]);
-        }
-        for d in values {
-            for d in [d, -d] {
-                for prec in [6, 15, 17] {
-                    assert_eq!(
-                        format_g(d, prec),
-                        format_g_model(d, prec),
-                        "{d:e} at {prec}"
-                    );
-                }
-            }
-        }
         assert_eq!(format_double(-4_503_599_627_370_495.0), "-4503599627370495");
         assert_eq!(format_double(4_503_599_627_370_496.0), "4503599627370496");
     }
