@@ -95,6 +95,23 @@ const results = await page.evaluate(async ({ N, ZSET, RUNS }) => {
     return a;
   };
   const m = ([cmd, ...args]) => mock[cmd.toLowerCase()](...args);
+  // One timed round on both builds, which take turns going first: `each(build, i)` --n
+  // times on each; ops/s of [shipped, o3].
+  const round = (r, each) => {
+    const ops = new Map();
+    for (const e of r % 2 === 0 ? [shipped, o3] : [o3, shipped]) {
+      const t0 = performance.now();
+      for (let i = 0; i < N; i++) each(e, i);
+      ops.set(e, N / ((performance.now() - t0) / 1000));
+    }
+    return [ops.get(shipped), ops.get(o3)];
+  };
+  // Ops/s of `n` awaited calls of `f(i)`.
+  const awaited = async (n, f) => {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await f(i);
+    return n / ((performance.now() - t0) / 1000);
+  };
 
   // Both answer the same before anything is timed: the binding's words and replies,
   // non-ASCII and CRLF inside values, nil, integers and nested arrays included.
@@ -153,17 +170,10 @@ const results = await page.evaluate(async ({ N, ZSET, RUNS }) => {
     if (per * N > 10_000) n = Math.max(50, Math.floor(10_000 / per));
     let bestK = 0, bestO = 0, bestM = 0;
     for (let r = 0; r < RUNS; r++) {
-      // The two builds take turns going first.
-      for (const e of r % 2 === 0 ? [shipped, o3] : [o3, shipped]) {
-        const t0 = performance.now();
-        for (let i = 0; i < N; i++) e.call(argv(i));
-        const ops = N / ((performance.now() - t0) / 1000);
-        if (e === shipped) bestK = Math.max(bestK, ops);
-        else bestO = Math.max(bestO, ops);
-      }
-      const t = performance.now();
-      for (let i = 0; i < n; i++) await m(argv(i));
-      bestM = Math.max(bestM, n / ((performance.now() - t) / 1000));
+      const [a, b] = round(r, (e, i) => e.call(argv(i)));
+      bestK = Math.max(bestK, a);
+      bestO = Math.max(bestO, b);
+      bestM = Math.max(bestM, await awaited(n, (i) => m(argv(i))));
     }
     // Reads of data no step changed differently must agree (the writes ran a different
     // number of times on each side, so lists, hashes and the sorted set diverge).
@@ -186,16 +196,10 @@ const results = await page.evaluate(async ({ N, ZSET, RUNS }) => {
   const store = async (argv) => map.get(argv[1]);
   let echoK = 0, echoO = 0, bestMap = 0;
   for (let r = 0; r < RUNS; r++) {
-    for (const e of r % 2 === 0 ? [shipped, o3] : [o3, shipped]) {
-      const t0 = performance.now();
-      for (let i = 0; i < N; i++) e.echo(get(i));
-      const ops = N / ((performance.now() - t0) / 1000);
-      if (e === shipped) echoK = Math.max(echoK, ops);
-      else echoO = Math.max(echoO, ops);
-    }
-    const t = performance.now();
-    for (let i = 0; i < N; i++) await store(get(i));
-    bestMap = Math.max(bestMap, N / ((performance.now() - t) / 1000));
+    const [a, b] = round(r, (e, i) => e.echo(get(i)));
+    echoK = Math.max(echoK, a);
+    echoO = Math.max(echoO, b);
+    bestMap = Math.max(bestMap, await awaited(N, (i) => store(get(i))));
   }
   const floor = { echoK, echoO, map: bestMap, mockGet: out.find((r) => r.name === 'GET').mock };
   return { out, floor };
@@ -208,15 +212,13 @@ const fmt = (x) => Math.round(x).toLocaleString('en-US');
 console.log(`\nheadless Chromium, one page; best of ${RUNS}; kvlab ${N.toLocaleString('en-US')} calls per command per build`);
 console.log('shipped: the engine as the app ships it (opt-level "z", wasm-opt -Oz); o3: the release profile\n');
 console.log(`${'command'.padEnd(28)} ${'shipped ops/s'.padStart(14)} ${'o3 ops/s'.padStart(12)} ${'ioredis-mock'.padStart(13)} ${'shipped/mock'.padStart(13)} ${'o3/mock'.padStart(9)}`);
-for (const r of results.out) {
-  console.log(`${r.name.padEnd(28)} ${fmt(r.kvlab).padStart(14)} ${fmt(r.o3).padStart(12)} ${fmt(r.mock).padStart(13)} ` +
-    `${(r.kvlab / r.mock).toFixed(1).padStart(12)}× ${(r.o3 / r.mock).toFixed(1).padStart(8)}×` +
-    (r.same ? '' : '   (replies differ on a sample)'));
-}
+const row = (name, kvlab, o3, mock, note = '') => console.log(`${name.padEnd(28)} ${fmt(kvlab).padStart(14)} ` +
+  `${fmt(o3).padStart(12)} ${fmt(mock).padStart(13)} ${(kvlab / mock).toFixed(1).padStart(12)}× ` +
+  `${(o3 / mock).toFixed(1).padStart(8)}×${note}`);
+for (const r of results.out) row(r.name, r.kvlab, r.o3, r.mock, r.same ? '' : '   (replies differ on a sample)');
 const f = results.floor;
 console.log(`\nThe floor, in GET's shape (['GET', 'key:<i>'] in, a short bulk reply out):`);
-console.log(`${'the crossing alone'.padEnd(28)} ${fmt(f.echoK).padStart(14)} ${fmt(f.echoO).padStart(12)} ${fmt(f.mockGet).padStart(13)} ` +
-  `${(f.echoK / f.mockGet).toFixed(1).padStart(12)}× ${(f.echoO / f.mockGet).toFixed(1).padStart(8)}×`);
+row('the crossing alone', f.echoK, f.echoO, f.mockGet);
 console.log(`${'a JavaScript Map, awaited'.padEnd(28)} ${fmt(f.map).padStart(14)}`);
 console.log('the crossing alone: the words packed, read in wasm, the last one sent back and decoded, with no');
 console.log("engine behind it; its ratio to ioredis-mock's GET is the most any store in wasm, called once per");
